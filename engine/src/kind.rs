@@ -1,0 +1,37 @@
+//! The rulesets the server offers, and static dispatch over them.
+//!
+//! To add a ruleset: give it a variant here, an arm in [`GameKind::ALL`],
+//! [`GameKind::id`], [`GameKind::from_id`] and [`with_ruleset!`], and it is
+//! served, listed, verified and benchmarked like the others.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the rulesets the server plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {}
+
+impl GameKind {
+    /// Every complete ruleset, in the order `/v1/rulesets` lists them.
+    pub const ALL: &'static [GameKind] = &[];
+
+    /// The API id (`hats`, `goathead`, `top-hats`, `hat-trick`).
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {}
+    }
+
+    /// The ruleset with API id `id`.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| k.id() == id)
+    }
+}
+
+/// Runs `$body` with `$R` bound to the [`Ruleset`](crate::Ruleset) type of `$kind`:
+/// `with_ruleset!(kind, |R| R::NAME)`.
+#[macro_export]
+macro_rules! with_ruleset {
+    ($kind:expr, |$R:ident| $body:expr) => {
+        match $kind {}
+    };
+}

@@ -1,0 +1,17 @@
+//! The rules engines of hatstand: pure, synchronous and deterministic.
+//!
+//! Each ruleset implements [`Ruleset`]: a game is a fold of events, commands
+//! are validated by `decide` (the only place randomness is drawn, from the
+//! game's seeded [`Randomness`]), and every viewer's view is a redaction of the
+//! state. Nothing here does I/O; the server crate stores and serves the events.
+
+pub mod kind;
+pub mod random;
+pub mod ruleset;
+pub mod testing;
+
+pub use kind::GameKind;
+pub use random::Randomness;
+pub use ruleset::{
+    GameResult, OptionsError, RuleViolation, Ruleset, Seat, TeamResult, Viewer, apply_all, seat,
+};
