@@ -1,1 +1,119 @@
-fn main(){}
+//! The `hatstand` command: serve (the default), migrate, verify, openapi.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use hatstand::config::{Cli, Command, Settings};
+use hatstand::{db, openapi, startup, verify};
+use tracing_subscriber::EnvFilter;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => run_async(serve(cli.settings)),
+        Command::Migrate => run_async(migrate(cli.settings)),
+        Command::Verify { file } => verify_file(&file),
+        Command::Openapi { out } => write_openapi(out.as_deref()),
+        Command::Probe => probe(cli.settings.bind),
+        Command::Bench(args) => run_async(hatstand::bench::run(args, cli.settings)),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("hatstand: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_async(future: impl Future<Output = Result<(), String>>) -> Result<(), String> {
+    actix_web::rt::System::new().block_on(future)
+}
+
+async fn serve(settings: Settings) -> Result<(), String> {
+    let state = startup::prepare(&settings).await?;
+    let listener = std::net::TcpListener::bind(settings.bind)
+        .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+    tracing::info!(address = %settings.bind, "serving; API docs at /docs");
+    startup::serve(state, listener, settings.workers)
+        .map_err(|e| e.to_string())?
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn migrate(settings: Settings) -> Result<(), String> {
+    let (url, _) = db::locate::locate(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        "hatstand",
+    )
+    .await?;
+    db::locate::ensure_database(&url).await?;
+    db::migrate(&url).await
+}
+
+fn verify_file(file: &std::path::Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let doc: verify::AuditDocument = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not an audit document: {e}", file.display()))?;
+    let verified = verify::verify(&doc).map_err(|why| format!("verification FAILED: {why}"))?;
+    println!(
+        "verified: {} game {}, {} events, {} commands replayed; chain, seed commitment, shuffles, final state and result all match",
+        verified.ruleset, doc.game_id, verified.events, verified.commands
+    );
+    Ok(())
+}
+
+fn write_openapi(out: Option<&std::path::Path>) -> Result<(), String> {
+    let text = openapi::document_json().map_err(|e| e.to_string())?;
+    match out {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// A minimal HTTP GET of `/healthz`, so container images need no curl.
+fn probe(bind: std::net::SocketAddr) -> Result<(), String> {
+    use std::io::{Read, Write};
+    let address = if bind.ip().is_unspecified() {
+        std::net::SocketAddr::from(([127, 0, 0, 1], bind.port()))
+    } else {
+        bind
+    };
+    let timeout = std::time::Duration::from_secs(3);
+    let mut stream =
+        std::net::TcpStream::connect_timeout(&address, timeout).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    write!(
+        stream,
+        "GET /healthz HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    stream
+        .read_to_string(&mut answer)
+        .map_err(|e| e.to_string())?;
+    if answer.starts_with("HTTP/1.1 200") {
+        Ok(())
+    } else {
+        Err(format!(
+            "unhealthy: {}",
+            answer.lines().next().unwrap_or("no answer")
+        ))
+    }
+}

@@ -1,0 +1,161 @@
+//! Registering and logging in.
+
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel_async::RunQueryDsl;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::password;
+use crate::db::schema::users;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A username and password, for registering or logging in.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 3–32 characters: ASCII letters, digits, `_` and `-`. Unique regardless of case.
+    #[schema(example = "ann")]
+    pub username: String,
+    /// 8–128 characters.
+    #[schema(example = "correct horse battery")]
+    pub password: String,
+}
+
+/// A registered user.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RegisteredUser {
+    pub user_id: Uuid,
+    pub username: String,
+}
+
+/// An access token.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AccessToken {
+    /// A JWT (HS256) to send as `Authorization: Bearer <access_token>`.
+    pub access_token: String,
+    /// Always `Bearer`.
+    #[schema(example = "Bearer")]
+    pub token_type: String,
+    /// Seconds until the token expires.
+    #[schema(example = 86400)]
+    pub expires_in: i64,
+}
+
+fn check_username(username: &str) -> Result<(), ApiError> {
+    let ok_chars = username
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !(3..=32).contains(&username.len()) || !ok_chars {
+        return Err(ApiError::bad_request(
+            "usernames are 3–32 characters of A–Z, a–z, 0–9, _ and -",
+        ));
+    }
+    Ok(())
+}
+
+fn check_password(password: &str) -> Result<(), ApiError> {
+    if !(8..=128).contains(&password.chars().count()) {
+        return Err(ApiError::bad_request("passwords are 8–128 characters"));
+    }
+    Ok(())
+}
+
+/// Creates an account.
+///
+/// # Errors
+/// `bad_request` for a username or password out of bounds, `username_taken`.
+pub async fn register(state: &AppState, creds: Credentials) -> Result<RegisteredUser, ApiError> {
+    check_username(&creds.username)?;
+    check_password(&creds.password)?;
+    let password = creds.password;
+    let hash = actix_web::web::block(move || password::hash(&password))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    let id = Uuid::new_v4();
+    let mut conn = state.pool.get().await?;
+    let inserted = diesel::insert_into(users::table)
+        .values((
+            users::id.eq(id),
+            users::username.eq(&creds.username),
+            users::password_hash.eq(hash),
+        ))
+        .execute(&mut conn)
+        .await;
+    match inserted {
+        Ok(_) => Ok(RegisteredUser {
+            user_id: id,
+            username: creds.username,
+        }),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+            Err(ApiError::conflict(
+                "username_taken",
+                format!("the username {} is taken", creds.username),
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Checks credentials and issues an access token.
+///
+/// # Errors
+/// `unauthenticated` for an unknown user or a wrong password (the same answer).
+pub async fn login(state: &AppState, creds: Credentials) -> Result<AccessToken, ApiError> {
+    let wrong = || ApiError::unauthenticated("wrong username or password");
+    if check_username(&creds.username).is_err() || check_password(&creds.password).is_err() {
+        return Err(wrong());
+    }
+    let mut conn = state.pool.get().await?;
+    let found: Option<(Uuid, String, String)> = users::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
+                .bind::<diesel::sql_types::Text, _>(&creds.username)
+                .sql(")"),
+        )
+        .select((users::id, users::username, users::password_hash))
+        .first(&mut conn)
+        .await
+        .optional()?;
+    drop(conn);
+    let (id, username, hash) =
+        found.unwrap_or_else(|| (Uuid::nil(), String::new(), password::DECOY_HASH.to_owned()));
+    let password = creds.password;
+    let ok = actix_web::web::block(move || password::verify(&password, &hash))
+        .await
+        .map_err(ApiError::internal)?;
+    if !ok || id.is_nil() {
+        return Err(wrong());
+    }
+    Ok(AccessToken {
+        access_token: state.jwt.issue(id, &username)?,
+        token_type: "Bearer".to_owned(),
+        expires_in: state.jwt.ttl_seconds(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_are_checked() {
+        assert!(check_username("ann").is_ok());
+        assert!(check_username("A_b-9").is_ok());
+        assert!(check_username("an").is_err());
+        assert!(check_username(&"a".repeat(33)).is_err());
+        assert!(check_username("anné").is_err());
+        assert!(check_username("a b c").is_err());
+    }
+
+    #[test]
+    fn passwords_are_checked() {
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password("1234567").is_err());
+        assert!(check_password(&"x".repeat(129)).is_err());
+        assert!(check_password(&"é".repeat(128)).is_ok());
+    }
+}

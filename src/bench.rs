@@ -1,0 +1,386 @@
+//! `hatstand bench`: a load generator that plays real games over HTTP.
+//!
+//! It registers users, creates `--games` games of a ruleset and plays them
+//! concurrently for `--seconds`: each game's client reads `legal_commands`
+//! from the previous response (or, when the turn passed to another seat, from
+//! that seat's `GET /v1/games/{id}`) and posts one of them at the version it
+//! read. Finished games are replaced by new ones. Each game has one request
+//! in flight at a time, so at most `--games` commands are in flight. Without
+//! `--base` it starts its own server in-process on a fresh database, and
+//! drops that database at the end.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use awc::Client;
+use clap::Args;
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use crate::config::Settings;
+use crate::db::{self, locate};
+
+/// Options of `hatstand bench`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// A running server to load (default: start one in-process on a fresh database).
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Games played at once (one request in flight each).
+    #[arg(long, default_value_t = 16)]
+    pub games: usize,
+    /// The ruleset to play.
+    #[arg(long, default_value = "hats")]
+    pub ruleset: String,
+    /// Seats per game (default: the ruleset's fewest).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Ruleset options for every game, as JSON.
+    #[arg(long, default_value = "{}")]
+    pub options: String,
+}
+
+/// What one command cost.
+struct Sample {
+    micros: u64,
+    error: Option<String>,
+}
+
+/// Runs the benchmark and prints its figures.
+///
+/// # Errors
+/// When the server cannot be started or reached.
+pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
+    let options: Value =
+        serde_json::from_str(&args.options).map_err(|e| format!("--options: {e}"))?;
+    let kind = hatstand_engine::GameKind::from_id(&args.ruleset)
+        .ok_or_else(|| format!("no ruleset {:?}", args.ruleset))?;
+    let players = args.players.unwrap_or_else(|| {
+        hatstand_engine::with_ruleset!(kind, |R| <R as hatstand_engine::Ruleset>::MIN_PLAYERS)
+    });
+    let (base, scratch) = match &args.base {
+        Some(base) => (base.trim_end_matches('/').to_owned(), None),
+        None => {
+            let (base, scratch) = start_server(&settings).await?;
+            (base, Some(scratch))
+        }
+    };
+    println!(
+        "bench: {} games of {} ({players} players) for {} s against {base}",
+        args.games, args.ruleset, args.seconds
+    );
+    let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+    let run_id = uuid::Uuid::new_v4().simple().to_string();
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let tables = (0..args.games).map(|g| {
+        let client = client.clone();
+        let base = base.clone();
+        let options = options.clone();
+        let ruleset = args.ruleset.clone();
+        let name = format!("b{}{g}", &run_id[..8]);
+        async move {
+            play_table(
+                &client, &base, &ruleset, players, &options, &name, g as u64, deadline,
+            )
+            .await
+        }
+    });
+    let started = Instant::now();
+    let results = futures_util::future::join_all(tables).await;
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut samples = Vec::new();
+    let mut reads = 0;
+    let mut games_finished = 0;
+    for result in results {
+        let table = result?;
+        samples.extend(table.samples);
+        reads += table.reads;
+        games_finished += table.finished;
+    }
+    report(&samples, elapsed, reads, games_finished);
+    if let Some(scratch) = scratch {
+        scratch.drop_database().await;
+    }
+    Ok(())
+}
+
+/// A database made for one benchmark run.
+struct Scratch {
+    admin_url: String,
+    name: String,
+}
+
+impl Scratch {
+    async fn drop_database(self) {
+        use diesel_async::SimpleAsyncConnection;
+        if let Ok(mut admin) = locate::connect(&self.admin_url).await {
+            let _ = admin
+                .batch_execute(&format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    locate::quote_ident(&self.name)
+                ))
+                .await;
+        }
+    }
+}
+
+async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> {
+    let (url, _) = locate::locate(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        "hatstand",
+    )
+    .await?;
+    let name = format!("hatstand_bench_{}", uuid::Uuid::new_v4().simple());
+    let bench_url = locate::with_database(&url, &name);
+    locate::ensure_database(&bench_url).await?;
+    db::migrate(&bench_url).await?;
+    let state = crate::startup::state_for(&bench_url, settings).await?;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let server =
+        crate::startup::serve(state, listener, settings.workers).map_err(|e| e.to_string())?;
+    actix_web::rt::spawn(server);
+    Ok((
+        format!("http://127.0.0.1:{port}"),
+        Scratch {
+            admin_url: locate::with_database(&url, "postgres"),
+            name,
+        },
+    ))
+}
+
+struct TableReport {
+    samples: Vec<Sample>,
+    reads: u64,
+    finished: u64,
+}
+
+async fn call(
+    client: &Client,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
+    let method =
+        actix_web::http::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+    let mut req = client.request(method, url);
+    if let Some(t) = token {
+        req = req.insert_header(("Authorization", format!("Bearer {t}")));
+    }
+    let mut res = match body {
+        Some(b) => req.send_json(b).await,
+        None => req.send().await,
+    }
+    .map_err(|e| format!("{url}: {e}"))?;
+    let bytes = res
+        .body()
+        .limit(64 * 1024 * 1024)
+        .await
+        .map_err(|e| e.to_string())?;
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).map_err(|e| e.to_string())?
+    };
+    Ok((res.status().as_u16(), value))
+}
+
+async fn token(client: &Client, base: &str, name: &str) -> Result<String, String> {
+    let creds = json!({"username": name, "password": "bench-password"});
+    call(
+        client,
+        "POST",
+        &format!("{base}/v1/auth/register"),
+        None,
+        Some(&creds),
+    )
+    .await?;
+    let (_, login) = call(
+        client,
+        "POST",
+        &format!("{base}/v1/auth/login"),
+        None,
+        Some(&creds),
+    )
+    .await?;
+    login["access_token"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("login failed: {login}"))
+}
+
+#[expect(clippy::too_many_arguments, reason = "one table's whole configuration")]
+async fn play_table(
+    client: &Client,
+    base: &str,
+    ruleset: &str,
+    players: usize,
+    options: &Value,
+    name: &str,
+    seed: u64,
+    deadline: Instant,
+) -> Result<TableReport, String> {
+    let mut tokens = Vec::new();
+    for seat in 0..players {
+        tokens.push(token(client, base, &format!("{name}s{seat}")).await?);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut report = TableReport {
+        samples: Vec::new(),
+        reads: 0,
+        finished: 0,
+    };
+    while Instant::now() < deadline {
+        let create = json!({"ruleset": ruleset, "players": players, "options": options});
+        let (status, game) = call(
+            client,
+            "POST",
+            &format!("{base}/v1/games"),
+            Some(&tokens[0]),
+            Some(&create),
+        )
+        .await?;
+        if status != 201 {
+            return Err(format!("cannot create a game: {game}"));
+        }
+        let id = game["id"].as_str().unwrap_or_default().to_owned();
+        let mut game = game;
+        for t in &tokens[1..] {
+            let (_, joined) = call(
+                client,
+                "POST",
+                &format!("{base}/v1/games/{id}/join"),
+                Some(t),
+                Some(&json!({})),
+            )
+            .await?;
+            game = joined;
+        }
+        let mut seat_view: Option<(usize, Value)> = None;
+        while game["status"] == "active" && Instant::now() < deadline {
+            let to_act: Vec<usize> = game["to_act"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_u64().and_then(|s| usize::try_from(s).ok()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let Some(&seat) = to_act.choose(&mut rng) else {
+                break;
+            };
+            let view = match seat_view.take() {
+                Some((s, v))
+                    if s == seat
+                        && v["legal_commands"]
+                            .as_array()
+                            .is_some_and(|l| !l.is_empty()) =>
+                {
+                    v
+                }
+                _ => {
+                    report.reads += 1;
+                    call(
+                        client,
+                        "GET",
+                        &format!("{base}/v1/games/{id}"),
+                        Some(&tokens[seat]),
+                        None,
+                    )
+                    .await?
+                    .1
+                }
+            };
+            let Some(command) = view["legal_commands"]
+                .as_array()
+                .and_then(|l| l.choose(&mut rng))
+                .cloned()
+            else {
+                break;
+            };
+            let body = json!({"expected_version": view["version"], "command": command});
+            let sent = Instant::now();
+            let (status, answer) = call(
+                client,
+                "POST",
+                &format!("{base}/v1/games/{id}/commands"),
+                Some(&tokens[seat]),
+                Some(&body),
+            )
+            .await?;
+            let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+            if status == 200 {
+                report.samples.push(Sample {
+                    micros,
+                    error: None,
+                });
+                game = answer["game"].clone();
+                seat_view = Some((seat, game.clone()));
+            } else {
+                let code = answer["code"].as_str().unwrap_or("unknown").to_owned();
+                report.samples.push(Sample {
+                    micros,
+                    error: Some(code),
+                });
+                game = call(client, "GET", &format!("{base}/v1/games/{id}"), None, None)
+                    .await?
+                    .1;
+            }
+        }
+        if game["status"] == "finished" {
+            report.finished += 1;
+        }
+    }
+    Ok(report)
+}
+
+#[expect(clippy::cast_precision_loss, reason = "figures for people")]
+fn report(samples: &[Sample], elapsed: f64, reads: u64, finished: u64) {
+    let mut latencies: Vec<u64> = samples
+        .iter()
+        .filter(|s| s.error.is_none())
+        .map(|s| s.micros)
+        .collect();
+    latencies.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if latencies.is_empty() {
+            return 0.0;
+        }
+        let i = ((latencies.len() as f64 - 1.0) * p).round() as usize;
+        latencies[i.min(latencies.len() - 1)] as f64 / 1000.0
+    };
+    let mut errors: BTreeMap<&str, u64> = BTreeMap::new();
+    for s in samples {
+        if let Some(code) = &s.error {
+            *errors.entry(code.as_str()).or_default() += 1;
+        }
+    }
+    let accepted = latencies.len() as f64;
+    let rate = accepted / elapsed;
+    println!(
+        "bench: {accepted} commands accepted in {elapsed:.1} s, {finished} games finished, {reads} extra reads (turn changes)"
+    );
+    println!(
+        "bench: latency p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        pct(0.50),
+        pct(0.95),
+        pct(0.99),
+        pct(1.0)
+    );
+    for (code, n) in &errors {
+        println!("bench: error {code}: {n}");
+    }
+    let total_errors: u64 = errors.values().sum();
+    println!(
+        "bench: {rate:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms, {total_errors} errors",
+        pct(0.50),
+        pct(0.99)
+    );
+}

@@ -1,0 +1,86 @@
+//! Settings, from flags or environment variables, with defaults that run locally.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// The hatstand game server.
+#[derive(Debug, Parser)]
+#[command(name = "hatstand", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub settings: Settings,
+}
+
+/// What to do (serve when none is given).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the HTTP API (the default).
+    Serve,
+    /// Create the database if needed and run the migrations, then exit.
+    Migrate,
+    /// Verify an audit document exported from `GET /v1/games/{id}/audit`.
+    Verify {
+        /// The audit JSON file.
+        file: PathBuf,
+    },
+    /// Print the OpenAPI document (or write it to a file).
+    Openapi {
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Play games over HTTP under load and print commands/s and latencies.
+    Bench(crate::bench::BenchArgs),
+    /// Exit 0 when the server at `--bind` answers `/healthz` (for container healthchecks).
+    Probe,
+}
+
+/// Server settings.
+#[derive(Debug, Clone, Args)]
+pub struct Settings {
+    /// The address to listen on.
+    #[arg(
+        long,
+        env = "HATSTAND_BIND",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub bind: SocketAddr,
+    /// The PostgreSQL URL. Without it: 127.0.0.1:5432, else a private server.
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+    /// The folder for the private PostgreSQL server's data.
+    #[arg(
+        long,
+        env = "HATSTAND_DATA_DIR",
+        default_value = ".hatstand",
+        global = true
+    )]
+    pub data_dir: PathBuf,
+    /// The JWT signing secret. Without it, one is generated and kept in the database.
+    #[arg(
+        long,
+        env = "HATSTAND_JWT_SECRET",
+        hide_env_values = true,
+        global = true
+    )]
+    pub jwt_secret: Option<String>,
+    /// How long access tokens live, in seconds.
+    #[arg(
+        long,
+        env = "HATSTAND_TOKEN_TTL",
+        default_value_t = 86_400,
+        global = true
+    )]
+    pub token_ttl: i64,
+    /// Database connections per process.
+    #[arg(long, env = "HATSTAND_POOL_SIZE", default_value_t = 16, global = true)]
+    pub pool_size: usize,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "HATSTAND_WORKERS", global = true)]
+    pub workers: Option<usize>,
+}

@@ -1,0 +1,66 @@
+//! PostgreSQL: finding or starting a server, the connection pool, the
+//! embedded migrations, and the event store.
+
+pub mod event_store;
+pub mod games;
+pub mod locate;
+pub mod schema;
+
+use diesel_async::AsyncPgConnection;
+use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+use diesel_async::pooled_connection::AsyncDieselConnectionManager;
+use diesel_async::pooled_connection::deadpool;
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+/// The connection pool.
+pub type Pool = deadpool::Pool<AsyncPgConnection>;
+
+/// The SQL migrations of `migrations/`, compiled into the binary.
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
+/// A pool of at most `size` connections to `url`.
+///
+/// # Errors
+/// Only for an invalid pool configuration.
+pub fn pool(url: &str, size: usize) -> Result<Pool, String> {
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url);
+    deadpool::Pool::builder(manager)
+        .max_size(size)
+        .wait_timeout(Some(std::time::Duration::from_secs(10)))
+        .create_timeout(Some(std::time::Duration::from_secs(5)))
+        .runtime(::deadpool::Runtime::Tokio1)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Runs the pending migrations on `url`. Several processes starting at once
+/// take turns (a session advisory lock), so each migration runs once.
+///
+/// # Errors
+/// When the database cannot be reached or a migration fails.
+pub async fn migrate(url: &str) -> Result<(), String> {
+    use diesel::Connection;
+    use diesel::RunQueryDsl;
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url)
+            .map_err(|e| format!("cannot connect to run migrations: {e}"))?;
+        diesel::sql_query("SELECT pg_advisory_lock(727365)")
+            .execute(&mut conn)
+            .map_err(|e| e.to_string())?;
+        let ran = conn
+            .run_pending_migrations(MIGRATIONS)
+            .map(|done| done.len())
+            .map_err(|e| format!("migration failed: {e}"));
+        diesel::sql_query("SELECT pg_advisory_unlock(727365)")
+            .execute(&mut conn)
+            .map_err(|e| e.to_string())?;
+        let ran = ran?;
+        if ran > 0 {
+            tracing::info!(migrations = ran, "database migrated");
+        }
+        Ok(())
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}

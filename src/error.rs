@@ -1,0 +1,267 @@
+//! The one error type of the HTTP layer, rendered as RFC 9457 problem+json.
+//!
+//! Every error a client can see has a stable snake_case `code` to branch on.
+//! Domain errors (rule violations, options errors, database failures) are
+//! mapped here, once.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    /// Always `about:blank`: `code` identifies the problem.
+    #[serde(rename = "type")]
+    #[schema(example = "about:blank")]
+    pub type_: &'static str,
+    /// A short, human-readable summary of the problem kind.
+    #[schema(example = "Illegal command")]
+    pub title: &'static str,
+    /// The HTTP status code.
+    #[schema(example = 422)]
+    pub status: u16,
+    /// The stable, machine-readable problem code clients branch on.
+    #[schema(example = "illegal_command")]
+    pub code: &'static str,
+    /// What exactly went wrong, for people.
+    #[schema(example = "card H5 is not in your hand")]
+    pub detail: String,
+    /// With `version_conflict`: the game's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+}
+
+/// An error answered to a client.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{code}: {detail}")]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    title: &'static str,
+    detail: String,
+    current_version: Option<i64>,
+}
+
+impl ApiError {
+    fn new(
+        status: StatusCode,
+        code: &'static str,
+        title: &'static str,
+        detail: impl Into<String>,
+    ) -> Self {
+        ApiError {
+            status,
+            code,
+            title,
+            detail: detail.into(),
+            current_version: None,
+        }
+    }
+
+    /// Malformed JSON, wrong types, unknown fields, bad query or path values.
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "Bad request",
+            detail,
+        )
+    }
+
+    /// Missing, expired, malformed or forged credentials.
+    pub fn unauthenticated(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "Unauthenticated",
+            detail,
+        )
+    }
+
+    /// Acting in a game the caller has no seat in.
+    pub fn not_a_player() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "not_a_player",
+            "Not a player",
+            "you have no seat in this game",
+        )
+    }
+
+    /// Anything else the caller may not do.
+    pub fn forbidden(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", detail)
+    }
+
+    /// An unknown game, user, ruleset or route.
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", "Not found", detail)
+    }
+
+    /// A method the route does not serve.
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed",
+            "this route does not serve that method",
+        )
+    }
+
+    /// The version the client sent is not the game's current version. Sent in
+    /// the body it is a 409; sent as `If-Match` it is a 412.
+    pub fn version_conflict(current: i64, sent: i64, via_if_match: bool) -> Self {
+        let status = if via_if_match {
+            StatusCode::PRECONDITION_FAILED
+        } else {
+            StatusCode::CONFLICT
+        };
+        let mut e = Self::new(
+            status,
+            "version_conflict",
+            "Version conflict",
+            format!("the game is at version {current}, not {sent}"),
+        );
+        e.current_version = Some(current);
+        e
+    }
+
+    /// A state conflict with a stable code (`game_full`, `already_joined`, ...).
+    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, "Conflict", detail)
+    }
+
+    /// The caller is seated but the game does not wait for them now.
+    pub fn not_your_turn(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::CONFLICT,
+            "not_your_turn",
+            "Not your turn",
+            detail,
+        )
+    }
+
+    /// A well-formed command the rules forbid now.
+    pub fn illegal_command(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal_command",
+            "Illegal command",
+            detail,
+        )
+    }
+
+    /// Game options the ruleset cannot play.
+    pub fn invalid_options(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_options",
+            "Invalid options",
+            detail,
+        )
+    }
+
+    /// An `Idempotency-Key` reused with a different request.
+    pub fn idempotency_key_reused() -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "idempotency_key_reused",
+            "Idempotency key reused",
+            "this Idempotency-Key was already used for a different request",
+        )
+    }
+
+    /// A body over the size limit.
+    pub fn payload_too_large(limit: usize) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "Payload too large",
+            format!("request bodies are limited to {limit} bytes"),
+        )
+    }
+
+    /// A command sent with neither `expected_version` nor `If-Match`.
+    pub fn precondition_required() -> Self {
+        Self::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            "precondition_required",
+            "Precondition required",
+            "send the version you expect, as expected_version or If-Match",
+        )
+    }
+
+    /// The database cannot be reached now; the request changed nothing.
+    pub fn unavailable(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "Service unavailable",
+            detail,
+        )
+    }
+
+    /// A fault of the server. The detail is logged, not shown.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Internal server error",
+            "the server failed; nothing was changed",
+        )
+    }
+
+    /// The stable code.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The problem document.
+    #[must_use]
+    pub fn problem(&self) -> Problem {
+        Problem {
+            type_: "about:blank",
+            title: self.title,
+            status: self.status.as_u16(),
+            code: self.code,
+            detail: self.detail.clone(),
+            current_version: self.current_version,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response.insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        ));
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
+        response.json(self.problem())
+    }
+}
+
+impl From<diesel::result::Error> for ApiError {
+    fn from(e: diesel::result::Error) -> Self {
+        ApiError::internal(format!("database: {e}"))
+    }
+}
+
+impl From<diesel_async::pooled_connection::deadpool::PoolError> for ApiError {
+    fn from(e: diesel_async::pooled_connection::deadpool::PoolError) -> Self {
+        tracing::warn!(error = %e, "no database connection");
+        ApiError::unavailable("the database is not reachable; try again")
+    }
+}

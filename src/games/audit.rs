@@ -1,0 +1,121 @@
+//! The audit of a finished game (the whole unredacted log, the revealed seed,
+//! the final state) and step-through replay (`state?at=N`).
+
+use hatstand_engine::{Ruleset, with_ruleset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::to_json;
+use super::kind_of;
+use super::replay::Replay;
+use super::resource::viewer_for;
+use super::status;
+use crate::db::event_store;
+use crate::db::games;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::verify::{AuditDocument, AuditEvent, FORMAT};
+
+/// The audit of game `id`; only once it is over, since it reveals everything.
+///
+/// # Errors
+/// `not_found`, `game_not_finished`.
+pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError> {
+    let mut conn = state.pool.get().await?;
+    let loaded = games::load(&mut conn, id, None, None)
+        .await?
+        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let game = &loaded.game;
+    if game.status != status::FINISHED && game.status != status::ABANDONED {
+        return Err(ApiError::conflict(
+            "game_not_finished",
+            "the audit reveals every card: it is published once the game is over",
+        ));
+    }
+    let events = event_store::load(&mut conn, id, 0, game.version, game.version).await?;
+    drop(conn);
+    Ok(AuditDocument {
+        format: FORMAT.to_owned(),
+        game_id: id,
+        ruleset: game.ruleset.clone(),
+        status: game.status.clone(),
+        seed_commitment: game.seed_commitment.clone(),
+        seed: game.seed.clone(),
+        events: events.iter().map(AuditEvent::from).collect(),
+        final_state: game.state.clone().unwrap_or(Value::Null),
+        result: game.result.clone(),
+    })
+}
+
+/// The table as a viewer saw it at some version.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StateAt {
+    /// The version shown.
+    pub version: i64,
+    /// The game's status then.
+    pub status: String,
+    /// The seats the game waited for then.
+    pub to_act: Vec<u8>,
+    /// What the viewer could see then (`null` before the start).
+    #[schema(value_type = Object, nullable)]
+    pub view: Value,
+}
+
+/// Game `id` as `user` (or a spectator) saw it after `at` events.
+///
+/// # Errors
+/// `not_found`, `bad_request` when `at` is not between 1 and the version.
+pub async fn state_at(
+    state: &AppState,
+    user: Option<Uuid>,
+    id: Uuid,
+    at: i64,
+) -> Result<StateAt, ApiError> {
+    let mut conn = state.pool.get().await?;
+    let loaded = games::load(&mut conn, id, None, None)
+        .await?
+        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    if !(1..=loaded.game.version).contains(&at) {
+        return Err(ApiError::bad_request(format!(
+            "at must be between 1 and the game's version {}",
+            loaded.game.version
+        )));
+    }
+    let events = event_store::load(&mut conn, id, 0, at, at).await?;
+    drop(conn);
+    let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
+    let kind = kind_of(&loaded.game)?;
+    with_ruleset!(kind, |R| {
+        let replay = Replay::<R>::of(&events).map_err(ApiError::internal)?;
+        view_of::<R>(&replay, viewer, at)
+    })
+}
+
+fn view_of<R: Ruleset>(
+    replay: &Replay<R>,
+    viewer: hatstand_engine::Viewer,
+    at: i64,
+) -> Result<StateAt, ApiError> {
+    let Some(state) = &replay.state else {
+        return Ok(StateAt {
+            version: at,
+            status: status::OPEN.to_owned(),
+            to_act: Vec::new(),
+            view: Value::Null,
+        });
+    };
+    let finished = R::result(state).is_some();
+    Ok(StateAt {
+        version: at,
+        status: if finished {
+            status::FINISHED
+        } else {
+            status::ACTIVE
+        }
+        .to_owned(),
+        to_act: R::to_act(state).into_iter().map(|s| s.0).collect(),
+        view: to_json(&R::view(state, viewer))?,
+    })
+}

@@ -1,0 +1,323 @@
+//! The command path, the hot path of the server. Two round trips:
+//!
+//! 1. one read: the game row with its state snapshot, version and last hash,
+//!    its seats, and any response stored under the request's idempotency key;
+//! 2. one write: a single statement that bumps the version (guarded by the
+//!    expected version), appends the events, stores the idempotent response
+//!    and notifies listeners, all or nothing.
+//!
+//! Between the two, the engine decides in memory. A lost race writes nothing
+//! and answers `version_conflict`.
+
+use hatstand_engine::{Randomness, Ruleset, apply_all, seat, with_ruleset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::{split_tagged, state_from_json, to_json};
+use super::events::EventOut;
+use super::resource::{Game, project};
+use super::{kind_of, status};
+use crate::auth::Caller;
+use crate::db::event_store::{self, Actor, Chain, canonical_json};
+use crate::db::games::{self, LoadedGame, Remember, Update};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A command to a game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommandRequest {
+    /// The version the command was decided against (or send `If-Match`).
+    #[schema(example = 17)]
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+    /// One command of the ruleset, e.g. `{"type": "exchange", "card": "H5", "position": 3}`:
+    /// exactly as listed in the game's `legal_commands`.
+    #[schema(value_type = Object)]
+    pub command: Value,
+}
+
+/// The answer to an accepted command.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CommandResponse {
+    /// The game's version after the command.
+    pub version: i64,
+    /// The events the command caused, as the caller may see them.
+    pub events: Vec<EventOut>,
+    /// The game after the command, as the caller sees it.
+    pub game: Game,
+}
+
+/// How the client stated the version it expects.
+#[derive(Debug, Clone, Copy)]
+pub struct Precondition {
+    pub expected: i64,
+    pub via_if_match: bool,
+}
+
+impl Precondition {
+    /// The precondition from the body and the `If-Match` header.
+    ///
+    /// # Errors
+    /// `precondition_required` when neither is given, `bad_request` when they disagree.
+    pub fn from(body: Option<i64>, if_match: Option<i64>) -> Result<Self, ApiError> {
+        match (body, if_match) {
+            (Some(b), Some(h)) if b != h => Err(ApiError::bad_request(format!(
+                "expected_version {b} and If-Match {h} disagree"
+            ))),
+            (Some(b), _) => Ok(Precondition {
+                expected: b,
+                via_if_match: false,
+            }),
+            (None, Some(h)) => Ok(Precondition {
+                expected: h,
+                via_if_match: true,
+            }),
+            (None, None) => Err(ApiError::precondition_required()),
+        }
+    }
+}
+
+/// The outcome of a command: a fresh answer, or the stored answer to an
+/// earlier request with the same idempotency key.
+#[derive(Debug)]
+pub enum Outcome {
+    Accepted(Box<CommandResponse>, Value),
+    Replayed(Value),
+}
+
+/// Checks an `Idempotency-Key`: 1–128 visible ASCII characters.
+///
+/// # Errors
+/// `bad_request`.
+pub fn check_idempotency_key(key: &str) -> Result<(), ApiError> {
+    if key.is_empty() || key.len() > 128 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ApiError::bad_request(
+            "Idempotency-Key must be 1–128 visible ASCII characters",
+        ));
+    }
+    Ok(())
+}
+
+fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition) -> String {
+    let canonical = canonical_json(&serde_json::json!({
+        "game": game,
+        "expected_version": precondition.expected,
+        "command": request.command,
+    }));
+    hex::encode(Sha256::digest(canonical.as_bytes()))
+}
+
+/// Applies a command of `caller` to game `id`.
+///
+/// # Errors
+/// `not_found`, `idempotency_key_reused`, `game_not_open`, `game_finished`,
+/// `not_a_player`, `version_conflict`, `not_your_turn`, `bad_request` (not a
+/// command of this ruleset), `illegal_command`.
+pub async fn submit(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+    request: CommandRequest,
+    precondition: Precondition,
+    idempotency_key: Option<&str>,
+) -> Result<Outcome, ApiError> {
+    if let Some(key) = idempotency_key {
+        check_idempotency_key(key)?;
+    }
+    let hash = request_hash(id, &request, precondition);
+    let mut conn = state.pool.get().await?;
+    let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
+        .await?
+        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    if let Some(stored) = replay_stored(&loaded, &hash)? {
+        return Ok(stored);
+    }
+    let kind = kind_of(&loaded.game)?;
+    let decided = with_ruleset!(kind, |R| decide::<R>(
+        &loaded,
+        caller,
+        &request,
+        precondition
+    ))?;
+    let response_json = to_json(&decided.response)?;
+    let update = Update {
+        id,
+        expected_version: loaded.game.version,
+        version: decided.response.version,
+        last_hash: &decided.last_hash,
+        state: Some(&decided.state),
+        to_act: &decided.to_act,
+        status: &decided.response.game.status,
+        result: decided.response.game.result.as_ref(),
+        updated_at: decided.response.game.updated_at,
+        events: &decided.events,
+    };
+    let remember = idempotency_key.map(|key| Remember {
+        user: caller.user_id,
+        key,
+        request_hash: &hash,
+        status: 200,
+        body: &response_json,
+    });
+    let applied = games::append(&mut conn, &update, remember.as_ref()).await;
+    match applied {
+        Ok(true) => Ok(Outcome::Accepted(Box::new(decided.response), response_json)),
+        Ok(false)
+        | Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => {
+            // Lost a race: perhaps to a twin of this very request.
+            let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
+                .await?
+                .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+            if let Some(stored) = replay_stored(&now, &hash)? {
+                return Ok(stored);
+            }
+            Err(ApiError::version_conflict(
+                now.game.version,
+                precondition.expected,
+                precondition.via_if_match,
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn replay_stored(loaded: &LoadedGame, hash: &str) -> Result<Option<Outcome>, ApiError> {
+    match &loaded.idempotent {
+        None => Ok(None),
+        Some(stored) if stored.request_hash == hash => {
+            Ok(Some(Outcome::Replayed(stored.body.clone())))
+        }
+        Some(_) => Err(ApiError::idempotency_key_reused()),
+    }
+}
+
+struct Decided {
+    response: CommandResponse,
+    events: Vec<event_store::LoggedEvent>,
+    last_hash: String,
+    state: Value,
+    to_act: Vec<i16>,
+}
+
+/// The pure middle of the command path: checks, engine decision, new events,
+/// new snapshot and the caller's response.
+fn decide<R: Ruleset>(
+    loaded: &LoadedGame,
+    caller: &Caller,
+    request: &CommandRequest,
+    precondition: Precondition,
+) -> Result<Decided, ApiError> {
+    let game = &loaded.game;
+    match game.status.as_str() {
+        status::OPEN => {
+            return Err(ApiError::conflict(
+                "game_not_open",
+                "the game has not started yet",
+            ));
+        }
+        status::ACTIVE => {}
+        other => {
+            return Err(ApiError::conflict(
+                "game_finished",
+                format!("the game is {other}"),
+            ));
+        }
+    }
+    let my_seat = loaded
+        .seat_of(caller.user_id)
+        .ok_or_else(ApiError::not_a_player)?;
+    if precondition.expected != game.version {
+        return Err(ApiError::version_conflict(
+            game.version,
+            precondition.expected,
+            precondition.via_if_match,
+        ));
+    }
+    let snapshot = game
+        .state
+        .as_ref()
+        .ok_or_else(|| ApiError::internal("an active game without a state"))?;
+    let mut state = state_from_json::<R>(snapshot)?;
+    let seat_id = seat(usize::from(my_seat));
+    if !R::to_act(&state).contains(&seat_id) {
+        return Err(ApiError::not_your_turn(
+            "the game is not waiting for your seat",
+        ));
+    }
+    let command: R::Command = serde_json::from_value(request.command.clone())
+        .map_err(|e| ApiError::bad_request(format!("not a {} command: {e}", R::ID)))?;
+    let new_events = R::decide(
+        &state,
+        seat_id,
+        &command,
+        &Randomness::from_seed(&game.seed),
+    )
+    .map_err(|violation| ApiError::illegal_command(violation.0))?;
+    if new_events.is_empty() {
+        return Err(ApiError::internal(
+            "the engine accepted a command without events",
+        ));
+    }
+    let now = event_store::now();
+    let mut chain = Chain::after(game.version, &game.last_hash, now);
+    let actor = Actor {
+        user: Some(caller.user_id),
+        seat: Some(my_seat),
+    };
+    let command_json = to_json(&command)?;
+    for (i, event) in new_events.iter().enumerate() {
+        let (kind, data) = split_tagged(to_json(event)?)?;
+        chain.push(&kind, data, actor, (i == 0).then(|| command_json.clone()));
+    }
+    apply_all::<R>(&mut state, &new_events);
+    let result = R::result(&state).map(|r| to_json(&r)).transpose()?;
+    let mut row = game.clone();
+    row.version = chain.version();
+    row.last_hash = chain.last_hash().to_owned();
+    row.updated_at = now;
+    row.status = if result.is_some() {
+        status::FINISHED
+    } else {
+        status::ACTIVE
+    }
+    .to_owned();
+    row.result = result;
+    let viewer = super::resource::viewer_for(Some(my_seat));
+    let events_out = chain
+        .events
+        .iter()
+        .zip(&new_events)
+        .map(|(logged, event)| {
+            let (kind, data) = split_tagged(to_json(&R::redact(event, viewer))?)?;
+            Ok(EventOut {
+                seq: logged.seq,
+                kind,
+                data,
+                at: logged.created_at.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
+    let to_act = R::to_act(&state)
+        .into_iter()
+        .map(|s| i16::from(s.0))
+        .collect();
+    let game_out = project::<R>(&row, &loaded.seats, Some(&state), Some(my_seat))?;
+    Ok(Decided {
+        response: CommandResponse {
+            version: row.version,
+            events: events_out,
+            game: game_out,
+        },
+        last_hash: row.last_hash,
+        state: to_json(&state)?,
+        to_act,
+        events: chain.events,
+    })
+}

@@ -1,0 +1,159 @@
+//! Creating a game: options checked by the ruleset, the seed drawn (or taken
+//! from the options when public) and committed to, the creator seated.
+
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use hatstand_engine::random::seed_commitment;
+use hatstand_engine::{GameKind, with_ruleset};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::{parse_options, to_json};
+use super::join::take_seat;
+use super::lifecycle::{GAME_CREATED, GameCreated};
+use super::resource::{Game, project};
+use super::status;
+use crate::auth::Caller;
+use crate::db::event_store::{self, Actor, Chain, GENESIS_HASH};
+use crate::db::games::{GameRow, LoadedGame};
+use crate::db::schema::games;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A request to create a game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// `hats`, `goathead`, `top-hats` or `hat-trick`.
+    #[schema(example = "hats")]
+    pub ruleset: String,
+    /// The number of seats.
+    #[schema(example = 3)]
+    pub players: u8,
+    /// The ruleset's options (see `/v1/rulesets`), plus the common `seed`
+    /// (a public seed makes every shuffle reproducible) and `deals` (explicit deals).
+    #[schema(value_type = Option<Object>)]
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// Whether the creator takes seat 0 (default true).
+    #[serde(default = "yes")]
+    pub join: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A fresh secret seed: 32 random bytes from the operating system, as hex.
+fn secret_seed() -> String {
+    let mut bytes = [0u8; 32];
+    rand::fill(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// Creates a game.
+///
+/// # Errors
+/// `not_found` (ruleset), `bad_request`, `invalid_options`.
+pub async fn create(
+    state: &AppState,
+    caller: &Caller,
+    request: CreateGame,
+) -> Result<Game, ApiError> {
+    let kind = GameKind::from_id(&request.ruleset)
+        .ok_or_else(|| ApiError::not_found(format!("there is no ruleset {:?}", request.ruleset)))?;
+    let mut options = match request.options {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map,
+        Some(_) => return Err(ApiError::bad_request("options must be a JSON object")),
+    };
+    let public_seed = match options.remove("seed") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if (1..=256).contains(&s.chars().count()) => Some(s),
+        Some(_) => {
+            return Err(ApiError::invalid_options(
+                "seed must be a string of 1–256 characters",
+            ));
+        }
+    };
+    let players = usize::from(request.players);
+    let engine_options = with_ruleset!(kind, |R| {
+        parse_options::<R>(Value::Object(options), players).and_then(|o| to_json(&o))
+    })?;
+    let seed_public = public_seed.is_some();
+    let seed = public_seed.unwrap_or_else(secret_seed);
+    let commitment = seed_commitment(&seed);
+    let now = event_store::now();
+    let id = Uuid::new_v4();
+    let mut chain = Chain::after(0, GENESIS_HASH, now);
+    let created = GameCreated {
+        ruleset: kind.id().to_owned(),
+        players: request.players,
+        options: engine_options.clone(),
+        seed_commitment: commitment.clone(),
+        seed: seed_public.then(|| seed.clone()),
+        created_by: caller.user_id,
+    };
+    chain.push(
+        GAME_CREATED,
+        to_json(&created)?,
+        Actor {
+            user: Some(caller.user_id),
+            seat: None,
+        },
+        None,
+    );
+    let mut loaded = LoadedGame {
+        game: GameRow {
+            id,
+            ruleset: kind.id().to_owned(),
+            players: i16::from(request.players),
+            options: engine_options,
+            seed,
+            seed_public,
+            seed_commitment: commitment,
+            status: status::OPEN.to_owned(),
+            version: 0,
+            last_hash: String::new(),
+            state: None,
+            to_act: Vec::new(),
+            result: None,
+            created_by: caller.user_id,
+            created_at: now,
+            updated_at: now,
+        },
+        seats: Vec::new(),
+        idempotent: None,
+    };
+    let mut new_seats = Vec::new();
+    if request.join {
+        new_seats.push(take_seat(kind, &mut loaded, &mut chain, caller, Some(0))?);
+    }
+    loaded.game.version = chain.version();
+    loaded.game.last_hash = chain.last_hash().to_owned();
+    let mut conn = state.pool.get().await?;
+    let row = loaded.game.clone();
+    let events = chain.events;
+    let seats_to_insert = new_seats.clone();
+    conn.transaction::<_, diesel::result::Error, _>(async move |conn| {
+        diesel::insert_into(games::table)
+            .values(&row)
+            .execute(conn)
+            .await?;
+        super::join::insert_seats(conn, row.id, &seats_to_insert, now).await?;
+        event_store::insert(conn, row.id, &events).await
+    })
+    .await
+    .map_err(super::join::unknown_user_is_unauthenticated)?;
+    let my_seat = request.join.then_some(0);
+    with_ruleset!(kind, |R| {
+        let engine_state = loaded
+            .game
+            .state
+            .as_ref()
+            .map(super::codec::state_from_json::<R>)
+            .transpose()?;
+        project::<R>(&loaded.game, &loaded.seats, engine_state.as_ref(), my_seat)
+    })
+}

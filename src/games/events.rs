@@ -1,0 +1,129 @@
+//! A game's events as one viewer may see them, with long polling: a client
+//! asks for the events after the last one it has and may wait (up to 60 s)
+//! for the next one instead of polling.
+
+use std::time::Duration;
+
+use hatstand_engine::{Ruleset, Viewer, with_ruleset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::time::Instant;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::{event_from_parts, split_tagged, to_json};
+use super::kind_of;
+use super::lifecycle::{self, GameCreated};
+use super::resource::{public_options, viewer_for};
+use crate::db::event_store::{self, LoggedEvent};
+use crate::db::games;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The longest a request may wait for a new event.
+pub const MAX_WAIT_SECONDS: u64 = 60;
+/// The most events one page holds.
+pub const MAX_PAGE: i64 = 1000;
+
+/// An event as a viewer sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct EventOut {
+    /// Its position in the log (1-based); the game's version after it.
+    pub seq: i64,
+    /// The event type (`game_created`, `player_joined`, `game_started`, or the ruleset's).
+    #[serde(rename = "type")]
+    #[schema(example = "exchanged")]
+    pub kind: String,
+    /// What this viewer may see of it.
+    #[schema(value_type = Object, nullable)]
+    pub data: Value,
+    /// When it was recorded (RFC 3339 UTC).
+    #[schema(example = "2026-11-23T10:00:00.000000Z")]
+    pub at: String,
+}
+
+/// A page of events.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventsPage {
+    pub events: Vec<EventOut>,
+    /// The game's version when the page was read.
+    pub version: i64,
+}
+
+/// What `viewer` may see of one logged event.
+///
+/// # Errors
+/// `internal` for an event that does not parse.
+pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<EventOut, ApiError> {
+    let (kind, data) = if event.kind == lifecycle::GAME_CREATED && !viewer.is_auditor() {
+        let mut created: GameCreated = serde_json::from_value(event.data.clone())
+            .map_err(|e| ApiError::internal(format!("game_created does not parse: {e}")))?;
+        created.options = public_options(&created.options, None);
+        (event.kind.clone(), to_json(&created)?)
+    } else if lifecycle::is_lifecycle(&event.kind) {
+        (event.kind.clone(), event.data.clone())
+    } else {
+        let engine_event = event_from_parts::<R>(&event.kind, &event.data)?;
+        split_tagged(to_json(&R::redact(&engine_event, viewer))?)?
+    };
+    Ok(EventOut {
+        seq: event.seq,
+        kind,
+        data,
+        at: event.created_at.clone(),
+    })
+}
+
+/// The events of game `id` after `after` that `user` may see, at most
+/// `limit`; when there are none yet and `wait` > 0, waits up to `wait`
+/// seconds for one.
+///
+/// # Errors
+/// `not_found`, `bad_request` for out-of-range parameters.
+pub async fn list(
+    state: &AppState,
+    user: Option<Uuid>,
+    id: Uuid,
+    after: i64,
+    limit: i64,
+    wait: u64,
+) -> Result<EventsPage, ApiError> {
+    if after < 0 {
+        return Err(ApiError::bad_request("after must be 0 or more"));
+    }
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit must be 1–{MAX_PAGE}")));
+    }
+    if wait > MAX_WAIT_SECONDS {
+        return Err(ApiError::bad_request(format!(
+            "wait must be 0–{MAX_WAIT_SECONDS} seconds"
+        )));
+    }
+    let deadline = Instant::now() + Duration::from_secs(wait);
+    loop {
+        let mut changed = (wait > 0).then(|| state.watch.subscribe(id));
+        let mut conn = state.pool.get().await?;
+        let loaded = games::load(&mut conn, id, None, None)
+            .await?
+            .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+        let version = loaded.game.version;
+        if version > after || changed.is_none() || Instant::now() >= deadline {
+            let logged = event_store::load(&mut conn, id, after, version, limit).await?;
+            drop(conn);
+            let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
+            let kind = kind_of(&loaded.game)?;
+            let events = with_ruleset!(kind, |R| {
+                logged
+                    .iter()
+                    .map(|e| redact_one::<R>(e, viewer))
+                    .collect::<Result<Vec<_>, _>>()
+            })?;
+            return Ok(EventsPage { events, version });
+        }
+        drop(conn);
+        if let Some(rx) = changed.as_mut() {
+            // Woken by a notification, or at the deadline; either way, read again.
+            let _ = tokio::time::timeout_at(deadline, rx.changed()).await;
+        }
+    }
+}

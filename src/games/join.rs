@@ -1,0 +1,245 @@
+//! Taking a seat. The game starts by itself when the last seat fills: the
+//! start and the engine's opening events (the first deal) are written with
+//! the seat, in the same transaction.
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use hatstand_engine::{GameKind, Randomness, Ruleset, apply_all, with_ruleset};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::{split_tagged, to_json};
+use super::lifecycle::{GAME_STARTED, PLAYER_JOINED, PlayerJoined};
+use super::resource::{Game, project};
+use super::{kind_of, status};
+use crate::auth::Caller;
+use crate::db::event_store::{self, Actor, Chain};
+use crate::db::games::{LoadedGame, SeatRow, load_for_update};
+use crate::db::schema::{games, seats};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A request to join a game.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGame {
+    /// The seat wanted; the lowest free seat when absent.
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// Seats `caller` (at `wanted`, else the lowest free seat) in the game held by
+/// `loaded`, writing the event to `chain`; starts the game when it is full.
+///
+/// # Errors
+/// `already_joined`, `game_not_open`, `bad_request` (no such seat),
+/// `seat_taken`, `game_full`.
+pub fn take_seat(
+    kind: GameKind,
+    loaded: &mut LoadedGame,
+    chain: &mut Chain,
+    caller: &Caller,
+    wanted: Option<u8>,
+) -> Result<SeatRow, ApiError> {
+    if loaded.seat_of(caller.user_id).is_some() {
+        return Err(ApiError::conflict(
+            "already_joined",
+            "you already have a seat in this game",
+        ));
+    }
+    if loaded.game.status != status::OPEN {
+        return Err(ApiError::conflict(
+            "game_not_open",
+            format!("the game is {}, not open for players", loaded.game.status),
+        ));
+    }
+    let players = loaded.game.players;
+    let taken = |s: i16| loaded.seats.iter().any(|row| row.seat == s);
+    let seat = match wanted {
+        Some(s) if i16::from(s) >= players => {
+            return Err(ApiError::bad_request(format!(
+                "seat {s} does not exist: seats are 0 to {}",
+                players - 1
+            )));
+        }
+        Some(s) if taken(i16::from(s)) => {
+            return Err(ApiError::conflict(
+                "seat_taken",
+                format!("seat {s} is taken"),
+            ));
+        }
+        Some(s) => i16::from(s),
+        None => (0..players)
+            .find(|&s| !taken(s))
+            .ok_or_else(|| ApiError::conflict("game_full", "every seat is taken"))?,
+    };
+    let seat_u8 = u8::try_from(seat).map_err(ApiError::internal)?;
+    let joined = PlayerJoined {
+        seat: seat_u8,
+        user_id: caller.user_id,
+        username: caller.username.clone(),
+    };
+    chain.push(
+        PLAYER_JOINED,
+        to_json(&joined)?,
+        Actor {
+            user: Some(caller.user_id),
+            seat: Some(seat_u8),
+        },
+        None,
+    );
+    let row = SeatRow {
+        seat,
+        user_id: caller.user_id,
+        username: caller.username.clone(),
+    };
+    loaded.seats.push(row.clone());
+    loaded.seats.sort_by_key(|s| s.seat);
+    if loaded.seats.len() == usize::try_from(players).unwrap_or(0) {
+        with_ruleset!(kind, |R| start::<R>(loaded, chain))?;
+    }
+    Ok(row)
+}
+
+/// Writes `game_started` and the engine's opening events, and sets the snapshot.
+fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), ApiError> {
+    chain.push(
+        GAME_STARTED,
+        Value::Object(serde_json::Map::new()),
+        Actor::SYSTEM,
+        None,
+    );
+    let options: R::Options = serde_json::from_value(loaded.game.options.clone())
+        .map_err(|e| ApiError::internal(format!("stored options do not parse: {e}")))?;
+    let players = loaded.seats.len();
+    let mut state = R::new_game(players, options).map_err(|e| ApiError::internal(e.0))?;
+    let opening = R::start(&state, &Randomness::from_seed(&loaded.game.seed));
+    for event in &opening {
+        let (kind, data) = split_tagged(to_json(event)?)?;
+        chain.push(&kind, data, Actor::SYSTEM, None);
+    }
+    apply_all::<R>(&mut state, &opening);
+    let game = &mut loaded.game;
+    game.to_act = R::to_act(&state)
+        .into_iter()
+        .map(|s| i16::from(s.0))
+        .collect();
+    game.status = if R::result(&state).is_some() {
+        status::FINISHED
+    } else {
+        status::ACTIVE
+    }
+    .to_owned();
+    game.result = R::result(&state).map(|r| to_json(&r)).transpose()?;
+    game.state = Some(to_json(&state)?);
+    Ok(())
+}
+
+/// Inserts seat rows.
+///
+/// # Errors
+/// Database errors.
+pub async fn insert_seats(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    rows: &[SeatRow],
+    at: DateTime<Utc>,
+) -> QueryResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                seats::game_id.eq(game),
+                seats::seat.eq(r.seat),
+                seats::user_id.eq(r.user_id),
+                seats::joined_at.eq(at),
+            )
+        })
+        .collect();
+    diesel::insert_into(seats::table)
+        .values(values)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A token of a user the database does not know (deleted, or a database reset
+/// under a configured secret) cannot create or join games.
+#[must_use]
+pub fn unknown_user_is_unauthenticated(e: DieselError) -> ApiError {
+    match e {
+        DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+            ApiError::unauthenticated("the token's user does not exist")
+        }
+        other => other.into(),
+    }
+}
+
+/// Joins a game.
+///
+/// # Errors
+/// `not_found` and the errors of [`take_seat`].
+pub async fn join(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+    request: JoinGame,
+) -> Result<Game, ApiError> {
+    let mut conn = state.pool.get().await?;
+    let now = event_store::now();
+    let caller_ref = caller.clone();
+    let loaded = conn
+        .transaction::<_, ApiError, _>(async move |conn| {
+            let mut loaded = load_for_update(conn, id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+            let kind = kind_of(&loaded.game)?;
+            let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
+            let row = take_seat(kind, &mut loaded, &mut chain, &caller_ref, request.seat)?;
+            insert_seats(conn, id, std::slice::from_ref(&row), now)
+                .await
+                .map_err(unknown_user_is_unauthenticated)?;
+            event_store::insert(conn, id, &chain.events).await?;
+            let game = &mut loaded.game;
+            game.version = chain.version();
+            game.last_hash = chain.last_hash().to_owned();
+            game.updated_at = now;
+            diesel::update(games::table.find(id))
+                .set((
+                    games::version.eq(game.version),
+                    games::last_hash.eq(&game.last_hash),
+                    games::state.eq(game.state.as_ref()),
+                    games::to_act.eq(&game.to_act),
+                    games::status.eq(&game.status),
+                    games::result.eq(game.result.as_ref()),
+                    games::updated_at.eq(now),
+                ))
+                .execute(conn)
+                .await?;
+            diesel::sql_query("SELECT pg_notify($1, $2)")
+                .bind::<diesel::sql_types::Text, _>(crate::notify::CHANNEL)
+                .bind::<diesel::sql_types::Text, _>(format!("{id} {}", game.version))
+                .execute(conn)
+                .await?;
+            Ok(loaded)
+        })
+        .await?;
+    let kind = kind_of(&loaded.game)?;
+    let my_seat = loaded.seat_of(caller.user_id);
+    with_ruleset!(kind, |R| {
+        let engine_state = loaded
+            .game
+            .state
+            .as_ref()
+            .map(super::codec::state_from_json::<R>)
+            .transpose()?;
+        project::<R>(&loaded.game, &loaded.seats, engine_state.as_ref(), my_seat)
+    })
+}

@@ -1,0 +1,42 @@
+//! The application layer: each public function is one use case (create,
+//! join, command, read, events, audit). Handlers parse and call exactly one
+//! of them; they load from PostgreSQL, run the pure engine, and store events.
+
+pub mod audit;
+pub mod codec;
+pub mod command;
+pub mod create;
+pub mod events;
+pub mod join;
+pub mod lifecycle;
+pub mod read;
+pub mod replay;
+pub mod resource;
+pub mod rulesets;
+
+use hatstand_engine::GameKind;
+
+use crate::db::games::GameRow;
+use crate::error::ApiError;
+
+/// The ruleset of a stored game.
+///
+/// # Errors
+/// `internal` for a ruleset this server does not know (a database from a newer server).
+pub fn kind_of(game: &GameRow) -> Result<GameKind, ApiError> {
+    GameKind::from_id(&game.ruleset).ok_or_else(|| {
+        ApiError::internal(format!("stored game has unknown ruleset {}", game.ruleset))
+    })
+}
+
+/// Game statuses.
+pub mod status {
+    /// Waiting for players.
+    pub const OPEN: &str = "open";
+    /// Being played.
+    pub const ACTIVE: &str = "active";
+    /// Over, with a result.
+    pub const FINISHED: &str = "finished";
+    /// Ended without a result.
+    pub const ABANDONED: &str = "abandoned";
+}

@@ -1,0 +1,190 @@
+//! Reading games: one game as a viewer sees it, pages of games, and a
+//! player's inbox (`turn=mine`: the games waiting for them).
+
+use chrono::{DateTime, Utc};
+use diesel::QueryableByName;
+use diesel::sql_types::{BigInt, Bool, Json, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::RunQueryDsl;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::state_from_json;
+use super::kind_of;
+use super::resource::{Game, GameSummary, project, summary};
+use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
+use crate::error::ApiError;
+use crate::state::AppState;
+use hatstand_engine::{GameKind, with_ruleset};
+
+/// The most games one page holds.
+pub const MAX_PAGE: i64 = 100;
+/// Games per page unless asked otherwise.
+pub const DEFAULT_PAGE: i64 = 20;
+
+/// A page of games, newest first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GamePage {
+    pub games: Vec<GameSummary>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// What to list.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub status: Option<String>,
+    pub ruleset: Option<String>,
+    /// Only games where this user is seated...
+    pub member: Option<Uuid>,
+    /// ...and (when true) where the game waits for them.
+    pub my_turn: bool,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+/// What `user` (or a spectator) sees of a stored game.
+///
+/// # Errors
+/// `internal` for a snapshot that does not parse.
+pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, ApiError> {
+    let kind = kind_of(&loaded.game)?;
+    let my_seat = user.and_then(|u| loaded.seat_of(u));
+    with_ruleset!(kind, |R| {
+        let engine_state = loaded
+            .game
+            .state
+            .as_ref()
+            .map(state_from_json::<R>)
+            .transpose()?;
+        project::<R>(&loaded.game, &loaded.seats, engine_state.as_ref(), my_seat)
+    })
+}
+
+/// Game `id` as `user` (or a spectator) sees it.
+///
+/// # Errors
+/// `not_found`.
+pub async fn get(state: &AppState, user: Option<Uuid>, id: Uuid) -> Result<Game, ApiError> {
+    let mut conn = state.pool.get().await?;
+    let loaded = games::load(&mut conn, id, None, None)
+        .await?
+        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    drop(conn);
+    project_stored(&loaded, user)
+}
+
+/// The version of game `id` (for conditional requests).
+///
+/// # Errors
+/// `not_found`.
+pub async fn version(state: &AppState, id: Uuid) -> Result<i64, ApiError> {
+    let mut conn = state.pool.get().await?;
+    games::version(&mut conn, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("there is no such game"))
+}
+
+fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), ApiError> {
+    let bad = || ApiError::bad_request("cursor is not one this server gave");
+    let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
+    let micros: i64 = micros.parse().map_err(|_| bad())?;
+    let at = DateTime::from_timestamp_micros(micros).ok_or_else(bad)?;
+    Ok((at, id.parse().map_err(|_| bad())?))
+}
+
+fn make_cursor(game: &GameRow) -> String {
+    format!("{}_{}", game.created_at.timestamp_micros(), game.id)
+}
+
+#[derive(QueryableByName)]
+struct ListedRow {
+    #[diesel(embed)]
+    game: GameRow,
+    #[diesel(sql_type = Json)]
+    seats: Value,
+}
+
+const LIST: &str = "
+SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
+       g.status, g.version, g.last_hash, NULL::jsonb AS state, g.to_act, NULL::jsonb AS result,
+       g.created_by, g.created_at, g.updated_at,
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id, 'username', u.username)
+                                 ORDER BY s.seat)
+                   FROM seats s JOIN users u ON u.id = s.user_id
+                  WHERE s.game_id = g.id), '[]'::json) AS seats
+  FROM games g
+ WHERE ($1::text IS NULL OR g.status = $1)
+   AND ($2::text IS NULL OR g.ruleset = $2)
+   AND ($3::timestamptz IS NULL OR (g.created_at, g.id) < ($3, $4))
+   AND ($5::uuid IS NULL OR EXISTS (
+            SELECT 1 FROM seats m
+             WHERE m.game_id = g.id AND m.user_id = $5
+               AND (NOT $6 OR m.seat = ANY (g.to_act))))
+ ORDER BY g.created_at DESC, g.id DESC
+ LIMIT $7";
+
+/// A page of games matching `filter`, newest first.
+///
+/// # Errors
+/// `bad_request` for an unknown status or ruleset, a bad limit or cursor.
+pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, ApiError> {
+    if let Some(s) = &filter.status
+        && !["open", "active", "finished", "abandoned"].contains(&s.as_str())
+    {
+        return Err(ApiError::bad_request(
+            "status must be open, active, finished or abandoned",
+        ));
+    }
+    if let Some(r) = &filter.ruleset
+        && GameKind::from_id(r).is_none()
+    {
+        return Err(ApiError::bad_request(format!("there is no ruleset {r:?}")));
+    }
+    let limit = filter.limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit must be 1–{MAX_PAGE}")));
+    }
+    let cursor = filter.cursor.as_deref().map(parse_cursor).transpose()?;
+    let mut conn = state.pool.get().await?;
+    let rows: Vec<ListedRow> = diesel::sql_query(LIST)
+        .bind::<Nullable<Text>, _>(filter.status.as_deref())
+        .bind::<Nullable<Text>, _>(filter.ruleset.as_deref())
+        .bind::<Nullable<Timestamptz>, _>(cursor.map(|c| c.0))
+        .bind::<Nullable<SqlUuid>, _>(cursor.map(|c| c.1))
+        .bind::<Nullable<SqlUuid>, _>(filter.member)
+        .bind::<Bool, _>(filter.my_turn)
+        .bind::<BigInt, _>(limit + 1)
+        .load(&mut conn)
+        .await?;
+    drop(conn);
+    let more = rows.len() > usize::try_from(limit).unwrap_or(0);
+    let mut games = Vec::with_capacity(rows.len());
+    let mut last = None;
+    for row in rows.into_iter().take(usize::try_from(limit).unwrap_or(0)) {
+        let seats: Vec<SeatRow> = serde_json::from_value(row.seats).map_err(ApiError::internal)?;
+        games.push(summary(&row.game, &seats));
+        last = Some(make_cursor(&row.game));
+    }
+    Ok(GamePage {
+        games,
+        next_cursor: if more { last } else { None },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_garbage_is_refused() {
+        let id = Uuid::new_v4();
+        let at = DateTime::from_timestamp_micros(1_700_000_000_123_456).unwrap();
+        let (a, i) = parse_cursor(&format!("{}_{id}", at.timestamp_micros())).unwrap();
+        assert_eq!((a, i), (at, id));
+        assert!(parse_cursor("nope").is_err());
+        assert!(parse_cursor("1_notauuid").is_err());
+        assert!(parse_cursor("99999999999999999999_x").is_err());
+    }
+}

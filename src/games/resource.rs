@@ -1,0 +1,217 @@
+//! The `Game` resource: what one viewer sees of a game. Every read and every
+//! command response is this projection of the same state.
+
+use chrono::{DateTime, Utc};
+use hatstand_engine::{Ruleset, Viewer, seat};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::codec::to_json;
+use crate::db::games::{GameRow, SeatRow};
+use crate::error::ApiError;
+
+/// A taken seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct SeatInfo {
+    /// 0..n-1, clockwise.
+    pub seat: u8,
+    pub user_id: Uuid,
+    pub username: String,
+}
+
+/// A game as one viewer sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Game {
+    pub id: Uuid,
+    /// `hats`, `goathead`, `top-hats` or `hat-trick`.
+    #[schema(example = "hats")]
+    pub ruleset: String,
+    /// `open` (waiting for players), `active`, `finished` or `abandoned`.
+    #[schema(example = "active")]
+    pub status: String,
+    /// The number of events in the game's log; every accepted command raises it.
+    #[schema(example = 17)]
+    pub version: i64,
+    /// The number of seats.
+    #[schema(example = 3)]
+    pub players: u8,
+    /// The options in force, defaults filled in. Explicit deals are never shown
+    /// (`explicit_deals` counts them); `seed` appears only when it was made public.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// The seats taken so far.
+    pub seats: Vec<SeatInfo>,
+    /// The seats the game waits for.
+    pub to_act: Vec<u8>,
+    /// The caller's seat, when seated.
+    pub my_seat: Option<u8>,
+    /// What this viewer may see of the table, as the ruleset's rules file
+    /// defines it; `null` until the game starts.
+    #[schema(value_type = Object, nullable)]
+    pub view: Value,
+    /// Every command this viewer may send now, each ready to post as is.
+    #[schema(value_type = Vec<Object>)]
+    pub legal_commands: Vec<Value>,
+    /// Once finished: `{scores, winners, teams?, tie_break?, outcome?, rounds}`.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    /// SHA-256 of the game's seed, hex, published at creation.
+    pub seed_commitment: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A game in a list.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameSummary {
+    pub id: Uuid,
+    #[schema(example = "hats")]
+    pub ruleset: String,
+    #[schema(example = "open")]
+    pub status: String,
+    pub version: i64,
+    pub players: u8,
+    pub seats: Vec<SeatInfo>,
+    pub to_act: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The options as clients may see them: explicit deals replaced by their
+/// count, the seed shown only when public.
+#[must_use]
+pub fn public_options(options: &Value, public_seed: Option<&str>) -> Value {
+    let mut map = match options {
+        Value::Object(map) => map.clone(),
+        _ => Map::new(),
+    };
+    if let Some(deals) = map.remove("deals")
+        && let Value::Array(list) = deals
+    {
+        map.insert("explicit_deals".to_owned(), Value::from(list.len()));
+    }
+    if let Some(seed) = public_seed {
+        map.insert("seed".to_owned(), Value::String(seed.to_owned()));
+    }
+    Value::Object(map)
+}
+
+/// Seats as the API shows them.
+#[must_use]
+pub fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
+    seats
+        .iter()
+        .filter_map(|s| {
+            Some(SeatInfo {
+                seat: u8::try_from(s.seat).ok()?,
+                user_id: s.user_id,
+                username: s.username.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Seat numbers as stored (`smallint[]`) to the API's.
+#[must_use]
+pub fn seats_u8(seats: &[i16]) -> Vec<u8> {
+    seats.iter().filter_map(|&s| u8::try_from(s).ok()).collect()
+}
+
+/// The summary of a game row.
+#[must_use]
+pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
+    GameSummary {
+        id: game.id,
+        ruleset: game.ruleset.clone(),
+        status: game.status.clone(),
+        version: game.version,
+        players: u8::try_from(game.players).unwrap_or(0),
+        seats: seat_infos(seats),
+        to_act: seats_u8(&game.to_act),
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+    }
+}
+
+/// The engine viewer for a user (`None`: anonymous) at this table.
+#[must_use]
+pub fn viewer_for(my_seat: Option<u8>) -> Viewer {
+    my_seat.map_or(Viewer::Spectator, |s| {
+        Viewer::Seat(hatstand_engine::Seat(s))
+    })
+}
+
+/// What `my_seat` (or a spectator) sees of a game whose row is `game` and
+/// whose engine state (once started) is `state`.
+///
+/// # Errors
+/// `internal` if the ruleset's own values fail to serialize.
+pub fn project<R: Ruleset>(
+    game: &GameRow,
+    seats: &[SeatRow],
+    state: Option<&R::State>,
+    my_seat: Option<u8>,
+) -> Result<Game, ApiError> {
+    let viewer = viewer_for(my_seat);
+    let (view, to_act, legal_commands, result) = match state {
+        None => (Value::Null, Vec::new(), Vec::new(), None),
+        Some(state) => {
+            let to_act: Vec<u8> = R::to_act(state).into_iter().map(|s| s.0).collect();
+            let legal = match my_seat {
+                Some(mine) if game.status == "active" && to_act.contains(&mine) => {
+                    R::legal_commands(state, seat(usize::from(mine)))
+                        .iter()
+                        .map(to_json)
+                        .collect::<Result<Vec<_>, _>>()?
+                }
+                _ => Vec::new(),
+            };
+            let result = match &game.result {
+                Some(stored) => Some(stored.clone()),
+                None => R::result(state).map(|r| to_json(&r)).transpose()?,
+            };
+            (to_json(&R::view(state, viewer))?, to_act, legal, result)
+        }
+    };
+    Ok(Game {
+        id: game.id,
+        ruleset: game.ruleset.clone(),
+        status: game.status.clone(),
+        version: game.version,
+        players: u8::try_from(game.players).unwrap_or(0),
+        options: public_options(
+            &game.options,
+            game.seed_public.then_some(game.seed.as_str()),
+        ),
+        seats: seat_infos(seats),
+        to_act,
+        my_seat,
+        view,
+        legal_commands,
+        result,
+        seed_commitment: game.seed_commitment.clone(),
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn explicit_deals_are_hidden_and_only_public_seeds_shown() {
+        let options = json!({"deals": [{"hands": [["H5"]]}], "first_seat": 1});
+        assert_eq!(
+            public_options(&options, None),
+            json!({"explicit_deals": 1, "first_seat": 1})
+        );
+        assert_eq!(
+            public_options(&json!({"deals": null}), Some("s")),
+            json!({"seed": "s"})
+        );
+    }
+}

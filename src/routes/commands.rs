@@ -1,0 +1,62 @@
+//! `/v1/games/{id}/commands`: playing.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use uuid::Uuid;
+
+use super::extract::{etag, header as header_value, version_tag};
+use crate::auth::Caller;
+use crate::error::{ApiError, Problem};
+use crate::games::command::{self, CommandRequest, CommandResponse, Outcome, Precondition};
+use crate::state::AppState;
+
+/// Sends one command. The version the client expects goes in
+/// `expected_version` or `If-Match`; an `Idempotency-Key` makes retries safe
+/// (the same key and body answer the first response and write nothing).
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = Uuid, Path, description = "The game id"),
+        ("If-Match" = Option<String>, Header, description = "The expected version, quoted, instead of expected_version"),
+        ("Idempotency-Key" = Option<String>, Header, description = "1–128 visible ASCII characters, unique per user"),
+    ),
+    request_body = CommandRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))),
+        (status = 400, description = "`bad_request`: malformed body or headers, not a command of this ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict` (with `current_version`), `not_your_turn`, `game_not_open`, `game_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`version_conflict` when the version came as If-Match", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal_command`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 428, description = "`precondition_required`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/commands")]
+pub async fn submit(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    req: HttpRequest,
+    body: web::Json<CommandRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner();
+    let precondition =
+        Precondition::from(request.expected_version, version_tag(&req, "If-Match")?)?;
+    let key = header_value(req.headers(), "Idempotency-Key")?;
+    let outcome =
+        command::submit(&state, &caller, id.into_inner(), request, precondition, key).await?;
+    let body = match outcome {
+        Outcome::Accepted(_, body) | Outcome::Replayed(body) => body,
+    };
+    let version = body
+        .get("version")
+        .and_then(serde_json::Value::as_i64)
+        .unwrap_or_default();
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag(version)))
+        .json(body))
+}

@@ -1,0 +1,57 @@
+//! `/v1/games/{id}/events`: the log as the caller may see it, with long polling.
+
+use actix_web::{get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+use crate::auth::MaybeCaller;
+use crate::error::{ApiError, Problem};
+use crate::games::events::{self, EventsPage};
+use crate::state::AppState;
+
+/// Which events.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Only events with `seq` greater than this (default 0: from the start).
+    pub after: Option<i64>,
+    /// At most this many (1–1000, default 100).
+    pub limit: Option<i64>,
+    /// When nothing is newer than `after`, wait up to this many seconds (0–60)
+    /// for the next event before answering (long poll).
+    pub wait: Option<u64>,
+}
+
+/// The game's events after `after`, redacted for the caller (a draw shows its
+/// card only to the drawer); with `wait`, a long poll.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game id"), EventsQuery),
+    responses(
+        (status = 200, body = EventsPage),
+        (status = 400, description = "`bad_request`: bad parameters", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/events")]
+pub async fn list(
+    state: web::Data<AppState>,
+    caller: MaybeCaller,
+    id: web::Path<Uuid>,
+    query: web::Query<EventsQuery>,
+) -> Result<web::Json<EventsPage>, ApiError> {
+    let q = query.into_inner();
+    let page = events::list(
+        &state,
+        caller.0.map(|c| c.user_id),
+        id.into_inner(),
+        q.after.unwrap_or(0),
+        q.limit.unwrap_or(100),
+        q.wait.unwrap_or(0),
+    )
+    .await?;
+    Ok(web::Json(page))
+}

@@ -1,0 +1,37 @@
+//! The HTTP routes: one module per resource, one thin function per endpoint
+//! (parse, call one application function, map the result), each with its
+//! OpenAPI description beside it.
+
+pub mod audit;
+pub mod auth;
+pub mod commands;
+pub mod events;
+pub mod extract;
+pub mod games;
+pub mod me;
+pub mod rulesets;
+pub mod service;
+
+use utoipa_actix_web::scope;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers every documented route.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(service::healthz)
+        .service(service::readyz)
+        .service(
+            scope("/v1")
+                .service(auth::register)
+                .service(auth::login)
+                .service(rulesets::list)
+                .service(games::create)
+                .service(games::list)
+                .service(games::get)
+                .service(games::join)
+                .service(commands::submit)
+                .service(events::list)
+                .service(audit::audit)
+                .service(audit::state_at)
+                .service(me::games),
+        );
+}

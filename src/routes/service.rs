@@ -1,0 +1,31 @@
+//! Liveness and readiness.
+
+use actix_web::{HttpResponse, get, web};
+use diesel_async::SimpleAsyncConnection;
+
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+
+/// The process is up.
+#[utoipa::path(tag = "service", responses((status = 200, description = "The process is up")))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+}
+
+/// The database is reachable.
+#[utoipa::path(
+    tag = "service",
+    responses(
+        (status = 200, description = "The database answers"),
+        (status = 503, description = "The database does not answer", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let mut conn = state.pool.get().await?;
+    conn.batch_execute("SELECT 1")
+        .await
+        .map_err(|e| ApiError::unavailable(format!("the database does not answer: {e}")))?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
+}

@@ -1,0 +1,120 @@
+//! Building the application: the database (found, created, migrated), the
+//! pool, the token keys, the notification listener, and the HTTP server.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Server, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{App, HttpServer, web};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::{JwtKeys, secret};
+use crate::config::Settings;
+use crate::db::{self, locate};
+use crate::error::ApiError;
+use crate::notify::{self, GameWatch};
+use crate::routes::{self, extract};
+use crate::state::AppState;
+
+/// Finds (or starts) PostgreSQL, creates the database, migrates it, and
+/// builds the shared state. Also starts the notification listener.
+///
+/// # Errors
+/// A message saying what is missing and the ways out.
+pub async fn prepare(settings: &Settings) -> Result<AppState, String> {
+    let (url, origin) = locate::locate(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        "hatstand",
+    )
+    .await?;
+    tracing::info!(database = %locate::redact(&url), ?origin, "using PostgreSQL");
+    locate::ensure_database(&url).await?;
+    db::migrate(&url).await?;
+    state_for(&url, settings).await
+}
+
+/// The shared state for an already migrated database at `url`.
+///
+/// # Errors
+/// When the database cannot be reached.
+pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, String> {
+    let pool = db::pool(url, settings.pool_size)?;
+    let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
+    let watch = Arc::new(GameWatch::default());
+    tokio::spawn(notify::listen(url.to_owned(), Arc::clone(&watch)));
+    Ok(AppState {
+        pool,
+        jwt: JwtKeys::new(&secret, settings.token_ttl),
+        watch,
+    })
+}
+
+/// Turns any error response that is not problem+json yet (unknown routes,
+/// wrong methods, body limits met before a handler) into one.
+fn problem_json<B: MessageBody + 'static>(
+    res: ServiceResponse<B>,
+) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/problem+json"));
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let error = match status.as_u16() {
+        404 => ApiError::not_found("there is no such resource"),
+        405 => ApiError::method_not_allowed(),
+        413 => ApiError::payload_too_large(extract::BODY_LIMIT),
+        400..=499 => ApiError::bad_request(status.canonical_reason().unwrap_or("bad request")),
+        _ => ApiError::internal(format!("unhandled {status}")),
+    };
+    let (req, _) = res.into_parts();
+    let response = actix_web::ResponseError::error_response(&error);
+    let response: actix_web::HttpResponse<EitherBody<B, BoxBody>> = response.map_into_right_body();
+    Ok(ErrorHandlerResponse::Response(ServiceResponse::new(
+        req, response,
+    )))
+}
+
+/// The HTTP server on `listener`, serving the API, `/openapi.json` and `/docs`.
+///
+/// # Errors
+/// When the listener cannot be used.
+pub fn serve(
+    state: AppState,
+    listener: TcpListener,
+    workers: Option<usize>,
+) -> std::io::Result<Server> {
+    let data = web::Data::new(state);
+    let mut server = HttpServer::new(move || {
+        let (app, api) = App::new()
+            .into_utoipa_app()
+            .openapi(crate::openapi::ApiDoc::openapi())
+            .app_data(data.clone())
+            .app_data(extract::json_config())
+            .app_data(extract::path_config())
+            .app_data(extract::query_config())
+            .app_data(extract::payload_config())
+            .configure(routes::configure)
+            .split_for_parts();
+        let _ = &api;
+        app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
+            .default_service(web::to(|| async {
+                Err::<actix_web::HttpResponse, _>(ApiError::not_found("there is no such resource"))
+            }))
+            .wrap(ErrorHandlers::new().default_handler(problem_json))
+            .wrap(tracing_actix_web::TracingLogger::default())
+    })
+    .listen(listener)?;
+    if let Some(workers) = workers {
+        server = server.workers(workers);
+    }
+    Ok(server.run())
+}

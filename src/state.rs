@@ -1,0 +1,16 @@
+//! What every handler shares: the pool, the token keys, the long-poll
+//! watchers and the settings. Nothing about any game lives here.
+
+use std::sync::Arc;
+
+use crate::auth::JwtKeys;
+use crate::db::Pool;
+use crate::notify::GameWatch;
+
+/// Shared application state.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: Pool,
+    pub jwt: JwtKeys,
+    pub watch: Arc<GameWatch>,
+}

@@ -1,0 +1,294 @@
+//! The audit document of a finished game, and its offline verification.
+//!
+//! `hatstand verify <audit.json>` checks, and says where it fails:
+//! 1. the hash chain: every event's `seq` follows the previous one, its
+//!    `prev_hash` is the previous event's hash, and its `hash` is recomputed;
+//! 2. the seed: SHA-256 of the revealed seed is the commitment published at
+//!    creation (in the document and in the `game_created` event);
+//! 3. the play: the opening events are recomputed from the seed, every command
+//!    is replayed through the engine (which must produce exactly the events
+//!    that follow it, shuffles included), and no event appears that no command
+//!    caused;
+//! 4. the end: the replayed final state and result equal the document's.
+
+use hatstand_engine::random::seed_commitment;
+use hatstand_engine::{GameKind, Randomness, Ruleset, seat, with_ruleset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::db::event_store::{GENESIS_HASH, LoggedEvent};
+use crate::games::codec::{split_tagged, to_json};
+use crate::games::lifecycle::{self, GameCreated};
+use crate::games::replay::Replay;
+
+/// The format tag of audit documents.
+pub const FORMAT: &str = "hatstand-audit/1";
+
+/// The complete, unredacted record of a game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AuditDocument {
+    /// Always `hatstand-audit/1`.
+    pub format: String,
+    pub game_id: Uuid,
+    pub ruleset: String,
+    pub status: String,
+    /// SHA-256 of `seed`, as published at creation.
+    pub seed_commitment: String,
+    /// The game's seed, revealed.
+    pub seed: String,
+    /// Every event, unredacted, with its hash chain.
+    pub events: Vec<AuditEvent>,
+    /// The engine's final state.
+    #[schema(value_type = Object)]
+    pub final_state: Value,
+    /// The result.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+}
+
+/// An event as the audit shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct AuditEvent {
+    pub seq: i64,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[schema(value_type = Object, nullable)]
+    pub data: Value,
+    /// `{"user_id", "seat"}`, or null for the server itself.
+    #[schema(value_type = Option<Object>)]
+    pub actor: Option<AuditActor>,
+    /// The command that caused this event (on the first event of its batch).
+    #[schema(value_type = Option<Object>)]
+    pub command: Option<Value>,
+    pub at: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// Who caused an event.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct AuditActor {
+    pub user_id: Option<Uuid>,
+    pub seat: Option<u8>,
+}
+
+impl From<&LoggedEvent> for AuditEvent {
+    fn from(e: &LoggedEvent) -> Self {
+        let actor = e.actor();
+        AuditEvent {
+            seq: e.seq,
+            kind: e.kind.clone(),
+            data: e.data.clone(),
+            actor: (actor.user.is_some() || actor.seat.is_some()).then_some(AuditActor {
+                user_id: actor.user,
+                seat: actor.seat,
+            }),
+            command: e.command.clone(),
+            at: e.created_at.clone(),
+            prev_hash: e.prev_hash.clone(),
+            hash: e.hash.clone(),
+        }
+    }
+}
+
+impl From<&AuditEvent> for LoggedEvent {
+    fn from(e: &AuditEvent) -> Self {
+        LoggedEvent {
+            seq: e.seq,
+            kind: e.kind.clone(),
+            data: e.data.clone(),
+            actor_user: e.actor.and_then(|a| a.user_id),
+            actor_seat: e.actor.and_then(|a| a.seat).map(i16::from),
+            command: e.command.clone(),
+            prev_hash: e.prev_hash.clone(),
+            hash: e.hash.clone(),
+            created_at: e.at.clone(),
+        }
+    }
+}
+
+/// What a successful verification established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    pub events: usize,
+    pub commands: usize,
+    pub ruleset: String,
+}
+
+/// Verifies an audit document (see the module documentation).
+///
+/// # Errors
+/// The first problem found, saying where.
+pub fn verify(doc: &AuditDocument) -> Result<Verified, String> {
+    if doc.format != FORMAT {
+        return Err(format!("not a {FORMAT} document"));
+    }
+    let events: Vec<LoggedEvent> = doc.events.iter().map(LoggedEvent::from).collect();
+    check_chain(&events)?;
+    if seed_commitment(&doc.seed) != doc.seed_commitment {
+        return Err("the seed does not match the seed commitment".into());
+    }
+    let first = events.first().ok_or("the log is empty")?;
+    if first.kind != lifecycle::GAME_CREATED {
+        return Err("event 1 is not game_created".into());
+    }
+    let created: GameCreated =
+        serde_json::from_value(first.data.clone()).map_err(|e| format!("event 1: {e}"))?;
+    if created.seed_commitment != doc.seed_commitment {
+        return Err("event 1: the commitment published at creation is not the document's".into());
+    }
+    if created.ruleset != doc.ruleset {
+        return Err("event 1: the ruleset is not the document's".into());
+    }
+    let kind = GameKind::from_id(&doc.ruleset)
+        .ok_or_else(|| format!("unknown ruleset {}", doc.ruleset))?;
+    let commands = with_ruleset!(kind, |R| replay_and_compare::<R>(doc, &events))?;
+    Ok(Verified {
+        events: events.len(),
+        commands,
+        ruleset: doc.ruleset.clone(),
+    })
+}
+
+/// Checks the order and the hash chain of a log.
+///
+/// # Errors
+/// Where the chain breaks.
+pub fn check_chain(events: &[LoggedEvent]) -> Result<(), String> {
+    let mut prev = GENESIS_HASH.to_owned();
+    for (i, event) in events.iter().enumerate() {
+        let expected_seq = i64::try_from(i).map_err(|e| e.to_string())? + 1;
+        if event.seq != expected_seq {
+            return Err(format!(
+                "event at position {expected_seq} has seq {}: events are missing or out of order",
+                event.seq
+            ));
+        }
+        if event.prev_hash != prev {
+            return Err(format!(
+                "event {}: prev_hash does not match the previous event's hash (reordered or removed events)",
+                event.seq
+            ));
+        }
+        if event.expected_hash() != event.hash {
+            return Err(format!(
+                "event {}: hash mismatch, the event was altered",
+                event.seq
+            ));
+        }
+        prev.clone_from(&event.hash);
+    }
+    Ok(())
+}
+
+fn engine_parts<R: Ruleset>(events: &[R::Event]) -> Result<Vec<(String, Value)>, String> {
+    events
+        .iter()
+        .map(|e| {
+            to_json(e)
+                .and_then(split_tagged)
+                .map_err(|e| e.problem().detail)
+        })
+        .collect()
+}
+
+fn compare_batch(
+    expected: &[(String, Value)],
+    recorded: &[LoggedEvent],
+    what: &str,
+) -> Result<(), String> {
+    for (i, (kind, data)) in expected.iter().enumerate() {
+        let Some(event) = recorded.get(i) else {
+            return Err(format!("{what}: the log ends before its event {kind}"));
+        };
+        if &event.kind != kind || &event.data != data {
+            return Err(format!(
+                "event {}: recorded {} is not the {kind} the engine produces from {what}",
+                event.seq, event.kind
+            ));
+        }
+        if i > 0 && event.command.is_some() {
+            return Err(format!(
+                "event {}: carries a command inside another command's batch",
+                event.seq
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn replay_and_compare<R: Ruleset>(
+    doc: &AuditDocument,
+    events: &[LoggedEvent],
+) -> Result<usize, String> {
+    let randomness = Randomness::from_seed(&doc.seed);
+    let mut replay = Replay::<R>::default();
+    let mut commands = 0;
+    let mut i = 0;
+    while i < events.len() {
+        let event = &events[i];
+        if lifecycle::is_lifecycle(&event.kind) {
+            replay.apply(event)?;
+            i += 1;
+            if event.kind == lifecycle::GAME_STARTED {
+                let state = replay.state.as_ref().ok_or("no state after game_started")?;
+                let opening = engine_parts::<R>(&R::start(state, &randomness))?;
+                compare_batch(&opening, &events[i..], "the seed's opening deal")?;
+                for e in &events[i..i + opening.len()] {
+                    replay.apply(e)?;
+                }
+                i += opening.len();
+            }
+            continue;
+        }
+        let Some(command_json) = &event.command else {
+            return Err(format!(
+                "event {}: {} was caused by no command",
+                event.seq, event.kind
+            ));
+        };
+        let seat_no = event
+            .actor()
+            .seat
+            .ok_or_else(|| format!("event {}: a command without a seat", event.seq))?;
+        let command: R::Command = serde_json::from_value(command_json.clone())
+            .map_err(|e| format!("event {}: the command does not parse: {e}", event.seq))?;
+        let state = replay
+            .state
+            .as_ref()
+            .ok_or("a command before the game started")?;
+        let produced = R::decide(state, seat(usize::from(seat_no)), &command, &randomness)
+            .map_err(|e| {
+                format!(
+                    "event {}: the engine refuses the recorded command: {e}",
+                    event.seq
+                )
+            })?;
+        let expected = engine_parts::<R>(&produced)?;
+        compare_batch(
+            &expected,
+            &events[i..],
+            &format!("the command of event {}", event.seq),
+        )?;
+        for e in &events[i..i + expected.len()] {
+            replay.apply(e)?;
+        }
+        i += expected.len();
+        commands += 1;
+    }
+    let state = replay.state.as_ref().ok_or("the game never started")?;
+    let final_state = serde_json::to_value(state).map_err(|e| e.to_string())?;
+    if final_state != doc.final_state {
+        return Err("the final state is not the one the log replays to".into());
+    }
+    let result = R::result(state)
+        .map(serde_json::to_value)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    if result != doc.result {
+        return Err("the result is not the one the log replays to".into());
+    }
+    Ok(commands)
+}

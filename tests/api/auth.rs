@@ -1,0 +1,229 @@
+use serde_json::json;
+
+use crate::support::TestApp;
+
+#[actix_web::test]
+async fn register_then_login_gives_a_bearer_token() {
+    let app = TestApp::spawn().await;
+    let created = app
+        .post(
+            "/v1/auth/register",
+            None,
+            &json!({"username": "Ann_1-x", "password": "password123"}),
+        )
+        .await
+        .ok(201);
+    assert_eq!(created["username"], "Ann_1-x");
+    assert!(
+        created["user_id"]
+            .as_str()
+            .unwrap()
+            .parse::<uuid::Uuid>()
+            .is_ok()
+    );
+    let token = app
+        .post(
+            "/v1/auth/login",
+            None,
+            &json!({"username": "Ann_1-x", "password": "password123"}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(token["token_type"], "Bearer");
+    assert_eq!(token["expires_in"], 3600);
+    let jwt = token["access_token"].as_str().unwrap();
+    assert_eq!(jwt.split('.').count(), 3);
+    let game = app
+        .post(
+            "/v1/games",
+            Some(jwt),
+            &json!({"ruleset": "hats", "players": 2}),
+        )
+        .await
+        .ok(201);
+    assert_eq!(game["seats"][0]["username"], "Ann_1-x");
+}
+
+#[actix_web::test]
+async fn usernames_are_unique_regardless_of_case() {
+    let app = TestApp::spawn().await;
+    app.register("ann").await;
+    let before = app.footprint().await;
+    app.post(
+        "/v1/auth/register",
+        None,
+        &json!({"username": "ANN", "password": "password123"}),
+    )
+    .await
+    .assert_problem(409, "username_taken");
+    assert_eq!(app.footprint().await, before);
+}
+
+#[actix_web::test]
+async fn bad_usernames_and_passwords_are_refused_and_nothing_is_written() {
+    let app = TestApp::spawn().await;
+    let long = "a".repeat(33);
+    let cases = [
+        json!({"username": "an", "password": "password123"}),
+        json!({"username": long, "password": "password123"}),
+        json!({"username": "anné", "password": "password123"}),
+        json!({"username": "名前名前", "password": "password123"}),
+        json!({"username": "an n", "password": "password123"}),
+        json!({"username": "ann", "password": "short"}),
+        json!({"username": "ann", "password": "x".repeat(129)}),
+        json!({"username": "ann", "password": 12345678}),
+        json!({"username": "ann"}),
+        json!({"username": "ann", "password": "password123", "admin": true}),
+        json!([]),
+    ];
+    for body in cases {
+        app.post("/v1/auth/register", None, &body)
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    assert_eq!(app.footprint().await, vec![0, 0, 0, 0, 0]);
+}
+
+#[actix_web::test]
+async fn wrong_passwords_and_unknown_users_get_the_same_401() {
+    let app = TestApp::spawn().await;
+    app.register("ann").await;
+    let wrong = app
+        .post(
+            "/v1/auth/login",
+            None,
+            &json!({"username": "ann", "password": "password124"}),
+        )
+        .await;
+    wrong.assert_problem(401, "unauthenticated");
+    let unknown = app
+        .post(
+            "/v1/auth/login",
+            None,
+            &json!({"username": "bob", "password": "password123"}),
+        )
+        .await;
+    unknown.assert_problem(401, "unauthenticated");
+    assert_eq!(wrong.body["detail"], unknown.body["detail"]);
+}
+
+fn b64url(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+fn hs256(secret: &[u8], claims: &serde_json::Value) -> String {
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),
+        claims,
+        &jsonwebtoken::EncodingKey::from_secret(secret),
+    )
+    .unwrap()
+}
+
+#[actix_web::test]
+async fn forged_expired_unsigned_and_malformed_tokens_are_401() {
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    let now = chrono::Utc::now().timestamp();
+    let claims = |exp: i64, iss: &str| json!({"sub": ann.id, "name": "ann", "iat": now - 10, "exp": exp, "iss": iss});
+    // Tokens signed with the server's own key but expired or from another issuer.
+    let secret = server_secret(&app).await;
+    let expired = hs256(&secret, &claims(now - 120, "hatstand"));
+    let foreign_issuer = hs256(&secret, &claims(now + 600, "someone-else"));
+    let wrong_key = hs256(
+        b"not the server's key at all.....",
+        &claims(now + 600, "hatstand"),
+    );
+    let unsigned = format!(
+        "{}.{}.",
+        b64url(br#"{"alg":"none","typ":"JWT"}"#),
+        b64url(claims(now + 600, "hatstand").to_string().as_bytes())
+    );
+    let mut tampered = ann.token.clone();
+    tampered.pop();
+    tampered.push(if ann.token.ends_with('A') { 'B' } else { 'A' });
+    let before = app.footprint().await;
+    for token in [
+        expired,
+        foreign_issuer,
+        wrong_key,
+        unsigned,
+        tampered,
+        "garbage".into(),
+        "a.b.c".into(),
+    ] {
+        app.post(
+            "/v1/games",
+            Some(&token),
+            &json!({"ruleset": "hats", "players": 2}),
+        )
+        .await
+        .assert_problem(401, "unauthenticated");
+        // A bad token is refused on reads too, rather than silently downgraded.
+        app.get("/v1/me/games", Some(&token))
+            .await
+            .assert_problem(401, "unauthenticated");
+    }
+    for header in ["Basic abc", "Bearer", "Bearer ", "token"] {
+        app.send(
+            "POST",
+            "/v1/games",
+            None,
+            &[("Authorization", header)],
+            &json!({"ruleset": "hats", "players": 2}),
+        )
+        .await
+        .assert_problem(401, "unauthenticated");
+    }
+    app.post("/v1/games", None, &json!({"ruleset": "hats", "players": 2}))
+        .await
+        .assert_problem(401, "unauthenticated");
+    assert_eq!(app.footprint().await, before);
+    // The server's own fresh token still works.
+    let good = hs256(&secret, &claims(now + 600, "hatstand"));
+    app.post(
+        "/v1/games",
+        Some(&good),
+        &json!({"ruleset": "hats", "players": 2}),
+    )
+    .await
+    .ok(201);
+}
+
+/// The signing secret the server generated and stored.
+async fn server_secret(app: &TestApp) -> Vec<u8> {
+    use diesel::prelude::*;
+    use diesel_async::RunQueryDsl;
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let value: String = hatstand::db::schema::server_secrets::table
+        .select(hatstand::db::schema::server_secrets::value)
+        .first(&mut conn)
+        .await
+        .unwrap();
+    hex::decode(value).unwrap()
+}
+
+#[actix_web::test]
+async fn the_generated_secret_survives_a_restart() {
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    // A second server process on the same database accepts the first one's tokens.
+    let state = hatstand::startup::state_for(&app.db.url, &crate::support::settings(&app.db.url))
+        .await
+        .unwrap();
+    let claims = state.jwt.verify(&ann.token).unwrap();
+    assert_eq!(claims.sub, ann.id);
+}

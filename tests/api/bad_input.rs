@@ -1,0 +1,195 @@
+//! Bad input of every kind gets a 4xx problem+json and writes nothing.
+
+use serde_json::json;
+
+use crate::support::TestApp;
+
+#[actix_web::test]
+async fn malformed_json_wrong_types_and_unknown_fields_are_400_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let token = users[0].token.as_str();
+    let before = app.footprint().await;
+    let bodies: Vec<&[u8]> = vec![
+        b"{",
+        b"not json",
+        b"",
+        b"null",
+        b"[1,2]",
+        b"{\"ruleset\": 5, \"players\": 2}",
+        b"{\"ruleset\": \"hats\", \"players\": \"two\"}",
+        b"{\"ruleset\": \"hats\", \"players\": -1}",
+        b"{\"ruleset\": \"hats\", \"players\": 300}",
+        b"{\"ruleset\": \"hats\", \"players\": 2, \"colour\": \"red\"}",
+        b"{\"ruleset\": \"hats\", \"players\": 2, \"options\": []}",
+        b"{\"ruleset\": \"hats\", \"players\": 2, \"join\": \"yes\"}",
+        "{\"ruleset\": \"h\u{e2}ts\u{0}\", \"players\": 2,}".as_bytes(),
+    ];
+    for body in &bodies {
+        let reply = app
+            .send_raw(
+                "POST",
+                "/v1/games",
+                Some(token),
+                &[("content-type", "application/json")],
+                body.to_vec(),
+            )
+            .await;
+        reply.assert_problem(400, "bad_request");
+    }
+    let command_bodies = [
+        json!({"expected_version": "x", "command": {"type": "black_hat", "card": "H1"}}),
+        json!({"expected_version": 3}),
+        json!({"expected_version": 3, "command": {"type": "black_hat", "card": "H1"}, "extra": 1}),
+        json!({"expected_version": 3, "command": {"type": "fly_away"}}),
+        json!({"expected_version": 3, "command": {"type": "black_hat", "card": "Z9"}}),
+        json!({"expected_version": 3, "command": {"type": "black_hat", "card": 7}}),
+        json!({"expected_version": 3, "command": {"type": "black_hat", "card": "H1", "unknown": true}}),
+        json!({"expected_version": 3, "command": "black_hat"}),
+        json!({"expected_version": 1.5, "command": {"type": "black_hat", "card": "H1"}}),
+    ];
+    let version = app.game(&id, Some(&users[0])).await["version"]
+        .as_i64()
+        .unwrap();
+    for mut body in command_bodies {
+        if body["expected_version"] == 3 {
+            body["expected_version"] = json!(version);
+        }
+        app.post(&format!("/v1/games/{id}/commands"), Some(token), &body)
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    assert_eq!(app.footprint().await, before);
+}
+
+#[actix_web::test]
+async fn oversized_bodies_are_413_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    let before = app.footprint().await;
+    let huge = json!({"ruleset": "hats", "players": 2, "options": {"pad": "x".repeat(70 * 1024)}});
+    app.post("/v1/games", Some(&ann.token), &huge)
+        .await
+        .assert_problem(413, "payload_too_large");
+    let huge_join = vec![b' '; 70 * 1024];
+    let game = app
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"ruleset": "hats", "players": 2}),
+        )
+        .await
+        .ok(201);
+    let before_join = app.footprint().await;
+    let bob = app.register("bob").await;
+    let after_bob = app.footprint().await;
+    let reply = app
+        .send_raw(
+            "POST",
+            &format!("/v1/games/{}/join", game["id"].as_str().unwrap()),
+            Some(&bob.token),
+            &[],
+            huge_join,
+        )
+        .await;
+    reply.assert_problem(413, "payload_too_large");
+    assert_eq!(app.footprint().await, after_bob);
+    assert_ne!(before, before_join);
+}
+
+#[actix_web::test]
+async fn bad_ids_and_absurd_query_values_are_400() {
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    let game = app
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"ruleset": "hats", "players": 2}),
+        )
+        .await
+        .ok(201);
+    let id = game["id"].as_str().unwrap();
+    for path in [
+        "/v1/games/not-a-uuid".to_owned(),
+        "/v1/games/123".to_owned(),
+        "/v1/games/%00".to_owned(),
+        "/v1/games?limit=0".to_owned(),
+        "/v1/games?limit=101".to_owned(),
+        "/v1/games?limit=-5".to_owned(),
+        "/v1/games?limit=99999999999999999999999".to_owned(),
+        "/v1/games?limit=abc".to_owned(),
+        "/v1/games?status=sleeping".to_owned(),
+        "/v1/games?ruleset=chess".to_owned(),
+        "/v1/games?cursor=garbage".to_owned(),
+        "/v1/games?colour=red".to_owned(),
+        format!("/v1/games/{id}/events?after=-1"),
+        format!("/v1/games/{id}/events?limit=0"),
+        format!("/v1/games/{id}/events?limit=100000"),
+        format!("/v1/games/{id}/events?wait=61"),
+        format!("/v1/games/{id}/events?wait=-1"),
+        format!("/v1/games/{id}/events?wait=1e9"),
+        format!("/v1/games/{id}/state?at=0"),
+        format!("/v1/games/{id}/state?at=999"),
+        format!("/v1/games/{id}/state"),
+        format!("/v1/games/{id}/state?at=x"),
+    ] {
+        let reply = app.get(&path, Some(&ann.token)).await;
+        reply.assert_problem(400, "bad_request");
+    }
+    app.get("/v1/me/games?turn=yours", Some(&ann.token))
+        .await
+        .assert_problem(400, "bad_request");
+    app.get(&format!("/v1/games/{}", uuid::Uuid::new_v4()), None)
+        .await
+        .assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn bad_headers_are_400_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&id, Some(&users[0])).await;
+    let command = game["legal_commands"][0].clone();
+    let before = app.footprint().await;
+    let path = format!("/v1/games/{id}/commands");
+    for (name, value) in [
+        ("If-Match", "\"seventeen\""),
+        ("Idempotency-Key", ""),
+        ("Idempotency-Key", "has spaces in it"),
+    ] {
+        app.send(
+            "POST",
+            &path,
+            Some(&users[0].token),
+            &[(name, value)],
+            &json!({"command": command}),
+        )
+        .await
+        .assert_problem(400, "bad_request");
+    }
+    let long_key = "k".repeat(129);
+    app.send(
+        "POST",
+        &path,
+        Some(&users[0].token),
+        &[("Idempotency-Key", long_key.as_str())],
+        &json!({"expected_version": game["version"], "command": command}),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    app.get(&format!("/v1/games/{id}"), None).await.ok(200);
+    let reply = app
+        .send(
+            "GET",
+            &format!("/v1/games/{id}"),
+            None,
+            &[("If-None-Match", "nope")],
+            &json!(null),
+        )
+        .await;
+    reply.assert_problem(400, "bad_request");
+    assert_eq!(app.footprint().await, before);
+}

@@ -1,0 +1,154 @@
+//! The database: the committed schema matches the migrations, and a private
+//! PostgreSQL server is started when none is found.
+
+use std::collections::BTreeMap;
+
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+
+use crate::support::TestDb;
+
+#[derive(QueryableByName, Debug)]
+struct ColumnInfo {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    table_name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    column_name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    udt_name: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    is_nullable: String,
+}
+
+/// `src/db/schema.rs` as (table, column) → "Type" / "Nullable<Type>", read
+/// from the file in the form `diesel print-schema` writes.
+fn committed_schema() -> BTreeMap<(String, String), String> {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/db/schema.rs")).unwrap();
+    let mut out = BTreeMap::new();
+    let mut table = None;
+    let mut sql_name = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_suffix('{').filter(|_| line.contains(" (")) {
+            table = Some(rest.split_whitespace().next().unwrap().to_owned());
+        } else if line == "}" {
+            table = None;
+        } else if let Some(name) = line
+            .strip_prefix("#[sql_name = \"")
+            .and_then(|l| l.strip_suffix("\"]"))
+        {
+            sql_name = Some(name.to_owned());
+        } else if let (Some(t), Some((column, ty))) = (&table, line.split_once(" -> ")) {
+            let column = sql_name.take().unwrap_or_else(|| column.to_owned());
+            out.insert((t.clone(), column), ty.trim_end_matches(',').to_owned());
+        }
+    }
+    out
+}
+
+fn diesel_type(udt: &str) -> &'static str {
+    match udt {
+        "uuid" => "Uuid",
+        "text" => "Text",
+        "int2" => "Int2",
+        "int4" => "Int4",
+        "int8" => "Int8",
+        "bool" => "Bool",
+        "jsonb" => "Jsonb",
+        "timestamptz" => "Timestamptz",
+        "_int2" => "Array<Int2>",
+        other => panic!("no mapping for {other}"),
+    }
+}
+
+#[actix_web::test]
+async fn schema_rs_matches_the_migrated_database() {
+    let db = TestDb::new().await;
+    let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+    let columns: Vec<ColumnInfo> = diesel::sql_query(
+        "SELECT table_name::text, column_name::text, udt_name::text, is_nullable::text
+           FROM information_schema.columns
+          WHERE table_schema = 'public' AND table_name <> '__diesel_schema_migrations'",
+    )
+    .load(&mut conn)
+    .await
+    .unwrap();
+    let live: BTreeMap<(String, String), String> = columns
+        .into_iter()
+        .map(|c| {
+            let ty = diesel_type(&c.udt_name);
+            let ty = if c.is_nullable == "YES" {
+                format!("Nullable<{ty}>")
+            } else {
+                ty.to_owned()
+            };
+            ((c.table_name, c.column_name), ty)
+        })
+        .collect();
+    assert_eq!(
+        committed_schema(),
+        live,
+        "src/db/schema.rs drifted from migrations/"
+    );
+}
+
+#[actix_web::test]
+async fn a_private_server_is_started_when_nothing_listens() {
+    let dir = std::env::temp_dir().join(format!(
+        "hatstand-private-{}",
+        uuid::Uuid::new_v4().simple()
+    ));
+    // Nothing listens on port 9 of loopback: the fallback starts a private server.
+    let (url, origin) = hatstand::db::locate::locate_at(None, "127.0.0.1:9", &dir, "hatstand")
+        .await
+        .unwrap();
+    let hatstand::db::locate::Origin::Private { pgdata, port } = origin else {
+        panic!("expected a private server, got {origin:?}");
+    };
+    hatstand::db::locate::ensure_database(&url).await.unwrap();
+    hatstand::db::migrate(&url).await.unwrap();
+    // A second start finds the running server instead of starting another.
+    let (again, _) = hatstand::db::locate::locate_at(None, "127.0.0.1:9", &dir, "hatstand")
+        .await
+        .unwrap();
+    assert_eq!(again, url);
+    assert!(url.contains(&format!(":{port}/")));
+    let pg_ctl = hatstand_pg_ctl();
+    let mut stop = std::process::Command::new(if is_root() {
+        "runuser"
+    } else {
+        pg_ctl.to_str().unwrap()
+    });
+    if is_root() {
+        stop.args(["-u", "postgres", "--"]).arg(&pg_ctl);
+    }
+    let stopped = stop
+        .args(["-D", pgdata.to_str().unwrap(), "-m", "immediate", "stop"])
+        .output()
+        .unwrap();
+    assert!(stopped.status.success(), "{stopped:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
+}
+
+fn hatstand_pg_ctl() -> std::path::PathBuf {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("pg_ctl"))
+            .find(|p| p.is_file())
+    });
+    on_path.unwrap_or_else(|| {
+        let mut versions: Vec<_> = std::fs::read_dir("/usr/lib/postgresql")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        versions.sort();
+        versions.pop().unwrap().join("bin/pg_ctl")
+    })
+}

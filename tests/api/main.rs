@@ -1,0 +1,16 @@
+//! Black-box tests of the HTTP API against real PostgreSQL: one binary, one
+//! module per area, one fresh database per test.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+mod audit;
+mod auth;
+mod bad_input;
+mod commands;
+mod database;
+mod events;
+mod games;
+mod play;
+mod service;

@@ -1,0 +1,46 @@
+use crate::support::TestApp;
+
+#[actix_web::test]
+async fn health_and_readiness_answer() {
+    let app = TestApp::spawn().await;
+    assert_eq!(app.get("/healthz", None).await.ok(200)["status"], "ok");
+    assert_eq!(app.get("/readyz", None).await.ok(200)["status"], "ready");
+}
+
+#[actix_web::test]
+async fn the_openapi_document_and_the_docs_are_served() {
+    let app = TestApp::spawn().await;
+    let doc = app.get("/openapi.json", None).await.ok(200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    assert!(doc["paths"]["/v1/games/{id}/commands"]["post"].is_object());
+    let docs = app.get("/docs/", None).await;
+    assert_eq!(docs.status.as_u16(), 200);
+}
+
+#[actix_web::test]
+async fn unknown_routes_and_methods_are_problem_json() {
+    let app = TestApp::spawn().await;
+    app.get("/nope", None)
+        .await
+        .assert_problem(404, "not_found");
+    app.get("/v1/nope", None)
+        .await
+        .assert_problem(404, "not_found");
+    let reply = app
+        .send("DELETE", "/v1/rulesets", None, &[], &serde_json::json!({}))
+        .await;
+    assert!(matches!(reply.status.as_u16(), 404 | 405), "{}", reply.body);
+    assert!(reply.body["code"].is_string());
+}
+
+#[test]
+fn the_committed_openapi_document_is_the_one_the_code_builds() {
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json"))
+            .unwrap();
+    let built = hatstand::openapi::document_json().unwrap();
+    assert!(
+        committed == built,
+        "openapi/openapi.json is stale: run `cargo run -- openapi --out openapi/openapi.json`"
+    );
+}

@@ -1,0 +1,459 @@
+//! The test harness: a fresh database per test (cloned from a migrated
+//! template), the real application on a random port, and an HTTP client.
+//!
+//! PostgreSQL is found the way the server finds it: `TEST_DATABASE_URL`, else
+//! 127.0.0.1:5432, else a private server started from the installed binaries.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use actix_web::http::StatusCode;
+use awc::Client;
+use hatstand::config::Settings;
+use hatstand::db::{self, locate};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+/// The server URL (any database) and the migrated template database.
+struct Template {
+    server_url: String,
+    name: String,
+}
+
+fn block_on<F: Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(future)
+}
+
+/// The migrations' fingerprint: a new migration makes a new template.
+fn migrations_hash() -> String {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let mut files: Vec<PathBuf> = walk(&dir);
+    files.sort();
+    let mut hasher = Sha256::new();
+    for file in files {
+        hasher.update(
+            file.strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .as_bytes(),
+        );
+        hasher.update(std::fs::read(&file).unwrap());
+    }
+    hex::encode(&hasher.finalize()[..6])
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn template() -> &'static Template {
+    static TEMPLATE: OnceLock<Template> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        std::thread::spawn(|| block_on(make_template()))
+            .join()
+            .expect("template thread")
+    })
+}
+
+async fn make_template() -> Template {
+    use diesel_async::SimpleAsyncConnection;
+    let configured = std::env::var("TEST_DATABASE_URL").ok();
+    let data_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".hatstand");
+    let (server_url, _) = locate::locate(configured.as_deref(), &data_dir, "postgres")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let admin_url = locate::with_database(&server_url, "postgres");
+    let name = format!("hatstand_template_{}", migrations_hash());
+    let mut admin = locate::connect(&admin_url)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Test processes start together: one builds the template, the others wait.
+    admin
+        .batch_execute("SELECT pg_advisory_lock(727366)")
+        .await
+        .unwrap();
+    let ready = database_flags(&mut admin, &name).await;
+    if ready != Some(true) {
+        if ready.is_some() {
+            admin
+                .batch_execute(&format!(
+                    "DROP DATABASE {} WITH (FORCE)",
+                    locate::quote_ident(&name)
+                ))
+                .await
+                .unwrap();
+        }
+        admin
+            .batch_execute(&format!("CREATE DATABASE {}", locate::quote_ident(&name)))
+            .await
+            .unwrap();
+        db::migrate(&locate::with_database(&server_url, &name))
+            .await
+            .unwrap();
+        admin
+            .batch_execute(&format!(
+                "ALTER DATABASE {} IS_TEMPLATE true",
+                locate::quote_ident(&name)
+            ))
+            .await
+            .unwrap();
+    }
+    admin
+        .batch_execute("SELECT pg_advisory_unlock(727366)")
+        .await
+        .unwrap();
+    Template { server_url, name }
+}
+
+/// Whether database `name` exists (`Some`) and is a finished template (`true`).
+async fn database_flags(conn: &mut diesel_async::AsyncPgConnection, name: &str) -> Option<bool> {
+    use diesel::prelude::*;
+    use diesel_async::RunQueryDsl;
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        datistemplate: bool,
+    }
+    diesel::sql_query("SELECT datistemplate FROM pg_database WHERE datname = $1")
+        .bind::<diesel::sql_types::Text, _>(name)
+        .get_result::<Row>(conn)
+        .await
+        .optional()
+        .unwrap()
+        .map(|r| r.datistemplate)
+}
+
+/// A fresh, migrated database, dropped when this value is.
+pub struct TestDb {
+    pub url: String,
+    name: String,
+    admin_url: String,
+}
+
+impl TestDb {
+    pub async fn new() -> TestDb {
+        use diesel_async::SimpleAsyncConnection;
+        let template = template();
+        let name = format!("hatstand_test_{}", Uuid::new_v4().simple());
+        let admin_url = locate::with_database(&template.server_url, "postgres");
+        let mut admin = locate::connect(&admin_url).await.unwrap();
+        let sql = format!(
+            "CREATE DATABASE {} TEMPLATE {}",
+            locate::quote_ident(&name),
+            locate::quote_ident(&template.name)
+        );
+        // Creating from a template fails while another session copies it: retry.
+        let mut tries = 0;
+        while let Err(e) = admin.batch_execute(&sql).await {
+            tries += 1;
+            assert!(tries < 50, "cannot create a test database: {e}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        TestDb {
+            url: locate::with_database(&template.server_url, &name),
+            name,
+            admin_url,
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
+        let _ = std::thread::spawn(move || {
+            block_on(async move {
+                use diesel_async::SimpleAsyncConnection;
+                if let Ok(mut admin) = locate::connect(&admin_url).await {
+                    let _ = admin
+                        .batch_execute(&format!(
+                            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                            locate::quote_ident(&name)
+                        ))
+                        .await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// Settings for a test server.
+pub fn settings(url: &str) -> Settings {
+    Settings {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        database_url: Some(url.to_owned()),
+        data_dir: PathBuf::from(".hatstand"),
+        jwt_secret: None,
+        token_ttl: 3600,
+        pool_size: 4,
+        workers: Some(2),
+    }
+}
+
+/// The application on a random port with its own database.
+pub struct TestApp {
+    pub base: String,
+    pub client: Client,
+    pub db: TestDb,
+}
+
+/// A registered user with a token.
+#[derive(Debug, Clone)]
+pub struct User {
+    pub id: Uuid,
+    pub token: String,
+}
+
+/// A response: status, headers, and the body as JSON (`Null` when empty).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: actix_web::http::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    /// The problem code of an error response.
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or("")
+    }
+
+    /// Asserts a problem+json error with this status and code.
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "{}", self.body);
+        assert_eq!(self.code(), code, "{}", self.body);
+        assert_eq!(
+            self.headers
+                .get("content-type")
+                .map(|v| v.to_str().unwrap()),
+            Some("application/problem+json"),
+        );
+        assert_eq!(self.body["status"], status);
+        assert!(self.body["title"].is_string() && self.body["detail"].is_string());
+    }
+
+    /// Asserts a success status and returns the body.
+    #[track_caller]
+    pub fn ok(self, status: u16) -> Value {
+        assert_eq!(self.status.as_u16(), status, "{}", self.body);
+        self.body
+    }
+}
+
+impl TestApp {
+    pub async fn spawn() -> TestApp {
+        let db = TestDb::new().await;
+        let state = hatstand::startup::state_for(&db.url, &settings(&db.url))
+            .await
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = hatstand::startup::serve(state, listener, Some(2)).unwrap();
+        actix_web::rt::spawn(server);
+        TestApp {
+            base: format!("http://127.0.0.1:{port}"),
+            client: Client::builder()
+                .timeout(std::time::Duration::from_secs(120))
+                .finish(),
+            db,
+        }
+    }
+
+    async fn reply(
+        mut response: awc::ClientResponse<
+            impl futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>
+            + Unpin,
+        >,
+    ) -> Reply {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.body().limit(256 * 1024 * 1024).await.unwrap();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+        };
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// A request with optional bearer token and extra headers.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> awc::ClientRequest {
+        let method = actix_web::http::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        for (k, v) in headers {
+            req = req.insert_header((*k, *v));
+        }
+        req
+    }
+
+    /// Sends JSON.
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: &Value,
+    ) -> Reply {
+        Self::reply(
+            self.request(method, path, token, headers)
+                .send_json(body)
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// Sends raw bytes.
+    pub async fn send_raw(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Reply {
+        Self::reply(
+            self.request(method, path, token, headers)
+                .send_body(body)
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        Self::reply(self.request("GET", path, token, &[]).send().await.unwrap()).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.send("POST", path, token, &[], body).await
+    }
+
+    pub async fn register(&self, name: &str) -> User {
+        let created = self
+            .post(
+                "/v1/auth/register",
+                None,
+                &json!({"username": name, "password": "password123"}),
+            )
+            .await
+            .ok(201);
+        let login = self
+            .post(
+                "/v1/auth/login",
+                None,
+                &json!({"username": name, "password": "password123"}),
+            )
+            .await
+            .ok(200);
+        User {
+            id: created["user_id"].as_str().unwrap().parse().unwrap(),
+            token: login["access_token"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// Registers `n` users.
+    pub async fn users(&self, n: usize) -> Vec<User> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            out.push(self.register(&format!("player{i}")).await);
+        }
+        out
+    }
+
+    /// Creates a game by `users[0]` and seats everyone in order; returns the game id.
+    pub async fn started_game(&self, users: &[User], ruleset: &str, options: Value) -> String {
+        let game = self
+            .post(
+                "/v1/games",
+                Some(&users[0].token),
+                &json!({"ruleset": ruleset, "players": users.len(), "options": options}),
+            )
+            .await
+            .ok(201);
+        let id = game["id"].as_str().unwrap().to_owned();
+        for user in &users[1..] {
+            self.post(
+                &format!("/v1/games/{id}/join"),
+                Some(&user.token),
+                &json!({}),
+            )
+            .await
+            .ok(200);
+        }
+        id
+    }
+
+    /// The game as `user` sees it.
+    pub async fn game(&self, id: &str, user: Option<&User>) -> Value {
+        self.get(&format!("/v1/games/{id}"), user.map(|u| u.token.as_str()))
+            .await
+            .ok(200)
+    }
+
+    /// Sends a command at the given version.
+    pub async fn command(&self, id: &str, user: &User, version: i64, command: &Value) -> Reply {
+        self.post(
+            &format!("/v1/games/{id}/commands"),
+            Some(&user.token),
+            &json!({"expected_version": version, "command": command}),
+        )
+        .await
+    }
+
+    /// Counts the rows of a table in the test database.
+    pub async fn count(&self, table: &str) -> i64 {
+        use diesel::prelude::*;
+        use diesel_async::RunQueryDsl;
+        #[derive(QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let mut conn = locate::connect(&self.db.url).await.unwrap();
+        diesel::sql_query(format!("SELECT count(*) AS n FROM {table}"))
+            .get_result::<Count>(&mut conn)
+            .await
+            .unwrap()
+            .n
+    }
+
+    /// The row counts of every table: for "changes nothing" assertions.
+    pub async fn footprint(&self) -> Vec<i64> {
+        let mut out = Vec::new();
+        for table in ["users", "games", "seats", "events", "idempotency_keys"] {
+            out.push(self.count(table).await);
+        }
+        out
+    }
+}
