@@ -4,6 +4,25 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
+/// At most one argon2 computation per core at a time: each takes 19 MiB and
+/// tens of milliseconds, so a flood of logins queues here instead of taking
+/// every blocking thread and a gigabyte of memory.
+static HASHING: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
+    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, usize::from))
+});
+
+/// Runs `work` (a hash or a verification) on the blocking pool, at most one
+/// per core at a time.
+///
+/// # Errors
+/// When the blocking task panics or is cancelled.
+pub async fn off_the_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, actix_web::error::BlockingError> {
+    let _permit = HASHING.acquire().await;
+    actix_web::web::block(work).await
+}
+
 fn hasher() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::default())
 }

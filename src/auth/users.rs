@@ -71,7 +71,7 @@ pub async fn register(state: &AppState, creds: Credentials) -> Result<Registered
     check_username(&creds.username)?;
     check_password(&creds.password)?;
     let password = creds.password;
-    let hash = actix_web::web::block(move || password::hash(&password))
+    let hash = password::off_the_runtime(move || password::hash(&password))
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
@@ -124,7 +124,7 @@ pub async fn login(state: &AppState, creds: Credentials) -> Result<AccessToken, 
     let (id, username, hash) =
         found.unwrap_or_else(|| (Uuid::nil(), String::new(), password::DECOY_HASH.to_owned()));
     let password = creds.password;
-    let ok = actix_web::web::block(move || password::verify(&password, &hash))
+    let ok = password::off_the_runtime(move || password::verify(&password, &hash))
         .await
         .map_err(ApiError::internal)?;
     if !ok || id.is_nil() {

@@ -51,6 +51,10 @@ pub fn take_seat(
             "you already have a seat in this game",
         ));
     }
+    let full = loaded.seats.len() >= usize::try_from(loaded.game.players).unwrap_or(0);
+    if full && loaded.game.status == status::ACTIVE {
+        return Err(ApiError::conflict("game_full", "every seat is taken"));
+    }
     if loaded.game.status != status::OPEN {
         return Err(ApiError::conflict(
             "game_not_open",

@@ -44,9 +44,9 @@ pub async fn submit(
     body: web::Json<CommandRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
-    let precondition =
-        Precondition::from(request.expected_version, version_tag(&req, "If-Match")?)?;
     let key = header_value(req.headers(), "Idempotency-Key")?;
+    let if_match = version_tag(&req, "If-Match")?;
+    let precondition = Precondition::from(request.expected_version, if_match)?;
     let outcome =
         command::submit(&state, &caller, id.into_inner(), request, precondition, key).await?;
     let body = match outcome {
