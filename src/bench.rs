@@ -48,6 +48,8 @@ pub struct BenchArgs {
 /// What one command cost.
 struct Sample {
     micros: u64,
+    /// The game's version the command was sent at (the length of its log).
+    version: i64,
     error: Option<String>,
 }
 
@@ -305,7 +307,8 @@ async fn play_table(
             else {
                 break;
             };
-            let body = json!({"expected_version": view["version"], "command": command});
+            let version = view["version"].as_i64().unwrap_or_default();
+            let body = json!({"expected_version": version, "command": command});
             let sent = Instant::now();
             let (status, answer) = call(
                 client,
@@ -319,6 +322,7 @@ async fn play_table(
             if status == 200 {
                 report.samples.push(Sample {
                     micros,
+                    version,
                     error: None,
                 });
                 game = answer["game"].clone();
@@ -327,6 +331,7 @@ async fn play_table(
                 let code = answer["code"].as_str().unwrap_or("unknown").to_owned();
                 report.samples.push(Sample {
                     micros,
+                    version,
                     error: Some(code),
                 });
                 game = call(client, "GET", &format!("{base}/v1/games/{id}"), None, None)
@@ -374,6 +379,28 @@ fn report(samples: &[Sample], elapsed: f64, reads: u64, finished: u64) {
         pct(0.99),
         pct(1.0)
     );
+    // The cost of a command must not grow with the game's log.
+    for (low, high) in [(0, 100), (100, 1000), (1000, i64::MAX)] {
+        let mut bucket: Vec<u64> = samples
+            .iter()
+            .filter(|s| s.error.is_none() && s.version >= low && s.version < high)
+            .map(|s| s.micros)
+            .collect();
+        if bucket.is_empty() {
+            continue;
+        }
+        bucket.sort_unstable();
+        let p50 = bucket[bucket.len() / 2] as f64 / 1000.0;
+        let label = if high == i64::MAX {
+            format!("log of {low}+ events")
+        } else {
+            format!("log of {low}-{} events", high - 1)
+        };
+        println!(
+            "bench: {label}: p50 {p50:.2} ms over {} commands",
+            bucket.len()
+        );
+    }
     for (code, n) in &errors {
         println!("bench: error {code}: {n}");
     }

@@ -14,3 +14,4 @@ mod events;
 mod games;
 mod play;
 mod service;
+mod snapshots;
