@@ -17,7 +17,7 @@ use crate::auth::{JwtKeys, secret};
 use crate::config::Settings;
 use crate::db::{self, locate};
 use crate::error::ApiError;
-use crate::notify::{self, GameWatch};
+use crate::notify::{self, Announcer, GameWatch};
 use crate::routes::{self, extract};
 use crate::state::AppState;
 
@@ -48,7 +48,9 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let watch = Arc::new(GameWatch::default());
     tokio::spawn(notify::listen(url.to_owned(), Arc::clone(&watch)));
+    let announcer = Announcer::start(pool.clone(), Arc::clone(&watch));
     Ok(AppState {
+        announcer,
         pool,
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         watch,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::auth::JwtKeys;
 use crate::db::Pool;
-use crate::notify::GameWatch;
+use crate::notify::{Announcer, GameWatch};
 
 /// Shared application state.
 #[derive(Clone)]
@@ -13,4 +13,5 @@ pub struct AppState {
     pub pool: Pool,
     pub jwt: JwtKeys,
     pub watch: Arc<GameWatch>,
+    pub announcer: Announcer,
 }

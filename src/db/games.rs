@@ -104,13 +104,15 @@ pub async fn load(
     user: Option<Uuid>,
     idempotency_key: Option<&str>,
 ) -> QueryResult<Option<LoadedGame>> {
-    let row: Option<LoadedRow> = diesel::sql_query(LOAD)
-        .bind::<SqlUuid, _>(id)
-        .bind::<Nullable<SqlUuid>, _>(user)
-        .bind::<Nullable<Text>, _>(idempotency_key)
-        .get_result(conn)
-        .await
-        .optional()?;
+    let row: Option<LoadedRow> = crate::db::prepared::Prepared(
+        diesel::sql_query(LOAD)
+            .bind::<SqlUuid, _>(id)
+            .bind::<Nullable<SqlUuid>, _>(user)
+            .bind::<Nullable<Text>, _>(idempotency_key),
+    )
+    .get_result(conn)
+    .await
+    .optional()?;
     row.map(|r| {
         let seats = serde_json::from_value(r.seats)
             .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
@@ -197,8 +199,10 @@ struct Applied {
 }
 
 /// One statement: bump the game from `expected_version` to its new version
-/// and snapshot, append the events, remember the idempotent response, and
-/// notify listeners — all or nothing. Returns false (and writes nothing) when
+/// and snapshot, append the events and remember the idempotent response —
+/// all or nothing. (Listeners are told after the commit, by the
+/// [`Announcer`](crate::notify::Announcer): a NOTIFY inside this statement
+/// would serialize every commit of the server on PostgreSQL's notify lock.) Returns false (and writes nothing) when
 /// the game is no longer at `expected_version`.
 const APPEND: &str = r#"
 WITH bumped AS (
@@ -221,12 +225,9 @@ WITH bumped AS (
       FROM bumped b
      WHERE $12 IS NOT NULL
     RETURNING 1
-), notified AS (
-    SELECT pg_notify('hatstand_games', $1::text || ' ' || $3::text) FROM bumped
 )
 SELECT (SELECT count(*) FROM bumped) AS bumped,
-       (SELECT count(*) FROM appended) + (SELECT count(*) FROM remembered)
-     + (SELECT count(*) FROM notified) AS touched
+       (SELECT count(*) FROM appended) + (SELECT count(*) FROM remembered) AS touched
 "#;
 
 /// Applies `update` (and `remember`) in one statement; false on a lost race.
@@ -241,24 +242,26 @@ pub async fn append(
     use diesel::sql_types::{Array, Int2, Jsonb, SmallInt, Timestamptz};
     let events = serde_json::to_value(update.events)
         .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
-    let applied: Applied = diesel::sql_query(APPEND)
-        .bind::<SqlUuid, _>(update.id)
-        .bind::<BigInt, _>(update.expected_version)
-        .bind::<BigInt, _>(update.version)
-        .bind::<Text, _>(update.last_hash)
-        .bind::<Nullable<Jsonb>, _>(update.state)
-        .bind::<Array<SmallInt>, _>(update.to_act)
-        .bind::<Text, _>(update.status)
-        .bind::<Nullable<Jsonb>, _>(update.result)
-        .bind::<Timestamptz, _>(update.updated_at)
-        .bind::<Jsonb, _>(&events)
-        .bind::<Nullable<SqlUuid>, _>(remember.map(|r| r.user))
-        .bind::<Nullable<Text>, _>(remember.map(|r| r.key))
-        .bind::<Nullable<Text>, _>(remember.map(|r| r.request_hash))
-        .bind::<Nullable<Int2>, _>(remember.map(|r| r.status))
-        .bind::<Nullable<Jsonb>, _>(remember.map(|r| r.body))
-        .get_result(conn)
-        .await?;
+    let applied: Applied = crate::db::prepared::Prepared(
+        diesel::sql_query(APPEND)
+            .bind::<SqlUuid, _>(update.id)
+            .bind::<BigInt, _>(update.expected_version)
+            .bind::<BigInt, _>(update.version)
+            .bind::<Text, _>(update.last_hash)
+            .bind::<Nullable<Jsonb>, _>(update.state)
+            .bind::<Array<SmallInt>, _>(update.to_act)
+            .bind::<Text, _>(update.status)
+            .bind::<Nullable<Jsonb>, _>(update.result)
+            .bind::<Timestamptz, _>(update.updated_at)
+            .bind::<Jsonb, _>(&events)
+            .bind::<Nullable<SqlUuid>, _>(remember.map(|r| r.user))
+            .bind::<Nullable<Text>, _>(remember.map(|r| r.key))
+            .bind::<Nullable<Text>, _>(remember.map(|r| r.request_hash))
+            .bind::<Nullable<Int2>, _>(remember.map(|r| r.status))
+            .bind::<Nullable<Jsonb>, _>(remember.map(|r| r.body)),
+    )
+    .get_result(conn)
+    .await?;
     Ok(applied.bumped == 1)
 }
 

@@ -4,6 +4,7 @@
 pub mod event_store;
 pub mod games;
 pub mod locate;
+pub mod prepared;
 pub mod schema;
 
 use diesel_async::AsyncPgConnection;

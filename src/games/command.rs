@@ -3,8 +3,8 @@
 //! 1. one read: the game row with its state snapshot, version and last hash,
 //!    its seats, and any response stored under the request's idempotency key;
 //! 2. one write: a single statement that bumps the version (guarded by the
-//!    expected version), appends the events, stores the idempotent response
-//!    and notifies listeners, all or nothing.
+//!    expected version), appends the events and stores the idempotent
+//!    response, all or nothing; waiters are told after the commit.
 //!
 //! Between the two, the engine decides in memory. A lost race writes nothing
 //! and answers `version_conflict`.
@@ -165,7 +165,10 @@ pub async fn submit(
     });
     let applied = games::append(&mut conn, &update, remember.as_ref()).await;
     match applied {
-        Ok(true) => Ok(Outcome::Accepted(Box::new(decided.response), response_json)),
+        Ok(true) => {
+            state.announcer.announce(id, decided.response.version);
+            Ok(Outcome::Accepted(Box::new(decided.response), response_json))
+        }
         Ok(false)
         | Err(diesel::result::Error::DatabaseError(
             diesel::result::DatabaseErrorKind::UniqueViolation,

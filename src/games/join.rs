@@ -227,14 +227,10 @@ pub async fn join(
                 ))
                 .execute(conn)
                 .await?;
-            diesel::sql_query("SELECT pg_notify($1, $2)")
-                .bind::<diesel::sql_types::Text, _>(crate::notify::CHANNEL)
-                .bind::<diesel::sql_types::Text, _>(format!("{id} {}", game.version))
-                .execute(conn)
-                .await?;
             Ok(loaded)
         })
         .await?;
+    state.announcer.announce(id, loaded.game.version);
     let kind = kind_of(&loaded.game)?;
     let my_seat = loaded.seat_of(caller.user_id);
     with_ruleset!(kind, |R| {

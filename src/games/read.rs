@@ -148,16 +148,18 @@ pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, ApiError
     }
     let cursor = filter.cursor.as_deref().map(parse_cursor).transpose()?;
     let mut conn = state.pool.get().await?;
-    let rows: Vec<ListedRow> = diesel::sql_query(LIST)
-        .bind::<Nullable<Text>, _>(filter.status.as_deref())
-        .bind::<Nullable<Text>, _>(filter.ruleset.as_deref())
-        .bind::<Nullable<Timestamptz>, _>(cursor.map(|c| c.0))
-        .bind::<Nullable<SqlUuid>, _>(cursor.map(|c| c.1))
-        .bind::<Nullable<SqlUuid>, _>(filter.member)
-        .bind::<Bool, _>(filter.my_turn)
-        .bind::<BigInt, _>(limit + 1)
-        .load(&mut conn)
-        .await?;
+    let rows: Vec<ListedRow> = crate::db::prepared::Prepared(
+        diesel::sql_query(LIST)
+            .bind::<Nullable<Text>, _>(filter.status.as_deref())
+            .bind::<Nullable<Text>, _>(filter.ruleset.as_deref())
+            .bind::<Nullable<Timestamptz>, _>(cursor.map(|c| c.0))
+            .bind::<Nullable<SqlUuid>, _>(cursor.map(|c| c.1))
+            .bind::<Nullable<SqlUuid>, _>(filter.member)
+            .bind::<Bool, _>(filter.my_turn)
+            .bind::<BigInt, _>(limit + 1),
+    )
+    .load(&mut conn)
+    .await?;
     drop(conn);
     let more = rows.len() > usize::try_from(limit).unwrap_or(0);
     let mut games = Vec::with_capacity(rows.len());
