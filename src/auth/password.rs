@@ -4,23 +4,56 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
-/// At most one argon2 computation per core at a time: each takes 19 MiB and
-/// tens of milliseconds, so a flood of logins queues here instead of taking
-/// every blocking thread and a gigabyte of memory.
-static HASHING: std::sync::LazyLock<tokio::sync::Semaphore> = std::sync::LazyLock::new(|| {
-    tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, usize::from))
-});
+type Job = Box<dyn FnOnce() + Send>;
 
-/// Runs `work` (a hash or a verification) on the blocking pool, at most one
-/// per core at a time.
+/// The password threads: one per core, started on first use. Each argon2
+/// computation takes 19 MiB and tens of milliseconds, so they run here, off
+/// the async workers, at most one per core: a flood of logins queues instead
+/// of taking every blocking thread, and the memory (reused by the same few
+/// threads) stays at a few tens of MiB instead of growing with concurrency.
+static HASHERS: std::sync::LazyLock<std::sync::Mutex<std::sync::mpsc::Sender<Job>>> =
+    std::sync::LazyLock::new(|| {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = std::sync::Arc::new(std::sync::Mutex::new(queue));
+        for n in 0..std::thread::available_parallelism().map_or(2, usize::from) {
+            let queue = std::sync::Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("password-{n}"))
+                .spawn(move || {
+                    loop {
+                        let job = match queue.lock() {
+                            Ok(queue) => queue.recv(),
+                            Err(_) => return,
+                        };
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start a password thread");
+            }
+        }
+        std::sync::Mutex::new(jobs)
+    });
+
+/// Runs `work` (a hash or a verification) on the password threads.
 ///
 /// # Errors
-/// When the blocking task panics or is cancelled.
+/// When no password thread could take it.
 pub async fn off_the_runtime<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, actix_web::error::BlockingError> {
-    let _permit = HASHING.acquire().await;
-    actix_web::web::block(work).await
+) -> Result<T, tokio::sync::oneshot::error::RecvError> {
+    let (done, answer) = tokio::sync::oneshot::channel();
+    let job: Job = Box::new(move || {
+        let _ = done.send(work());
+    });
+    if let Ok(jobs) = HASHERS.lock() {
+        // On failure the job, and with it `done`, is dropped: `answer` errs.
+        let _ = jobs.send(job);
+    }
+    answer.await
 }
 
 fn hasher() -> Argon2<'static> {
