@@ -481,3 +481,87 @@ fn given_suits_then_colours_pair_hearts_diamonds_and_clubs_spades() {
     assert!(c("JC").rank() > c("12C").rank());
     assert!(Card::parse("13H").is_none() && Card::parse("??").is_none());
 }
+
+#[test]
+fn given_jack_negative_when_the_cut_card_is_a_jack_then_the_deal_is_negative() {
+    let mut deal = three_player_deal();
+    // Dealer 0 takes JC as the cut card, seat 1 the 9C.
+    deal.hands[0][10] = c("JC");
+    deal.hands[1][9] = c("9C");
+    deal.indicator = Some(c("JC"));
+    let o = HatTrickOptions {
+        mode: Mode::JackNegative,
+        deals: vec![deal],
+        ..opts()
+    };
+    let state = started(3, o);
+    assert_eq!((state.trump, state.negative), (Trump::C, true));
+    assert!(!may_predict(&state, 1));
+}
+
+#[test]
+fn given_cycle_with_negative_when_the_sixth_deal_comes_then_it_is_played_negative_at_no_trump() {
+    let o = HatTrickOptions {
+        mode: Mode::CycleWithNegative,
+        rounds: Some(6),
+        ..opts()
+    };
+    let mut state = started(3, o);
+    play_first_legal(&mut state, |s| s.round == 5);
+    assert_eq!(
+        (state.trump, state.negative, state.indicator),
+        (Trump::NT, true, None)
+    );
+    play_first_legal(&mut state, |s| s.finished);
+    let r = &state.results[5];
+    assert!(r.negative && r.predictions.is_empty());
+    assert!(
+        r.points.iter().all(|&p| p <= 3),
+        "a negative deal's points are subtracted"
+    );
+    assert!(state.results[..5].iter().all(|r| !r.negative));
+}
+
+#[test]
+fn given_explicit_deals_for_some_rounds_then_each_is_used_for_its_round() {
+    let mut second = three_player_deal();
+    // Deal 2's dealer is seat 1: it must hold the cut card.
+    second.indicator = Some(c("QC"));
+    let o = HatTrickOptions {
+        rounds: Some(3),
+        deals: vec![three_player_deal(), second.clone()],
+        ..opts()
+    };
+    let mut state = started(3, o);
+    play_first_legal(&mut state, |s| s.round == 1);
+    assert_eq!(state.hands[1], Hand::of(&second.hands[1]));
+    assert_eq!(
+        (state.indicator, state.trump, state.dealer),
+        (Some(c("QC")), Trump::NT, seat(1))
+    );
+    play_first_legal(&mut state, |s| s.round == 2);
+    assert_ne!(
+        state.hands[0],
+        Hand::of(&second.hands[0]),
+        "round 3 is shuffled"
+    );
+}
+
+#[test]
+fn given_the_same_seed_and_the_same_play_then_the_same_whole_match() {
+    let log = |seed: &str| {
+        let randomness = Randomness::from_seed(seed);
+        let mut state = HatTrick::new_game(4, opts()).unwrap();
+        let mut log = HatTrick::start(&state, &randomness);
+        apply_all::<HatTrick>(&mut state, &log);
+        while let Some(&who) = HatTrick::to_act(&state).first() {
+            let command = HatTrick::legal_commands(&state, who).pop().unwrap();
+            let events = HatTrick::decide(&state, who, &command, &randomness).unwrap();
+            apply_all::<HatTrick>(&mut state, &events);
+            log.extend(events);
+        }
+        log
+    };
+    assert_eq!(log("match"), log("match"));
+    assert_ne!(log("match"), log("other match"));
+}
