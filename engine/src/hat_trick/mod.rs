@@ -76,6 +76,11 @@
 //!   change the distribution); the rest is left over, top first.
 //! - After the last card of a deal the same command records the trick, the
 //!   deal's score and the next deal (or the end of the match).
+//! - A trick of jokers only (impossible with these decks) would go to its leader.
+//! - Views name the cut card's holder (`indicator_holder`, the dealer) while it
+//!   is still in their hand; the indicator itself stays public all deal.
+//! - A prediction is made with a play (`predict: true`), by any seat about to
+//!   play to a trick of the window, the leader included.
 //! - Once a deal's last trick is taken, `trick_number` is one past the last
 //!   trick until the next deal.
 //!
