@@ -108,3 +108,36 @@ async fn whole_hats_games_for_2_3_and_4_players_end_and_verify() {
         );
     }
 }
+
+#[actix_web::test]
+async fn whole_hat_trick_matches_for_2_to_6_players_end_and_verify() {
+    let app = TestApp::spawn().await;
+    for players in 2..=6 {
+        let options = json!({"rounds": 2});
+        let played = play(&app, "hat-trick", players, options, 20 + players as u64).await;
+        check_result(&played.game, players);
+        assert_eq!(played.game["result"]["rounds"].as_array().unwrap().len(), 2);
+        verified_audit(&app, &played.id).await;
+    }
+}
+
+#[actix_web::test]
+async fn hat_trick_variants_play_over_http_and_verify() {
+    let app = TestApp::spawn().await;
+    let variants = [
+        (3, json!({"rounds": 1, "mode": "negative"})),
+        (
+            4,
+            json!({"rounds": 6, "mode": "cycle_with_negative", "no_joker": true}),
+        ),
+        (
+            5,
+            json!({"rounds": 1, "joker_by_trick": 3, "play_rule": "colour_first"}),
+        ),
+    ];
+    for (i, (players, options)) in variants.into_iter().enumerate() {
+        let played = play(&app, "hat-trick", players, options, 40 + i as u64).await;
+        check_result(&played.game, players);
+        verified_audit(&app, &played.id).await;
+    }
+}
