@@ -9,17 +9,19 @@ use serde::{Deserialize, Serialize};
 /// One of the rulesets the server plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
+    Hats,
     HatTrick,
 }
 
 impl GameKind {
     /// Every complete ruleset, in the order `/v1/rulesets` lists them.
-    pub const ALL: &'static [GameKind] = &[GameKind::HatTrick];
+    pub const ALL: &'static [GameKind] = &[GameKind::Hats, GameKind::HatTrick];
 
     /// The API id (`hats`, `goathead`, `top-hats`, `hat-trick`).
     #[must_use]
     pub fn id(self) -> &'static str {
         match self {
+            GameKind::Hats => "hats",
             GameKind::HatTrick => "hat-trick",
         }
     }
@@ -37,6 +39,10 @@ impl GameKind {
 macro_rules! with_ruleset {
     ($kind:expr, |$R:ident| $body:expr) => {
         match $kind {
+            $crate::GameKind::Hats => {
+                type $R = $crate::hats::Hats;
+                $body
+            }
             $crate::GameKind::HatTrick => {
                 type $R = $crate::hat_trick::HatTrick;
                 $body
