@@ -5,8 +5,8 @@
 //! game's seeded [`Randomness`]), and every viewer's view is a redaction of the
 //! state. Nothing here does I/O; the server crate stores and serves the events.
 
-pub mod hats;
 pub mod hat_trick;
+pub mod hats;
 pub mod kind;
 pub mod random;
 pub mod ruleset;
