@@ -93,7 +93,43 @@ impl Card {
     pub fn may_replace(self, line_card: Card) -> bool {
         self.kind() == line_card.kind() || self.number() > line_card.number()
     }
+
+    /// The cards that may replace this one on the line, as a set of card
+    /// indices (bit `i` for the card of index `i`).
+    #[must_use]
+    pub(crate) fn replacers(self) -> u64 {
+        REPLACERS[self.index()]
+    }
+
+    /// The set of card indices of `cards` (bit `i` for the card of index `i`).
+    #[must_use]
+    pub(crate) fn set_of(cards: &[Card]) -> u64 {
+        cards.iter().fold(0, |set, c| set | 1 << c.0)
+    }
+
+    /// The lowest card of a non-empty set of card indices.
+    #[must_use]
+    pub(crate) fn lowest_of(set: u64) -> Card {
+        Card(u8::try_from(set.trailing_zeros()).unwrap_or(0))
+    }
 }
+
+/// For each card, the set of cards that may replace it (see [`Card::may_replace`]).
+const REPLACERS: [u64; 42] = {
+    let mut table = [0u64; 42];
+    let mut line = 0;
+    while line < 42 {
+        let mut card = 0;
+        while card < 42 {
+            if card / 6 == line / 6 || card % 6 > line % 6 {
+                table[line] |= 1 << card;
+            }
+            card += 1;
+        }
+        line += 1;
+    }
+    table
+};
 
 impl fmt::Debug for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -59,7 +59,20 @@ pub(crate) fn legal_commands(state: &HatsState, s: Seat) -> Vec<HatsCommand> {
             .map(|&card| HatsCommand::AnswerSwap { card })
             .collect(),
         Step::Main => {
-            let mut out = Vec::with_capacity(hand.len() * (state.line.len() + 3));
+            let in_hand = Card::set_of(hand);
+            let mut exchanges = [0u64; 6];
+            for (set, line_card) in exchanges.iter_mut().zip(&state.line) {
+                *set = in_hand & line_card.replacers();
+            }
+            let exchange_count: u32 = exchanges.iter().map(|s| s.count_ones()).sum();
+            let optional = if state.optional_used {
+                0
+            } else {
+                usize::from(can_draw(state)) + usize::from(state.player_count() == 4)
+            };
+            let mut out = Vec::with_capacity(
+                hand.len() * (optional + 1) + usize::try_from(exchange_count).unwrap_or(0),
+            );
             if !state.optional_used {
                 if can_draw(state) {
                     out.extend(hand.iter().map(|&card| HatsCommand::DiscardDraw { card }));
@@ -68,14 +81,13 @@ pub(crate) fn legal_commands(state: &HatsState, s: Seat) -> Vec<HatsCommand> {
                     out.extend(hand.iter().map(|&card| HatsCommand::OfferSwap { card }));
                 }
             }
-            for &card in hand {
-                for (i, &line_card) in state.line.iter().enumerate() {
-                    if card.may_replace(line_card) {
-                        out.push(HatsCommand::Exchange {
-                            card,
-                            position: position_number(i),
-                        });
-                    }
+            for (i, &set) in exchanges.iter().enumerate() {
+                let position = position_number(i);
+                let mut rest = set;
+                while rest != 0 {
+                    let card = Card::lowest_of(rest);
+                    rest &= rest - 1;
+                    out.push(HatsCommand::Exchange { card, position });
                 }
             }
             out.extend(hand.iter().map(|&card| HatsCommand::BlackHat { card }));

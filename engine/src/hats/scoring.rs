@@ -125,7 +125,8 @@ fn cookie_order(a: &[Card], b: &[Card]) -> Ordering {
 }
 
 /// Who holds the last cookie: the seat with the most distinct types (black
-/// hats one type); a tie is broken by [`cookie_order`]; if still tied, nobody.
+/// hats one type); a tie is broken by the ascending face-up numbers (lower
+/// wins, running out loses; black hats take no part); if still tied, nobody.
 #[must_use]
 pub fn cookie_holder(collections: &[Vec<Card>], black_hats: &[usize]) -> Option<Seat> {
     let types: Vec<usize> = collections
