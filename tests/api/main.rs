@@ -13,5 +13,6 @@ mod database;
 mod events;
 mod games;
 mod play;
+mod secrecy;
 mod service;
 mod snapshots;
