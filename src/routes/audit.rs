@@ -18,7 +18,7 @@ use crate::verify::AuditDocument;
     tag = "audit",
     params(("id" = Uuid, Path, description = "The game id")),
     responses(
-        (status = 200, body = AuditDocument),
+        (status = 200, description = "The whole unredacted log, the revealed seed and the final state", body = AuditDocument),
         (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
@@ -46,7 +46,7 @@ pub struct StateQuery {
     tag = "audit",
     params(("id" = Uuid, Path, description = "The game id"), StateQuery),
     responses(
-        (status = 200, body = StateAt),
+        (status = 200, description = "The caller's view after `at` events", body = StateAt),
         (status = 400, description = "`bad_request`: `at` out of range or missing", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),

@@ -11,7 +11,7 @@ use crate::state::AppState;
     tag = "auth",
     request_body = Credentials,
     responses(
-        (status = 201, body = RegisteredUser),
+        (status = 201, description = "The new account", body = RegisteredUser),
         (status = 400, description = "`bad_request`: username or password out of bounds, malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`username_taken`", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
@@ -31,7 +31,7 @@ pub async fn register(
     tag = "auth",
     request_body = Credentials,
     responses(
-        (status = 200, body = AccessToken),
+        (status = 200, description = "A bearer token", body = AccessToken),
         (status = 400, description = "`bad_request`: malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: wrong username or password", body = Problem, content_type = "application/problem+json"),
     )

@@ -14,6 +14,7 @@ use crate::state::AppState;
 /// `expected_version` or `If-Match`; an `Idempotency-Key` makes retries safe
 /// (the same key and body answer the first response and write nothing).
 #[utoipa::path(
+    operation_id = "send_command",
     tag = "games",
     params(
         ("id" = Uuid, Path, description = "The game id"),
@@ -23,7 +24,7 @@ use crate::state::AppState;
     request_body = CommandRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))),
+        (status = 200, description = "Accepted: the new version, the caller's events and the game as the caller now sees it", body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))),
         (status = 400, description = "`bad_request`: malformed body or headers, not a command of this ruleset", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),

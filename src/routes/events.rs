@@ -27,10 +27,11 @@ pub struct EventsQuery {
 /// The game's events after `after`, redacted for the caller (a draw shows its
 /// card only to the drawer); with `wait`, a long poll.
 #[utoipa::path(
+    operation_id = "list_events",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id"), EventsQuery),
     responses(
-        (status = 200, body = EventsPage),
+        (status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage),
         (status = 400, description = "`bad_request`: bad parameters", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),

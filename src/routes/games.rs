@@ -17,11 +17,12 @@ use crate::state::AppState;
 
 /// Creates a game; the creator takes seat 0 unless `join` is false.
 #[utoipa::path(
+    operation_id = "create_game",
     tag = "games",
     request_body = CreateGame,
     security(("bearer" = [])),
     responses(
-        (status = 201, body = Game, headers(("Location" = String, description = "/v1/games/{id}"))),
+        (status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"))),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`: no such ruleset", body = Problem, content_type = "application/problem+json"),
@@ -59,10 +60,11 @@ pub struct ListQuery {
 
 /// Lists games, newest first (cursor pagination).
 #[utoipa::path(
+    operation_id = "list_games",
     tag = "games",
     params(ListQuery),
     responses(
-        (status = 200, body = GamePage),
+        (status = 200, description = "A page of games, newest first", body = GamePage),
         (status = 400, description = "`bad_request`: unknown status or ruleset, bad limit or cursor", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -89,10 +91,11 @@ pub async fn list(
 /// A game as the caller sees it (spectators without a token see the public
 /// view). `ETag` is the version; `If-None-Match` with it answers 304.
 #[utoipa::path(
+    operation_id = "get_game",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     responses(
-        (status = 200, body = Game, headers(("ETag" = String, description = "The version, quoted"))),
+        (status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "The version, quoted"))),
         (status = 304, description = "Not modified since the version in If-None-Match"),
         (status = 400, description = "`bad_request`: malformed id or header", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
@@ -127,12 +130,13 @@ pub async fn get(
 /// Takes a seat (the lowest free one unless `seat` is given). The game starts
 /// by itself when the last seat fills. The body may be empty.
 #[utoipa::path(
+    operation_id = "join_game",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     request_body(content = JoinGame, description = "Optional"),
     security(("bearer" = [])),
     responses(
-        (status = 200, body = Game),
+        (status = 200, description = "The game with the caller seated", body = Game),
         (status = 400, description = "`bad_request`: no such seat, malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),

@@ -27,11 +27,12 @@ pub struct MyGamesQuery {
 /// The caller's games, newest first; `turn=mine` lists only the games whose
 /// `to_act` includes the caller's seat.
 #[utoipa::path(
+    operation_id = "my_games",
     tag = "games",
     params(MyGamesQuery),
     security(("bearer" = [])),
     responses(
-        (status = 200, body = GamePage),
+        (status = 200, description = "A page of the caller's games", body = GamePage),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
     )
