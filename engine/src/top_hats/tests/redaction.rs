@@ -1,0 +1,1 @@
+//! Nobody sees under a stack they did not build, in views or events.
