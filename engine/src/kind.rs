@@ -14,9 +14,7 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every complete ruleset, in the order `/v1/rulesets` lists them.
-    pub const ALL: &'static [GameKind] = &[
-        GameKind::TopHats,
-    ];
+    pub const ALL: &'static [GameKind] = &[GameKind::TopHats];
 
     /// The API id (`hats`, `goathead`, `top-hats`, `hat-trick`).
     #[must_use]

@@ -200,7 +200,11 @@ const fn ring_table() -> [u8; CELLS] {
     while i < CELLS {
         let (f, r) = (i % SIDE, i / SIDE);
         let a = if f < r { f } else { r };
-        let b = if SIDE - 1 - f < SIDE - 1 - r { SIDE - 1 - f } else { SIDE - 1 - r };
+        let b = if SIDE - 1 - f < SIDE - 1 - r {
+            SIDE - 1 - f
+        } else {
+            SIDE - 1 - r
+        };
         t[i] = if a < b { a as u8 } else { b as u8 };
         i += 1;
     }
@@ -211,7 +215,16 @@ const fn ring_table() -> [u8; CELLS] {
 pub const RING: [u8; CELLS] = ring_table();
 
 /// The eight directions (file step, rank step).
-pub const DIRS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub const DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 const fn step_table(distance: i8) -> [[u8; 8]; CELLS] {
     let mut t = [[OFF; 8]; CELLS];
@@ -282,7 +295,11 @@ pub struct Board {
 
 impl Default for Board {
     fn default() -> Self {
-        Board { stacks: [Stack::default(); CELLS], occupied: 0, tops: [0; 4] }
+        Board {
+            stacks: [Stack::default(); CELLS],
+            occupied: 0,
+            tops: [0; 4],
+        }
     }
 }
 
@@ -378,7 +395,8 @@ impl<'de> Deserialize<'de> for Board {
                 let mut board = Board::default();
                 let mut i = 0;
                 while let Some(stack) = seq.next_element::<Stack>()? {
-                    let cell = Cell::from_index(i).ok_or_else(|| de::Error::invalid_length(i + 1, &self))?;
+                    let cell = Cell::from_index(i)
+                        .ok_or_else(|| de::Error::invalid_length(i + 1, &self))?;
                     board.put(cell, stack);
                     i += 1;
                 }

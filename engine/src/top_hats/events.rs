@@ -48,10 +48,17 @@ pub enum Event {
     /// The hats are shared out (public: the rules fix them) and building begins.
     BuildingStarted { pools: Vec<Pool> },
     /// Play starts from a hand-built position.
-    PositionSet { stacks: Vec<PresetStack>, to_move: Seat },
+    PositionSet {
+        stacks: Vec<PresetStack>,
+        to_move: Seat,
+    },
     /// A seat built its stack number `stack`: `under` (bottom, middle) under
     /// a hat of its colour. Only the builder sees `under`.
-    StackBuilt { seat: Seat, stack: u8, under: [Colour; 2] },
+    StackBuilt {
+        seat: Seat,
+        stack: u8,
+        under: [Colour; 2],
+    },
     /// A stack was put on the board.
     StackPlaced { seat: Seat, stack: u8, cell: Cell },
     /// A stack moved one cell; the turn is over.
@@ -92,9 +99,17 @@ pub struct PresetStackView {
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HiddenEvent {
     /// Everyone sees who built a stack and its height; only the builder sees `under`.
-    StackBuilt { seat: Seat, stack: u8, height: u8, under: Option<[Colour; 2]> },
+    StackBuilt {
+        seat: Seat,
+        stack: u8,
+        height: u8,
+        under: Option<[Colour; 2]>,
+    },
     /// Everyone sees the tops; builders see under their stacks.
-    PositionSet { stacks: Vec<PresetStackView>, to_move: Seat },
+    PositionSet {
+        stacks: Vec<PresetStackView>,
+        to_move: Seat,
+    },
 }
 
 /// What a viewer sees of an event: `{"type": ..., "data": ...}` either way.
@@ -121,7 +136,8 @@ pub fn redact(event: &Event, viewer: Viewer) -> EventView {
             stacks: stacks
                 .iter()
                 .map(|p| {
-                    let sees = p.builder.is_some_and(|b| viewer.sees_seat(b)) || viewer.is_auditor();
+                    let sees =
+                        p.builder.is_some_and(|b| viewer.sees_seat(b)) || viewer.is_auditor();
                     let top = p.hats.len().saturating_sub(1);
                     PresetStackView {
                         cell: p.cell,

@@ -24,7 +24,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { quiet_turn_limit: DEFAULT_QUIET_TURN_LIMIT, position: None }
+        Options {
+            quiet_turn_limit: DEFAULT_QUIET_TURN_LIMIT,
+            position: None,
+        }
     }
 }
 
@@ -112,7 +115,10 @@ pub fn preset_board(players: usize, position: &Position) -> Result<Board, Option
             return Err(OptionsError::new(format!("two stacks on {}", p.cell)));
         }
         if p.hats.is_empty() || p.hats.len() > MAX_HEIGHT {
-            return Err(OptionsError::new(format!("the stack on {} must have 1 to 3 hats", p.cell)));
+            return Err(OptionsError::new(format!(
+                "the stack on {} must have 1 to 3 hats",
+                p.cell
+            )));
         }
         let mut stack = Stack::default();
         for (i, &h) in p.hats.iter().enumerate() {
@@ -124,7 +130,9 @@ pub fn preset_board(players: usize, position: &Position) -> Result<Board, Option
                 }
                 neutral = true;
             } else if usize::from(h.code()) >= players {
-                return Err(OptionsError::new(format!("no {h:?} hats in a {players}-player game")));
+                return Err(OptionsError::new(format!(
+                    "no {h:?} hats in a {players}-player game"
+                )));
             }
             stack.hats[i] = h.code();
         }
@@ -132,7 +140,9 @@ pub fn preset_board(players: usize, position: &Position) -> Result<Board, Option
         let top = stack.top();
         stack.builder = match p.builder {
             Some(_) if top == NEUTRAL => {
-                return Err(OptionsError::new("the neutral hat has no builder".to_string()));
+                return Err(OptionsError::new(
+                    "the neutral hat has no builder".to_string(),
+                ));
             }
             Some(s) if s.index() >= players => {
                 return Err(OptionsError::new(format!("builder {} is not a seat", s.0)));

@@ -1,8 +1,8 @@
 //! The rules: what may be done, what it causes, and how events change the game.
 
 use super::board::{
-    BEYOND, Board, CELLS, CENTRE, Cell, Colour, MAX_HEIGHT, NEIGHBOUR, NEUTRAL, NO_BUILDER,
-    OFF, RING1, Stack, X_CELLS, cells_of,
+    BEYOND, Board, CELLS, CENTRE, Cell, Colour, MAX_HEIGHT, NEIGHBOUR, NEUTRAL, NO_BUILDER, OFF,
+    RING1, Stack, X_CELLS, cells_of,
 };
 use super::commands::Command;
 use super::events::{ColourCount, DrawReason, Event, Pool, SkipReason};
@@ -36,7 +36,9 @@ fn pool(players: usize, seat: usize) -> [u8; 3] {
 /// The state before the first event.
 pub fn new_game(players: usize, options: Options) -> Result<State, OptionsError> {
     if !(2..=3).contains(&players) {
-        return Err(OptionsError::new(format!("Top Hats is for 2 or 3 players, not {players}")));
+        return Err(OptionsError::new(format!(
+            "Top Hats is for 2 or 3 players, not {players}"
+        )));
     }
     if options.quiet_turn_limit == 0 {
         return Err(OptionsError::new("quiet_turn_limit must be at least 1"));
@@ -78,7 +80,11 @@ fn neutral_cell() -> Cell {
 }
 
 fn neutral_stack() -> Stack {
-    Stack { hats: [NEUTRAL, 0, 0], len: 1, builder: NO_BUILDER }
+    Stack {
+        hats: [NEUTRAL, 0, 0],
+        len: 1,
+        builder: NO_BUILDER,
+    }
 }
 
 fn cell(i: u8) -> Cell {
@@ -118,7 +124,14 @@ pub fn start(state: &State) -> Vec<Event> {
                 })
                 .collect();
             let mut sim = state.clone();
-            emit(&mut sim, &mut events, Event::PositionSet { stacks, to_move: state.to_move });
+            emit(
+                &mut sim,
+                &mut events,
+                Event::PositionSet {
+                    stacks,
+                    to_move: state.to_move,
+                },
+            );
             begin_turn(&mut sim, &mut events);
         }
     }
@@ -143,7 +156,9 @@ fn build_allowed(state: &State, seat: usize, under: [Colour; 2]) -> Result<(), R
     for c in under {
         let code = usize::from(c.code());
         if code >= state.player_count() {
-            return Err(RuleViolation::new(format!("you have no {c:?} hats to build with")));
+            return Err(RuleViolation::new(format!(
+                "you have no {c:?} hats to build with"
+            )));
         }
         need[code] += 1;
     }
@@ -209,7 +224,10 @@ pub fn turn_options(state: &State, seat: Seat) -> TurnOptions {
             let nb = 1u64 << n;
             let b = BEYOND[i][d];
             if b != OFF && opp & nb != 0 && empty & (1u64 << b) != 0 {
-                return TurnOptions { capture: true, movers: 0 };
+                return TurnOptions {
+                    capture: true,
+                    movers: 0,
+                };
             }
             if !can {
                 can = (empty & !edge & nb != 0)
@@ -221,7 +239,14 @@ pub fn turn_options(state: &State, seat: Seat) -> TurnOptions {
         }
     }
     let edge_movers = movers & edge;
-    TurnOptions { capture: false, movers: if edge_movers != 0 { edge_movers } else { movers } }
+    TurnOptions {
+        capture: false,
+        movers: if edge_movers != 0 {
+            edge_movers
+        } else {
+            movers
+        },
+    }
 }
 
 /// Whether the stack on `from` can jump again in the chain `chain`.
@@ -239,7 +264,11 @@ fn chain_jumps(state: &State, seat: Seat, chain: &Chain, mut push: impl FnMut(Ce
         let n = NEIGHBOUR[i][d];
         let nb = 1u64 << n;
         let bb = 1u64 << b;
-        if occ & nb != 0 && chain.jumped & nb == 0 && occ & bb == 0 && (edge & bb == 0 || opp & nb != 0) {
+        if occ & nb != 0
+            && chain.jumped & nb == 0
+            && occ & bb == 0
+            && (edge & bb == 0 || opp & nb != 0)
+        {
             push(cell(b));
         }
     }
@@ -295,7 +324,12 @@ pub fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
             }
             let mut out = Vec::with_capacity(16);
             if let Some(chain) = &state.chain {
-                chain_jumps(state, seat, chain, |to| out.push(Command::Jump { from: chain.cell, to }));
+                chain_jumps(state, seat, chain, |to| {
+                    out.push(Command::Jump {
+                        from: chain.cell,
+                        to,
+                    })
+                });
                 out.push(Command::EndTurn {});
                 return out;
             }
@@ -309,8 +343,14 @@ pub fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
                     let i = c.index();
                     for d in 0..8 {
                         let b = BEYOND[i][d];
-                        if b != OFF && opp & (1u64 << NEIGHBOUR[i][d]) != 0 && empty & (1u64 << b) != 0 {
-                            out.push(Command::Jump { from: c, to: cell(b) });
+                        if b != OFF
+                            && opp & (1u64 << NEIGHBOUR[i][d]) != 0
+                            && empty & (1u64 << b) != 0
+                        {
+                            out.push(Command::Jump {
+                                from: c,
+                                to: cell(b),
+                            });
                         }
                     }
                 }
@@ -325,13 +365,19 @@ pub fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
                         continue;
                     }
                     if land & (1u64 << n) != 0 {
-                        out.push(Command::Move { from: c, to: cell(n) });
+                        out.push(Command::Move {
+                            from: c,
+                            to: cell(n),
+                        });
                     }
                 }
                 for d in 0..8 {
                     let b = BEYOND[i][d];
                     if b != OFF && occ & (1u64 << NEIGHBOUR[i][d]) != 0 && land & (1u64 << b) != 0 {
-                        out.push(Command::Jump { from: c, to: cell(b) });
+                        out.push(Command::Jump {
+                            from: c,
+                            to: cell(b),
+                        });
                     }
                 }
             }
@@ -360,7 +406,11 @@ pub fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>
                 return refuse("you have built all five stacks");
             }
             build_allowed(state, s, *under)?;
-            Ok(vec![Event::StackBuilt { seat, stack: state.built_count[s], under: *under }])
+            Ok(vec![Event::StackBuilt {
+                seat,
+                stack: state.built_count[s],
+                under: *under,
+            }])
         }
         Phase::Placing => {
             if seat != state.to_move {
@@ -376,9 +426,13 @@ pub fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>
                 return refuse(format!("{to} is not an X cell (2nd or 3rd row)"));
             }
             if state.board.get(*to).is_some() {
-                return refuse(format!("{to} is taken"));
+                return refuse("that cell is taken");
             }
-            let mut events = vec![Event::StackPlaced { seat, stack: *stack, cell: *to }];
+            let mut events = vec![Event::StackPlaced {
+                seat,
+                stack: *stack,
+                cell: *to,
+            }];
             let mut sim = state.clone();
             evolve(&mut sim, &events[0]);
             if sim.phase == Phase::Playing {
@@ -388,7 +442,7 @@ pub fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>
         }
         Phase::Playing => {
             if seat != state.to_move {
-                return refuse(format!("it is {}'s turn", state.to_move));
+                return refuse("it is not your turn");
             }
             match command {
                 Command::Move { from, to } => decide_move(state, seat, *from, *to),
@@ -399,7 +453,14 @@ pub fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>
                     }
                     let mut events = Vec::with_capacity(2);
                     let mut sim = state.clone();
-                    emit(&mut sim, &mut events, Event::ChainEnded { seat, voluntary: true });
+                    emit(
+                        &mut sim,
+                        &mut events,
+                        Event::ChainEnded {
+                            seat,
+                            voluntary: true,
+                        },
+                    );
                     begin_turn(&mut sim, &mut events);
                     Ok(events)
                 }
@@ -412,24 +473,29 @@ pub fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>
 fn own_stack(state: &State, seat: Seat, from: Cell) -> Result<(), RuleViolation> {
     match state.board.get(from) {
         Some(st) if st.top() == seat.0 => Ok(()),
-        Some(_) => refuse(format!("the stack on {from} is not yours")),
-        None => refuse(format!("there is no stack on {from}")),
+        Some(_) => refuse("that stack is not yours"),
+        None => refuse("there is no stack there"),
     }
 }
 
-fn decide_move(state: &State, seat: Seat, from: Cell, to: Cell) -> Result<Vec<Event>, RuleViolation> {
+fn decide_move(
+    state: &State,
+    seat: Seat,
+    from: Cell,
+    to: Cell,
+) -> Result<Vec<Event>, RuleViolation> {
     if state.chain.is_some() {
         return refuse("during a chain only the jumping stack may jump again, or end_turn");
     }
     own_stack(state, seat, from)?;
     if !NEIGHBOUR[from.index()].contains(&(to.index() as u8)) {
-        return refuse(format!("{to} is not next to {from}"));
+        return refuse("a move goes to a cell next to the stack");
     }
     if state.board.get(to).is_some() {
-        return refuse(format!("{to} is taken"));
+        return refuse("that cell is taken");
     }
     if state.edge() & to.bit() != 0 {
-        return refuse(format!("{to} is in the edge zone: only a capture lands there"));
+        return refuse("that cell is in the edge zone: only a capture lands there");
     }
     let opts = turn_options(state, seat);
     if opts.capture {
@@ -445,35 +511,40 @@ fn decide_move(state: &State, seat: Seat, from: Cell, to: Cell) -> Result<Vec<Ev
     Ok(events)
 }
 
-fn decide_jump(state: &State, seat: Seat, from: Cell, to: Cell) -> Result<Vec<Event>, RuleViolation> {
+fn decide_jump(
+    state: &State,
+    seat: Seat,
+    from: Cell,
+    to: Cell,
+) -> Result<Vec<Event>, RuleViolation> {
     let i = from.index();
     let Some(d) = (0..8).find(|&d| BEYOND[i][d] as usize == to.index()) else {
-        return refuse(format!("{to} is not two cells from {from} in a straight line"));
+        return refuse("a jump lands two cells away in a straight line");
     };
     let over = cell(NEIGHBOUR[i][d]);
     let Some(jumped) = state.board.get(over) else {
-        return refuse(format!("there is no stack on {over} to jump over"));
+        return refuse("there is no stack to jump over");
     };
     if state.board.get(to).is_some() {
-        return refuse(format!("{to} is taken"));
+        return refuse("that cell is taken");
     }
     let capture = opposing(&state.board, seat) & over.bit() != 0;
     let into_edge = state.edge() & to.bit() != 0;
     if let Some(chain) = &state.chain {
         if from != chain.cell {
-            return refuse(format!("only the stack on {} may go on jumping", chain.cell));
+            return refuse("only the jumping stack may go on jumping");
         }
         if chain.jumped & over.bit() != 0 {
-            return refuse(format!("the stack on {over} was already jumped this turn"));
+            return refuse("that stack was already jumped this turn");
         }
         if into_edge && !capture {
-            return refuse(format!("{to} is in the edge zone: only a capture lands there"));
+            return refuse("that cell is in the edge zone: only a capture lands there");
         }
     } else {
         own_stack(state, seat, from)?;
         if !capture {
             if into_edge {
-                return refuse(format!("{to} is in the edge zone: only a capture lands there"));
+                return refuse("that cell is in the edge zone: only a capture lands there");
             }
             let opts = turn_options(state, seat);
             if opts.capture {
@@ -493,7 +564,18 @@ fn decide_jump(state: &State, seat: Seat, from: Cell, to: Cell) -> Result<Vec<Ev
     };
     let mut events = Vec::with_capacity(3);
     let mut sim = state.clone();
-    emit(&mut sim, &mut events, Event::Jumped { seat, from, over, to, removed, revealed });
+    emit(
+        &mut sim,
+        &mut events,
+        Event::Jumped {
+            seat,
+            from,
+            over,
+            to,
+            removed,
+            revealed,
+        },
+    );
     if removed.is_some() {
         let mut left = (0..state.players).filter(|&c| sim.board.tops(c) != 0);
         if let (Some(only), None) = (left.next(), left.next()) {
@@ -501,9 +583,20 @@ fn decide_jump(state: &State, seat: Seat, from: Cell, to: Cell) -> Result<Vec<Ev
             return Ok(events);
         }
     }
-    let chain = sim.chain.unwrap_or(Chain { cell: to, jumped: 0, removed: false });
+    let chain = sim.chain.unwrap_or(Chain {
+        cell: to,
+        jumped: 0,
+        removed: false,
+    });
     if !has_chain_jump(&sim, seat, &chain) {
-        emit(&mut sim, &mut events, Event::ChainEnded { seat, voluntary: false });
+        emit(
+            &mut sim,
+            &mut events,
+            Event::ChainEnded {
+                seat,
+                voluntary: false,
+            },
+        );
         begin_turn(&mut sim, &mut events);
     }
     Ok(events)
@@ -521,7 +614,13 @@ fn begin_turn(sim: &mut State, events: &mut Vec<Event>) {
     let mut skips = 0;
     loop {
         if !sim.ring1_edge && sim.board.count() <= 5 {
-            emit(sim, events, Event::EdgeZoneGrew { cells: cells_of(RING1).collect() });
+            emit(
+                sim,
+                events,
+                Event::EdgeZoneGrew {
+                    cells: cells_of(RING1).collect(),
+                },
+            );
         }
         let seat = sim.to_move;
         let reason = if sim.board.tops(seat.0) == 0 {
@@ -535,13 +634,25 @@ fn begin_turn(sim: &mut State, events: &mut Vec<Event>) {
             emit(sim, events, Event::Skipped { seat, reason });
             skips += 1;
             if skips >= sim.player_count() {
-                emit(sim, events, Event::Drawn { reason: DrawReason::NoAction });
+                emit(
+                    sim,
+                    events,
+                    Event::Drawn {
+                        reason: DrawReason::NoAction,
+                    },
+                );
                 return;
             }
             continue;
         }
         if sim.quiet_turns >= sim.quiet_turn_limit {
-            emit(sim, events, Event::Drawn { reason: DrawReason::QuietTurns });
+            emit(
+                sim,
+                events,
+                Event::Drawn {
+                    reason: DrawReason::QuietTurns,
+                },
+            );
         }
         return;
     }
@@ -570,7 +681,11 @@ pub fn evolve(state: &mut State, event: &Event) {
         Event::BuildingStarted { pools } => {
             for p in pools {
                 for h in &p.hats {
-                    if let Some(slot) = state.pools.get_mut(p.seat.index()).and_then(|x| x.get_mut(usize::from(h.colour.code()))) {
+                    if let Some(slot) = state
+                        .pools
+                        .get_mut(p.seat.index())
+                        .and_then(|x| x.get_mut(usize::from(h.colour.code())))
+                    {
                         *slot = h.count;
                     }
                 }
@@ -604,7 +719,14 @@ pub fn evolve(state: &mut State, event: &Event) {
         Event::StackPlaced { seat, stack, cell } => {
             let s = seat.index() % 3;
             let i = usize::from(*stack) % STACKS;
-            state.board.put(*cell, Stack { hats: state.built[s][i], len: 3, builder: seat.0 });
+            state.board.put(
+                *cell,
+                Stack {
+                    hats: state.built[s][i],
+                    len: 3,
+                    builder: seat.0,
+                },
+            );
             state.placed[s] |= 1 << i;
             state.placements += 1;
             state.last_move = Some(LastMove {
@@ -634,13 +756,24 @@ pub fn evolve(state: &mut State, event: &Event) {
             });
             end_turn(state, false);
         }
-        Event::Jumped { seat, from, over, to, removed, .. } => {
+        Event::Jumped {
+            seat,
+            from,
+            over,
+            to,
+            removed,
+            ..
+        } => {
             state.board.shift(*from, *to);
             if let Some(c) = removed {
                 state.board.pop(*over);
                 state.removed[usize::from(c.code())] += 1;
             }
-            let mut chain = state.chain.unwrap_or(Chain { cell: *to, jumped: 0, removed: false });
+            let mut chain = state.chain.unwrap_or(Chain {
+                cell: *to,
+                jumped: 0,
+                removed: false,
+            });
             chain.cell = *to;
             chain.jumped |= over.bit();
             chain.removed |= removed.is_some();
@@ -675,12 +808,13 @@ pub fn evolve(state: &mut State, event: &Event) {
     }
 }
 
-
 /// A superset of the commands a seat could try now: every build pair (the
 /// neutral colour included), every stack number on every X cell and a few
-/// others, and from every occupied cell a move and a jump in every direction.
+/// others, and from every stack of the seat to move (and a few other cells) a
+/// move and a jump in every direction.
 pub fn candidates(state: &State) -> Vec<Command> {
-    let mut out = vec![Command::EndTurn {}];
+    let mut out = Vec::with_capacity(160);
+    out.push(Command::EndTurn {});
     let c3 = Cell::of(2 + 7 * 2);
     match state.phase {
         Phase::Building | Phase::Over => {
@@ -690,25 +824,63 @@ pub fn candidates(state: &State) -> Vec<Command> {
                 }
             }
             out.push(Command::Place { stack: 0, cell: c3 });
-            out.push(Command::Move { from: c3, to: Cell::of(3 + 7 * 2) });
+            out.push(Command::Move {
+                from: c3,
+                to: Cell::of(3 + 7 * 2),
+            });
         }
         Phase::Placing => {
-            for stack in 0..=STACKS as u8 {
-                for c in cells_of(X_CELLS | 1 | 1 << CENTRE) {
+            // Every stack number on every free X cell, and a few that cannot be:
+            // a taken X cell, the corner a1, the centre d4, stack 5.
+            let s = state.to_move.index();
+            let free = X_CELLS & !state.board.occupied();
+            let taken = X_CELLS & state.board.occupied();
+            for stack in 0..STACKS as u8 {
+                let placed = state.placed[s] & (1 << stack) != 0;
+                let cells = if placed {
+                    free & free.wrapping_neg()
+                } else {
+                    free
+                };
+                for c in cells_of(cells | (taken & taken.wrapping_neg())) {
                     out.push(Command::Place { stack, cell: c });
                 }
             }
-            out.push(Command::BuildStack { under: [Colour::Red, Colour::Blue] });
+            for c in cells_of(1 | 1 << CENTRE) {
+                out.push(Command::Place { stack: 0, cell: c });
+            }
+            out.push(Command::Place {
+                stack: STACKS as u8,
+                cell: c3,
+            });
+            out.push(Command::BuildStack {
+                under: [Colour::Red, Colour::Blue],
+            });
         }
         Phase::Playing => {
-            for c in cells_of(state.board.occupied() | 1) {
+            // Every stack of the seat to move, the chain's stack, one stack of
+            // someone else and one empty cell.
+            let occ = state.board.occupied();
+            let own = state.board.tops(state.to_move.0);
+            let other = occ & !own;
+            let mut from = own | (other & other.wrapping_neg()) | (!occ & 1);
+            if let Some(chain) = &state.chain {
+                from |= chain.cell.bit();
+            }
+            for c in cells_of(from) {
                 let i = c.index();
                 for d in 0..8 {
                     if NEIGHBOUR[i][d] != OFF {
-                        out.push(Command::Move { from: c, to: cell(NEIGHBOUR[i][d]) });
+                        out.push(Command::Move {
+                            from: c,
+                            to: cell(NEIGHBOUR[i][d]),
+                        });
                     }
                     if BEYOND[i][d] != OFF {
-                        out.push(Command::Jump { from: c, to: cell(BEYOND[i][d]) });
+                        out.push(Command::Jump {
+                            from: c,
+                            to: cell(BEYOND[i][d]),
+                        });
                     }
                 }
                 out.push(Command::Jump { from: c, to: c });

@@ -27,7 +27,9 @@ pub fn result(state: &State) -> Option<GameResult<Round>> {
     }
     let end = state.end?;
     let players = state.player_count();
-    let stacks: Vec<u32> = (0..players).map(|c| state.board.tops(c as u8).count_ones()).collect();
+    let stacks: Vec<u32> = (0..players)
+        .map(|c| state.board.tops(c as u8).count_ones())
+        .collect();
     let mut hats = vec![0u32; players];
     for i in 0..super::board::CELLS {
         for &h in state.board.at(i).hats() {
@@ -38,11 +40,19 @@ pub fn result(state: &State) -> Option<GameResult<Round>> {
     }
     let removed = (0..players).map(|c| u32::from(state.removed[c])).collect();
     Some(GameResult {
-        scores: stacks.iter().map(|&n| i32::try_from(n).unwrap_or(i32::MAX)).collect(),
+        scores: stacks
+            .iter()
+            .map(|&n| i32::try_from(n).unwrap_or(i32::MAX))
+            .collect(),
         winners: state.winner.into_iter().collect(),
         teams: None,
         tie_break: None,
         outcome: state.winner.is_none().then(|| "draw".to_string()),
-        rounds: vec![Round { stacks, hats, removed, end }],
+        rounds: vec![Round {
+            stacks,
+            hats,
+            removed,
+            end,
+        }],
     })
 }

@@ -115,6 +115,11 @@ impl State {
     /// The cells of the edge zone now.
     #[must_use]
     pub fn edge(&self) -> u64 {
-        super::board::RING0 | if self.ring1_edge { super::board::RING1 } else { 0 }
+        super::board::RING0
+            | if self.ring1_edge {
+                super::board::RING1
+            } else {
+                0
+            }
     }
 }

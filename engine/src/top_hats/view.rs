@@ -103,7 +103,14 @@ pub struct View {
 }
 
 fn last_move(m: &LastMove) -> LastMoveView {
-    LastMoveView { seat: m.seat, kind: m.kind, from: m.from, to: m.to, over: m.over, removed: m.removed }
+    LastMoveView {
+        seat: m.seat,
+        kind: m.kind,
+        from: m.from,
+        to: m.to,
+        over: m.over,
+        removed: m.removed,
+    }
 }
 
 /// What `viewer` sees of `state`.
@@ -132,13 +139,18 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         .collect();
     let private = (0..players)
         .map(seat)
-        .filter(|&s| viewer.sees_seat(s) && state.phase != Phase::Playing && state.phase != Phase::Over)
+        .filter(|&s| {
+            viewer.sees_seat(s) && state.phase != Phase::Playing && state.phase != Phase::Over
+        })
         .map(|s| {
             let i = s.index();
             PrivateView {
                 seat: s,
                 pool: (0..players)
-                    .map(|c| ColourCount { colour: Colour::from_code(c as u8), count: state.pools[i][c] })
+                    .map(|c| ColourCount {
+                        colour: Colour::from_code(c as u8),
+                        count: state.pools[i][c],
+                    })
                     .collect(),
                 stacks: (0..usize::from(state.built_count[i]).min(STACKS))
                     .map(|k| BuiltStackView {
@@ -163,15 +175,24 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             Vec::new()
         },
         last_move: state.last_move.as_ref().map(last_move),
-        chain: state.chain.filter(|_| state.phase == Phase::Playing).map(|c| ChainView {
-            cell: c.cell,
-            jumped: cells_of(c.jumped).collect(),
-        }),
+        chain: state
+            .chain
+            .filter(|_| state.phase == Phase::Playing)
+            .map(|c| ChainView {
+                cell: c.cell,
+                jumped: cells_of(c.jumped).collect(),
+            }),
         removed: (0..players)
-            .map(|c| ColourCount { colour: Colour::from_code(c as u8), count: state.removed[c] })
+            .map(|c| ColourCount {
+                colour: Colour::from_code(c as u8),
+                count: state.removed[c],
+            })
             .collect(),
         stacks_built: state.built_count[..players].to_vec(),
-        stacks_placed: state.placed[..players].iter().map(|p| p.count_ones() as u8).collect(),
+        stacks_placed: state.placed[..players]
+            .iter()
+            .map(|p| p.count_ones() as u8)
+            .collect(),
         quiet_turns: state.quiet_turns,
         quiet_turn_limit: state.quiet_turn_limit,
         private,

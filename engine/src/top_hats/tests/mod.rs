@@ -41,14 +41,24 @@ pub(super) fn position(spec: &str, to_move: u8) -> Position {
                 Some((h, b)) => (h, Some(Seat(b.parse().unwrap()))),
                 None => (rest, None),
             };
-            PresetStack { cell: c(cell), hats: hats.chars().map(colour).collect(), builder }
+            PresetStack {
+                cell: c(cell),
+                hats: hats.chars().map(colour).collect(),
+                builder,
+            }
         })
         .collect();
-    Position { stacks, to_move: Seat(to_move) }
+    Position {
+        stacks,
+        to_move: Seat(to_move),
+    }
 }
 
 pub(super) fn options(spec: &str, to_move: u8) -> Options {
-    Options { position: Some(position(spec, to_move)), ..Options::default() }
+    Options {
+        position: Some(position(spec, to_move)),
+        ..Options::default()
+    }
 }
 
 /// Given this position with `players` seats, after the opening events.
@@ -88,11 +98,17 @@ pub(super) fn refused(state: &State, seat: u8, command: Command) -> String {
 }
 
 pub(super) fn mv(from: &str, to: &str) -> Command {
-    Command::Move { from: c(from), to: c(to) }
+    Command::Move {
+        from: c(from),
+        to: c(to),
+    }
 }
 
 pub(super) fn jump(from: &str, to: &str) -> Command {
-    Command::Jump { from: c(from), to: c(to) }
+    Command::Jump {
+        from: c(from),
+        to: c(to),
+    }
 }
 
 pub(super) fn end_turn() -> Command {

@@ -14,7 +14,14 @@ fn with_filler(spec: &str) -> String {
 fn given_a_stack_when_it_moves_to_an_adjacent_empty_cell_then_the_turn_passes() {
     let (mut state, _) = given(2, &with_filler("c3=bbr b6=r"), 0);
     let events = when(&mut state, 0, mv("c3", "c4"));
-    assert_eq!(events, vec![Event::Moved { seat: Seat(0), from: c("c3"), to: c("c4") }]);
+    assert_eq!(
+        events,
+        vec![Event::Moved {
+            seat: Seat(0),
+            from: c("c3"),
+            to: c("c4")
+        }]
+    );
     assert_eq!(hats_on(&state, "c4"), "bbr", "the whole stack moves");
     assert_eq!(hats_on(&state, "c3"), "");
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
@@ -23,11 +30,14 @@ fn given_a_stack_when_it_moves_to_an_adjacent_empty_cell_then_the_turn_passes() 
 #[test]
 fn given_a_stack_then_it_may_not_move_far_onto_a_stack_into_the_edge_zone_or_someone_elses() {
     let (state, _) = given(2, &with_filler("c3=r b2=r c5=r"), 0);
-    assert!(refused(&state, 0, mv("c3", "c5")).contains("not next to"));
+    assert!(refused(&state, 0, mv("c3", "c5")).contains("next to the stack"));
     assert!(refused(&state, 0, mv("b2", "c3")).contains("taken"));
     assert!(refused(&state, 0, mv("b2", "a1")).contains("edge zone"));
     assert!(refused(&state, 0, mv("e6", "e5")).contains("not yours"));
-    assert!(refused(&state, 0, mv("d4", "d3")).contains("not yours"), "the neutral hat never moves");
+    assert!(
+        refused(&state, 0, mv("d4", "d3")).contains("not yours"),
+        "the neutral hat never moves"
+    );
     assert!(refused(&state, 0, mv("a7", "b6")).contains("no stack"));
     assert!(refused(&state, 1, mv("e6", "e5")).contains("turn"));
     assert!(refused(&state, 0, end_turn()).contains("chain"));
@@ -39,7 +49,14 @@ fn given_an_own_or_the_neutral_stack_next_to_mine_when_i_jump_it_then_nothing_is
     let events = when(&mut state, 0, jump("c3", "c5"));
     assert_eq!(
         events[0],
-        Event::Jumped { seat: Seat(0), from: c("c3"), over: c("c4"), to: c("c5"), removed: None, revealed: None }
+        Event::Jumped {
+            seat: Seat(0),
+            from: c("c3"),
+            over: c("c4"),
+            to: c("c5"),
+            removed: None,
+            revealed: None
+        }
     );
     assert_eq!(hats_on(&state, "c4"), "bbr");
     // From c5 the neutral hat on d4 can be jumped to e3.
@@ -47,11 +64,16 @@ fn given_an_own_or_the_neutral_stack_next_to_mine_when_i_jump_it_then_nothing_is
     assert!(legal(&state, 0).contains(&jump("c5", "e3")));
     let events = when(&mut state, 0, jump("c5", "e3"));
     assert!(matches!(events[0], Event::Jumped { removed: None, .. }));
-    assert_eq!(hats_on(&state, "d4"), "n", "the neutral hat is never removed");
+    assert_eq!(
+        hats_on(&state, "d4"),
+        "n",
+        "the neutral hat is never removed"
+    );
 }
 
 #[test]
-fn given_an_opposing_stack_when_i_jump_it_then_its_top_hat_leaves_and_the_revealed_colour_owns_it() {
+fn given_an_opposing_stack_when_i_jump_it_then_its_top_hat_leaves_and_the_revealed_colour_owns_it()
+{
     let (mut state, _) = given(2, &with_filler("c3=bbr d3=rrb"), 0);
     let events = when(&mut state, 0, jump("c3", "e3"));
     assert_eq!(
@@ -69,7 +91,11 @@ fn given_an_opposing_stack_when_i_jump_it_then_its_top_hat_leaves_and_the_reveal
         ]
     );
     assert_eq!(hats_on(&state, "d3"), "rr");
-    assert_eq!(state.board.get(c("d3")).unwrap().top(), 0, "red owns d3 now");
+    assert_eq!(
+        state.board.get(c("d3")).unwrap().top(),
+        0,
+        "red owns d3 now"
+    );
     assert_eq!(state.removed, [0, 1, 0, 0]);
 }
 
@@ -77,9 +103,25 @@ fn given_an_opposing_stack_when_i_jump_it_then_its_top_hat_leaves_and_the_reveal
 fn given_a_lone_opposing_hat_when_i_jump_it_then_it_is_removed_and_the_cell_empties() {
     let (mut state, _) = given(2, &with_filler("b2=bbr b3=b"), 0);
     let events = when(&mut state, 0, jump("b2", "b4"));
-    assert!(matches!(events[0], Event::Jumped { removed: Some(Colour::Blue), revealed: None, .. }));
+    assert!(matches!(
+        events[0],
+        Event::Jumped {
+            removed: Some(Colour::Blue),
+            revealed: None,
+            ..
+        }
+    ));
     assert_eq!(hats_on(&state, "b3"), "");
-    assert!(matches!(events[1], Event::ChainEnded { voluntary: false, .. }), "no jump is left: {events:?}");
+    assert!(
+        matches!(
+            events[1],
+            Event::ChainEnded {
+                voluntary: false,
+                ..
+            }
+        ),
+        "no jump is left: {events:?}"
+    );
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
     assert_eq!(state.quiet_turns, 0);
 }
@@ -91,7 +133,10 @@ fn given_a_capture_available_when_i_try_anything_else_then_i_must_jump_an_opposi
     assert_eq!(legal(&state, 0), vec![jump("c3", "e3")]);
     assert!(refused(&state, 0, mv("c3", "c4")).contains("must jump"));
     assert!(refused(&state, 0, jump("c3", "e5")).contains("must jump"));
-    assert!(refused(&state, 0, mv("a7", "b6")).contains("must jump"), "capture comes before the edge obligation");
+    assert!(
+        refused(&state, 0, mv("a7", "b6")).contains("must jump"),
+        "capture comes before the edge obligation"
+    );
 }
 
 #[test]
@@ -116,7 +161,7 @@ fn given_a_chain_then_each_jump_is_one_command_no_stack_is_jumped_twice_and_late
     assert_eq!(l, vec![end_turn(), jump("e3", "c5"), jump("e3", "g5")]);
     assert!(refused(&state, 0, jump("e3", "c3")).contains("already jumped"));
     assert!(refused(&state, 0, jump("e3", "g3")).contains("edge zone"));
-    assert!(refused(&state, 0, jump("f3", "f5")).contains("only the stack on e3"));
+    assert!(refused(&state, 0, jump("f3", "f5")).contains("only the jumping stack"));
     assert!(refused(&state, 0, mv("e3", "e2")).contains("chain"));
 }
 
@@ -125,7 +170,13 @@ fn given_a_chain_when_no_jump_is_left_then_it_ends_by_itself() {
     let (mut state, _) = given(2, "d4=n c3=r d3=rrb f3=r f4=bb e6=b f6=b", 0);
     when(&mut state, 0, jump("c3", "e3"));
     let events = when(&mut state, 0, jump("e3", "c5"));
-    assert_eq!(events[1], Event::ChainEnded { seat: Seat(0), voluntary: false });
+    assert_eq!(
+        events[1],
+        Event::ChainEnded {
+            seat: Seat(0),
+            voluntary: false
+        }
+    );
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
     assert_eq!(state.quiet_turns, 0, "the chain removed a hat");
 }
@@ -135,7 +186,13 @@ fn given_a_chain_when_the_player_ends_the_turn_then_the_next_seat_plays() {
     let (mut state, _) = given(2, "d4=n c3=r d3=rrb f3=r f4=bb e6=b f6=b", 0);
     when(&mut state, 0, jump("c3", "e3"));
     let events = when(&mut state, 0, end_turn());
-    assert_eq!(events, vec![Event::ChainEnded { seat: Seat(0), voluntary: true }]);
+    assert_eq!(
+        events,
+        vec![Event::ChainEnded {
+            seat: Seat(0),
+            voluntary: true
+        }]
+    );
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
     assert!(refused(&state, 1, end_turn()).contains("chain"));
 }
@@ -184,7 +241,11 @@ fn given_an_edge_stack_and_a_capture_elsewhere_then_the_capture_comes_first() {
 #[test]
 fn given_five_stacks_at_the_start_of_a_turn_then_the_second_row_joins_the_edge_zone() {
     let (state, events) = given(2, "d4=n b2=r c5=r f6=b g7=b", 0);
-    assert!(events.iter().any(|e| matches!(e, Event::EdgeZoneGrew { cells } if cells.len() == 16)));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::EdgeZoneGrew { cells } if cells.len() == 16))
+    );
     assert!(state.ring1_edge);
     // b2 is now in the edge zone and must leave; only c3 is outside it.
     assert_eq!(legal(&state, 0), vec![mv("b2", "c3")]);
@@ -193,11 +254,20 @@ fn given_five_stacks_at_the_start_of_a_turn_then_the_second_row_joins_the_edge_z
 #[test]
 fn given_six_stacks_when_a_removal_leaves_five_then_the_next_turn_grows_the_edge_zone() {
     let (mut state, events) = given(2, "d4=n b2=r c3=r d3=b f6=b g7=b", 0);
-    assert!(!events.iter().any(|e| matches!(e, Event::EdgeZoneGrew { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::EdgeZoneGrew { .. }))
+    );
     when(&mut state, 0, jump("c3", "e3"));
     assert!(!state.ring1_edge, "checked at the start of a turn");
     let events = when(&mut state, 0, end_turn());
-    assert!(events.iter().any(|e| matches!(e, Event::EdgeZoneGrew { .. })), "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::EdgeZoneGrew { .. })),
+        "{events:?}"
+    );
     assert!(state.ring1_edge);
     // Blue's f6 is on the 2nd row now: it must leave.
     assert!(legal(&state, 1).iter().all(|c| matches!(c, Command::Move { from, .. } | Command::Jump { from, .. } if *from == super::c("f6") || *from == super::c("g7"))));
@@ -206,6 +276,9 @@ fn given_six_stacks_when_a_removal_leaves_five_then_the_next_turn_grows_the_edge
 #[test]
 fn given_a_player_with_no_legal_action_then_the_turn_is_skipped() {
     let (state, events) = given(2, "a1=r a2=b b1=b b2=b a3=b c3=b c1=b", 0);
-    assert!(events.contains(&Event::Skipped { seat: Seat(0), reason: SkipReason::NoAction }));
+    assert!(events.contains(&Event::Skipped {
+        seat: Seat(0),
+        reason: SkipReason::NoAction
+    }));
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
 }

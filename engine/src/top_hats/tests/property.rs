@@ -6,8 +6,9 @@ use crate::testing::{checked_playout, playout};
 fn run(players: usize, games: u64) -> (u64, u64, u64) {
     let (mut actions, mut wins, mut draws) = (0, 0, 0);
     for seed in 0..games {
-        let (state, report) = checked_playout::<TopHats>(players, Options::default(), seed, 100_000)
-            .unwrap_or_else(|e| panic!("{players}p: {e}"));
+        let (state, report) =
+            checked_playout::<TopHats>(players, Options::default(), seed, 100_000)
+                .unwrap_or_else(|e| panic!("{players}p: {e}"));
         actions += report.actions;
         let result = TopHats::result(&state).unwrap();
         if result.winners.is_empty() {

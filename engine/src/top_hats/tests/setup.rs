@@ -61,7 +61,14 @@ fn given_a_new_three_player_game_then_pools_are_nine_own_and_three_of_each_other
 fn given_building_when_a_seat_builds_then_the_stack_is_its_colour_on_top_and_others_still_build() {
     let mut state = fresh(2);
     let events = when(&mut state, 1, build([R, B]));
-    assert_eq!(events, vec![Event::StackBuilt { seat: Seat(1), stack: 0, under: [R, B] }]);
+    assert_eq!(
+        events,
+        vec![Event::StackBuilt {
+            seat: Seat(1),
+            stack: 0,
+            under: [R, B]
+        }]
+    );
     assert_eq!(state.built[1][0], [0, 1, 1]);
     assert_eq!(state.pools[1], [5, 7, 0]);
     assert_eq!(TopHats::to_act(&state), vec![Seat(0), Seat(1)]);
@@ -107,25 +114,103 @@ fn given_everyone_built_then_seat_0_places_first_on_x_cells_only() {
     assert_eq!(state.phase, Phase::Placing);
     assert_eq!(TopHats::to_act(&state), vec![Seat(0)]);
     assert_eq!(legal(&state, 0).len(), 5 * 24);
-    assert!(refused(&state, 0, Command::Place { stack: 0, cell: c("a1") }).contains("not an X cell"));
-    assert!(refused(&state, 0, Command::Place { stack: 0, cell: c("d4") }).contains("not an X cell"));
-    assert!(refused(&state, 1, Command::Place { stack: 0, cell: c("c3") }).contains("turn"));
-    assert!(refused(&state, 0, Command::Place { stack: 5, cell: c("c3") }).contains("no stack 5"));
+    assert!(
+        refused(
+            &state,
+            0,
+            Command::Place {
+                stack: 0,
+                cell: c("a1")
+            }
+        )
+        .contains("not an X cell")
+    );
+    assert!(
+        refused(
+            &state,
+            0,
+            Command::Place {
+                stack: 0,
+                cell: c("d4")
+            }
+        )
+        .contains("not an X cell")
+    );
+    assert!(
+        refused(
+            &state,
+            1,
+            Command::Place {
+                stack: 0,
+                cell: c("c3")
+            }
+        )
+        .contains("turn")
+    );
+    assert!(
+        refused(
+            &state,
+            0,
+            Command::Place {
+                stack: 5,
+                cell: c("c3")
+            }
+        )
+        .contains("no stack 5")
+    );
     assert_eq!(X_CELLS.count_ones(), 24);
 }
 
 #[test]
-fn given_placing_when_a_stack_is_placed_then_it_is_not_offered_again_numbers_do_not_shift_and_the_cell_is_taken() {
+fn given_placing_when_a_stack_is_placed_then_it_is_not_offered_again_numbers_do_not_shift_and_the_cell_is_taken()
+ {
     let mut state = all_built(2);
-    when(&mut state, 0, Command::Place { stack: 2, cell: c("c3") });
+    when(
+        &mut state,
+        0,
+        Command::Place {
+            stack: 2,
+            cell: c("c3"),
+        },
+    );
     assert_eq!(hats_on(&state, "c3"), "bbr");
     assert_eq!(TopHats::to_act(&state), vec![Seat(1)]);
-    assert!(refused(&state, 1, Command::Place { stack: 0, cell: c("c3") }).contains("taken"));
-    when(&mut state, 1, Command::Place { stack: 0, cell: c("e5") });
-    assert!(refused(&state, 0, Command::Place { stack: 2, cell: c("c4") }).contains("no stack 2"));
+    assert!(
+        refused(
+            &state,
+            1,
+            Command::Place {
+                stack: 0,
+                cell: c("c3")
+            }
+        )
+        .contains("taken")
+    );
+    when(
+        &mut state,
+        1,
+        Command::Place {
+            stack: 0,
+            cell: c("e5"),
+        },
+    );
+    assert!(
+        refused(
+            &state,
+            0,
+            Command::Place {
+                stack: 2,
+                cell: c("c4")
+            }
+        )
+        .contains("no stack 2")
+    );
     let l = legal(&state, 0);
     assert_eq!(l.len(), 4 * 22);
-    assert!(l.contains(&Command::Place { stack: 4, cell: c("c4") }));
+    assert!(l.contains(&Command::Place {
+        stack: 4,
+        cell: c("c4")
+    }));
 }
 
 #[test]
@@ -136,7 +221,14 @@ fn given_the_last_stack_placed_then_play_starts_with_seat_0() {
         let mut k = 0;
         for stack in 0..5u8 {
             for s in 0..players {
-                when(&mut state, s as u8, Command::Place { stack, cell: cells[k] });
+                when(
+                    &mut state,
+                    s as u8,
+                    Command::Place {
+                        stack,
+                        cell: cells[k],
+                    },
+                );
                 k += 1;
             }
         }
@@ -148,7 +240,11 @@ fn given_the_last_stack_placed_then_play_starts_with_seat_0() {
 
 #[test]
 fn given_a_built_stack_then_only_its_builder_sees_what_is_under_it() {
-    let event = Event::StackBuilt { seat: Seat(0), stack: 3, under: [B, R] };
+    let event = Event::StackBuilt {
+        seat: Seat(0),
+        stack: 3,
+        under: [B, R],
+    };
     let own = serde_json::to_value(TopHats::redact(&event, Viewer::Seat(Seat(0)))).unwrap();
     assert_eq!(
         own,
@@ -158,7 +254,12 @@ fn given_a_built_stack_then_only_its_builder_sees_what_is_under_it() {
         let other = TopHats::redact(&event, viewer);
         assert_eq!(
             other,
-            EventView::Hidden(HiddenEvent::StackBuilt { seat: Seat(0), stack: 3, height: 3, under: None })
+            EventView::Hidden(HiddenEvent::StackBuilt {
+                seat: Seat(0),
+                stack: 3,
+                height: 3,
+                under: None
+            })
         );
     }
 }
@@ -177,7 +278,10 @@ fn given_the_same_seed_then_the_same_opening_and_there_is_no_randomness() {
 fn given_bad_options_then_new_game_refuses_them() {
     assert!(TopHats::new_game(4, Options::default()).is_err());
     assert!(TopHats::new_game(1, Options::default()).is_err());
-    let zero = Options { quiet_turn_limit: 0, ..Options::default() };
+    let zero = Options {
+        quiet_turn_limit: 0,
+        ..Options::default()
+    };
     assert!(TopHats::new_game(2, zero).is_err());
     for (spec, to_move) in [
         ("c3=r c3=b", 0),    // two stacks on one cell
@@ -188,25 +292,45 @@ fn given_bad_options_then_new_game_refuses_them() {
         ("c3=r e5=r", 0),    // one colour only
         ("c3=r e5=b d4=n@0", 0),
     ] {
-        assert!(TopHats::new_game(2, options(spec, to_move)).is_err(), "{spec}");
+        assert!(
+            TopHats::new_game(2, options(spec, to_move)).is_err(),
+            "{spec}"
+        );
     }
     let json = r#"{"position": {"stacks": [{"cell": "b2", "hats": ["blue", "red", "red"]}, {"cell": "f6", "hats": ["blue"]}], "to_move": 1}}"#;
     let parsed: Options = serde_json::from_str(json).unwrap();
     assert!(TopHats::new_game(2, parsed).is_ok());
     assert!(serde_json::from_str::<Options>(r#"{"deals": []}"#).is_err());
-    assert!(serde_json::from_str::<Options>(r#"{"position": {"stacks": [{"cell": "h9", "hats": ["red"]}]}}"#).is_err());
+    assert!(
+        serde_json::from_str::<Options>(
+            r#"{"position": {"stacks": [{"cell": "h9", "hats": ["red"]}]}}"#
+        )
+        .is_err()
+    );
 }
 
 #[test]
 fn given_commands_as_json_then_they_parse_with_their_rule_names() {
     let parse = |s: &str| serde_json::from_str::<Command>(s);
-    assert_eq!(parse(r#"{"type": "build_stack", "under": ["red", "blue"]}"#).unwrap(), build([R, B]));
+    assert_eq!(
+        parse(r#"{"type": "build_stack", "under": ["red", "blue"]}"#).unwrap(),
+        build([R, B])
+    );
     assert_eq!(
         parse(r#"{"type": "place", "stack": 1, "cell": "c3"}"#).unwrap(),
-        Command::Place { stack: 1, cell: c("c3") }
+        Command::Place {
+            stack: 1,
+            cell: c("c3")
+        }
     );
-    assert_eq!(parse(r#"{"type": "move", "from": "c3", "to": "c4"}"#).unwrap(), mv("c3", "c4"));
-    assert_eq!(parse(r#"{"type": "jump", "from": "c3", "to": "c5"}"#).unwrap(), jump("c3", "c5"));
+    assert_eq!(
+        parse(r#"{"type": "move", "from": "c3", "to": "c4"}"#).unwrap(),
+        mv("c3", "c4")
+    );
+    assert_eq!(
+        parse(r#"{"type": "jump", "from": "c3", "to": "c5"}"#).unwrap(),
+        jump("c3", "c5")
+    );
     assert_eq!(parse(r#"{"type": "end_turn"}"#).unwrap(), end_turn());
     assert!(parse(r#"{"type": "end_turn", "x": 1}"#).is_err());
     assert!(parse(r#"{"type": "move", "from": "c8", "to": "c4"}"#).is_err());
