@@ -409,3 +409,60 @@ impl<'de> Deserialize<'de> for Board {
         deserializer.deserialize_seq(BoardVisitor)
     }
 }
+
+/// Every cell.
+pub const ALL: u64 = (1u64 << CELLS) - 1;
+
+const fn file_mask(file: usize) -> u64 {
+    let mut m = 0u64;
+    let mut r = 0;
+    while r < SIDE {
+        m |= 1 << (file + SIDE * r);
+        r += 1;
+    }
+    m
+}
+
+/// For each direction: the cells that may step that way without leaving the
+/// board sideways, and the index offset of one step.
+const SHIFTS: [(u64, i32); 8] = {
+    let mut t = [(0u64, 0i32); 8];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = DIRS[d];
+        let keep = if df == 1 {
+            !file_mask(SIDE - 1)
+        } else if df == -1 {
+            !file_mask(0)
+        } else {
+            u64::MAX
+        };
+        t[d] = (keep & ALL, df as i32 + SIDE as i32 * dr as i32);
+        d += 1;
+    }
+    t
+};
+
+/// The cell set `cells` moved one step in direction `d` (cells leaving the board drop out).
+#[inline]
+#[must_use]
+pub fn shift(cells: u64, d: usize) -> u64 {
+    let (keep, by) = SHIFTS[d];
+    let b = cells & keep;
+    let moved = if by > 0 { b << by } else { b >> -by };
+    moved & ALL
+}
+
+/// The index offset of one step in direction `d`.
+#[inline]
+#[must_use]
+pub fn step(d: usize) -> i32 {
+    SHIFTS[d].1
+}
+
+/// The direction opposite `d`.
+#[inline]
+#[must_use]
+pub fn back(d: usize) -> usize {
+    (d + 4) % 8
+}

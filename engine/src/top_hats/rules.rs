@@ -2,7 +2,7 @@
 
 use super::board::{
     BEYOND, Board, CELLS, CENTRE, Cell, Colour, MAX_HEIGHT, NEIGHBOUR, NEUTRAL, NO_BUILDER, OFF,
-    RING1, Stack, X_CELLS, cells_of,
+    RING1, Stack, X_CELLS, back, cells_of, shift, step,
 };
 use super::commands::Command;
 use super::events::{ColourCount, DrawReason, Event, Pool, SkipReason};
@@ -211,34 +211,21 @@ pub fn turn_options(state: &State, seat: Seat) -> TurnOptions {
     let opp = opposing(board, seat);
     let occ = board.occupied();
     let empty = ALL_CELLS & !occ;
-    let edge = state.edge();
+    let land = empty & !state.edge();
     let mut movers = 0u64;
-    for c in cells_of(own) {
-        let i = c.index();
-        let mut can = false;
-        for d in 0..8 {
-            let n = NEIGHBOUR[i][d];
-            if n == OFF {
-                continue;
-            }
-            let nb = 1u64 << n;
-            let b = BEYOND[i][d];
-            if b != OFF && opp & nb != 0 && empty & (1u64 << b) != 0 {
-                return TurnOptions {
-                    capture: true,
-                    movers: 0,
-                };
-            }
-            if !can {
-                can = (empty & !edge & nb != 0)
-                    || (b != OFF && occ & nb != 0 && empty & !edge & (1u64 << b) != 0);
-            }
+    for d in 0..8 {
+        if shift(shift(own, d) & opp, d) & empty != 0 {
+            return TurnOptions {
+                capture: true,
+                movers: 0,
+            };
         }
-        if can {
-            movers |= c.bit();
-        }
+        let b = back(d);
+        let next_to_land = shift(land, b);
+        movers |= next_to_land | shift(next_to_land & occ, b);
     }
-    let edge_movers = movers & edge;
+    movers &= own;
+    let edge_movers = movers & state.edge();
     TurnOptions {
         capture: false,
         movers: if edge_movers != 0 {
@@ -247,6 +234,11 @@ pub fn turn_options(state: &State, seat: Seat) -> TurnOptions {
             movers
         },
     }
+}
+
+/// The cell `k` steps back from `to` in direction `d`.
+fn from_cell(to: u32, d: usize, k: i32) -> Cell {
+    Cell::of(u8::try_from(i64::from(to) - i64::from(step(d) * k)).unwrap_or(0))
 }
 
 /// Whether the stack on `from` can jump again in the chain `chain`.
@@ -339,51 +331,48 @@ pub fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
             let empty = ALL_CELLS & !occ;
             if opts.capture {
                 let opp = opposing(board, seat);
-                for c in cells_of(board.tops(seat.0)) {
-                    let i = c.index();
-                    for d in 0..8 {
-                        let b = BEYOND[i][d];
-                        if b != OFF
-                            && opp & (1u64 << NEIGHBOUR[i][d]) != 0
-                            && empty & (1u64 << b) != 0
-                        {
-                            out.push(Command::Jump {
-                                from: c,
-                                to: cell(b),
-                            });
-                        }
+                let own = board.tops(seat.0);
+                for d in 0..8 {
+                    for to in bits(shift(shift(own, d) & opp, d) & empty) {
+                        out.push(Command::Jump {
+                            from: from_cell(to, d, 2),
+                            to: cell(to as u8),
+                        });
                     }
                 }
                 return out;
             }
             let land = empty & !state.edge();
-            for c in cells_of(opts.movers) {
-                let i = c.index();
-                for d in 0..8 {
-                    let n = NEIGHBOUR[i][d];
-                    if n == OFF {
-                        continue;
-                    }
-                    if land & (1u64 << n) != 0 {
-                        out.push(Command::Move {
-                            from: c,
-                            to: cell(n),
-                        });
-                    }
+            for d in 0..8 {
+                let stepped = shift(opts.movers, d);
+                for to in bits(stepped & land) {
+                    out.push(Command::Move {
+                        from: from_cell(to, d, 1),
+                        to: cell(to as u8),
+                    });
                 }
-                for d in 0..8 {
-                    let b = BEYOND[i][d];
-                    if b != OFF && occ & (1u64 << NEIGHBOUR[i][d]) != 0 && land & (1u64 << b) != 0 {
-                        out.push(Command::Jump {
-                            from: c,
-                            to: cell(b),
-                        });
-                    }
+                for to in bits(shift(stepped & occ, d) & land) {
+                    out.push(Command::Jump {
+                        from: from_cell(to, d, 2),
+                        to: cell(to as u8),
+                    });
                 }
             }
             out
         }
     }
+}
+
+/// The indices of the cells of a cell set.
+fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros();
+        mask &= mask - 1;
+        Some(i)
+    })
 }
 
 fn refuse<T>(message: impl Into<String>) -> Result<T, RuleViolation> {
