@@ -150,7 +150,20 @@ pub fn to_act(state: &State) -> Vec<Seat> {
     }
 }
 
-/// Whether `seat` may build a stack with `under` now (assuming it is building).
+/// Whether `seat` may build a stack with `under` now (assuming it is building):
+/// the hats are in its pool, and one hat of its colour is left for the top of
+/// every stack still to build.
+fn build_ok(state: &State, seat: usize, under: [u8; 2]) -> bool {
+    let mut need = [0u8; 4];
+    need[usize::from(under[0] & 3)] += 1;
+    need[usize::from(under[1] & 3)] += 1;
+    need[seat] += 1;
+    let pool = state.pools[seat];
+    let left_to_build = STACKS as u8 - 1 - state.built_count[seat];
+    need[3] == 0 && (0..3).all(|c| pool[c] >= need[c]) && pool[seat] - need[seat] >= left_to_build
+}
+
+/// Why `seat` may not build a stack with `under` now, if it may not.
 fn build_allowed(state: &State, seat: usize, under: [Colour; 2]) -> Result<(), RuleViolation> {
     let mut need = [0u8; 3];
     for c in under {
@@ -287,9 +300,10 @@ pub fn legal_commands(state: &State, seat: Seat) -> Vec<Command> {
             let mut out = Vec::with_capacity(9);
             for a in 0..state.players {
                 for b in 0..state.players {
-                    let under = [Colour::from_code(a), Colour::from_code(b)];
-                    if build_allowed(state, s, under).is_ok() {
-                        out.push(Command::BuildStack { under });
+                    if build_ok(state, s, [a, b]) {
+                        out.push(Command::BuildStack {
+                            under: [Colour::from_code(a), Colour::from_code(b)],
+                        });
                     }
                 }
             }
