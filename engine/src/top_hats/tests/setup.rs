@@ -334,4 +334,27 @@ fn given_commands_as_json_then_they_parse_with_their_rule_names() {
     assert_eq!(parse(r#"{"type": "end_turn"}"#).unwrap(), end_turn());
     assert!(parse(r#"{"type": "end_turn", "x": 1}"#).is_err());
     assert!(parse(r#"{"type": "move", "from": "c8", "to": "c4"}"#).is_err());
+    assert!(parse(r#"{"type": "move", "from": "c3"}"#).is_err());
+    assert!(parse(r#"{"type": "move", "from": "c3", "to": "c4", "stack": 1}"#).is_err());
+    assert!(parse(r#"{"type": "end_turn", "under": ["red", "red"]}"#).is_err());
+    assert!(parse(r#"{"type": "build_stack", "under": ["red"]}"#).is_err());
+    assert!(parse(r#"{"type": "pass"}"#).is_err());
+    assert!(parse(r#"{"from": "c3", "to": "c4"}"#).is_err());
+    assert_eq!(
+        parse(r#"{"to": "c4", "from": "c3", "type": "jump"}"#).unwrap(),
+        jump("c3", "c4"),
+        "field order does not matter"
+    );
+    assert_eq!(
+        serde_json::to_string(&Command::Place {
+            stack: 1,
+            cell: c("c3")
+        })
+        .unwrap(),
+        r#"{"type":"place","stack":1,"cell":"c3"}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&end_turn()).unwrap(),
+        r#"{"type":"end_turn"}"#
+    );
 }
