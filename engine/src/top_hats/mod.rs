@@ -67,6 +67,13 @@
 //!   on top; `to_move` a seat. A stack's `builder` defaults to the seat of its
 //!   top colour (nobody for the neutral hat). The preset is public in the
 //!   options, but views and events still hide what is under the tops.
+//! - A colour counts as "showing" only on top of a stack: hats hidden under
+//!   other tops do not keep a seat in the game, and the win is checked only
+//!   after a removal (the only thing that changes which colours show).
+//! - The 2nd row joins the edge zone once, with an `edge_zone_grew` event
+//!   listing its 16 cells, and stays edge zone even if no stack is removed later.
+//! - Skips are events (`skipped` with `no_colour` or `no_action`); a win is
+//!   `won`, a draw `drawn` with `quiet_turns` or `no_action`.
 //! - Scores: each seat scores the stacks showing its colour at the end; the
 //!   round lists stacks per seat, hats per colour still on the board and hats
 //!   removed. A win has one winner; a draw has none and outcome `draw`.

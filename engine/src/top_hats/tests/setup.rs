@@ -358,3 +358,35 @@ fn given_commands_as_json_then_they_parse_with_their_rule_names() {
         r#"{"type":"end_turn"}"#
     );
 }
+
+#[test]
+fn given_the_options_schema_then_it_describes_the_options_and_defaults_round_trip() {
+    let schema = TopHats::options_schema();
+    assert_eq!(schema["properties"]["quiet_turn_limit"]["default"], 60);
+    assert!(schema["properties"]["position"]["properties"]["stacks"].is_object());
+    let json = serde_json::to_string(&Options::default()).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Options>(&json).unwrap(),
+        Options::default()
+    );
+    assert_eq!(
+        serde_json::from_str::<Options>("{}").unwrap(),
+        Options::default()
+    );
+    assert_eq!(
+        serde_json::from_str::<Options>(r#"{"quiet_turn_limit": 10}"#)
+            .unwrap()
+            .quiet_turn_limit,
+        10
+    );
+}
+
+#[test]
+fn given_the_ruleset_then_it_is_registered_as_top_hats_for_two_or_three() {
+    use crate::GameKind;
+    let kind = GameKind::from_id("top-hats").unwrap();
+    assert_eq!(
+        crate::with_ruleset!(kind, |R| (R::NAME, R::MIN_PLAYERS, R::MAX_PLAYERS)),
+        ("Top Hats", 2, 3)
+    );
+}
