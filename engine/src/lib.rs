@@ -11,6 +11,7 @@ pub mod kind;
 pub mod random;
 pub mod ruleset;
 pub mod testing;
+pub mod top_hats;
 
 pub use kind::GameKind;
 pub use random::Randomness;
