@@ -1,4 +1,5 @@
-//! Waking long polls when a game changes, across server processes.
+//! Waking long polls and streams when a game changes or a user is notified,
+//! across server processes.
 //!
 //! Every append notifies the PostgreSQL channel `hatstand_games` with
 //! `"<game id> <version>"` as part of its statement (delivered on commit).
@@ -17,6 +18,20 @@ use uuid::Uuid;
 
 /// The PostgreSQL channel games are announced on.
 pub const CHANNEL: &str = "hatstand_games";
+/// The channel new notifications are announced on (`"<user id> <notification id>"`,
+/// by a trigger on `notifications`).
+pub const USER_CHANNEL: &str = "hatstand_users";
+
+/// What the listener wakes.
+#[derive(Debug, Clone, Default)]
+pub struct Listeners {
+    /// Long polls and streams of games.
+    pub games: Arc<GameWatch>,
+    /// Streams of users' notifications (keyed by user id, valued by notification id).
+    pub users: Arc<GameWatch>,
+    /// The webhook worker: a notification may have deliveries due.
+    pub outbox: Arc<tokio::sync::Notify>,
+}
 
 /// The latest known version of each game someone is waiting on.
 #[derive(Debug, Default)]
@@ -50,8 +65,8 @@ impl GameWatch {
     }
 }
 
-/// Listens on [`CHANNEL`] forever, reconnecting after failures.
-pub async fn listen(url: String, watch: Arc<GameWatch>) {
+/// Listens on [`CHANNEL`] and [`USER_CHANNEL`] forever, reconnecting after failures.
+pub async fn listen(url: String, watch: Listeners) {
     loop {
         match listen_once(&url, &watch).await {
             Ok(()) => tracing::warn!("the notification connection closed; reconnecting"),
@@ -61,20 +76,26 @@ pub async fn listen(url: String, watch: Arc<GameWatch>) {
     }
 }
 
-async fn listen_once(url: &str, watch: &GameWatch) -> Result<(), String> {
+async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
     let mut conn = AsyncPgConnection::establish(url)
         .await
         .map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {CHANNEL}"))
+    conn.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {USER_CHANNEL}"))
         .await
         .map_err(|e| e.to_string())?;
     let mut stream = std::pin::pin!(conn.notifications_stream());
     while let Some(note) = stream.next().await {
         let note = note.map_err(|e| e.to_string())?;
-        if let Some((game, version)) = note.payload.split_once(' ')
-            && let (Ok(game), Ok(version)) = (game.parse(), version.parse())
+        let target = if note.channel == USER_CHANNEL {
+            watch.outbox.notify_one();
+            &watch.users
+        } else {
+            &watch.games
+        };
+        if let Some((key, version)) = note.payload.split_once(' ')
+            && let (Ok(key), Ok(version)) = (key.parse(), version.parse())
         {
-            watch.publish(game, version);
+            target.publish(key, version);
         }
     }
     Ok(())

@@ -13,4 +13,6 @@ pub struct AppState {
     pub pool: Pool,
     pub jwt: JwtKeys,
     pub watch: Arc<GameWatch>,
+    /// The latest notification id of each user someone streams (`/v1/me/stream`).
+    pub users: Arc<GameWatch>,
 }
