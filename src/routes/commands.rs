@@ -45,6 +45,9 @@ pub async fn submit(
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
     let key = header_value(req.headers(), "Idempotency-Key")?;
+    if let Some(key) = key {
+        command::check_idempotency_key(key)?;
+    }
     let if_match = version_tag(&req, "If-Match")?;
     let precondition = Precondition::from(request.expected_version, if_match)?;
     let outcome =
