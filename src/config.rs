@@ -83,4 +83,52 @@ pub struct Settings {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "HATSTAND_WORKERS", global = true)]
     pub workers: Option<usize>,
+    #[command(flatten)]
+    pub background: Background,
+}
+
+/// The background workers: deadlines and webhook deliveries.
+#[derive(Debug, Clone, Args)]
+pub struct Background {
+    /// How often the deadline worker looks for due games, in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_DEADLINE_TICK_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub deadline_tick_ms: u64,
+    /// How often the webhook worker looks for due deliveries, in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_WEBHOOK_TICK_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub webhook_tick_ms: u64,
+    /// The delay before the first retry of a failed webhook delivery, in
+    /// milliseconds; it doubles with each attempt, up to one hour.
+    #[arg(
+        long,
+        env = "HATSTAND_WEBHOOK_RETRY_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub webhook_retry_ms: u64,
+    /// Attempts after which a webhook delivery is given up (`failed`).
+    #[arg(
+        long,
+        env = "HATSTAND_WEBHOOK_ATTEMPTS",
+        default_value_t = 12,
+        global = true
+    )]
+    pub webhook_attempts: u32,
+    /// The timeout of one webhook request, in milliseconds.
+    #[arg(
+        long,
+        env = "HATSTAND_WEBHOOK_TIMEOUT_MS",
+        default_value_t = 10_000,
+        global = true
+    )]
+    pub webhook_timeout_ms: u64,
 }

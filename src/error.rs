@@ -3,6 +3,17 @@
 //! Every error a client can see has a stable snake_case `code` to branch on.
 //! Domain errors (rule violations, options errors, database failures) are
 //! mapped here, once.
+//!
+//! The codes: `bad_request`, `unauthenticated`, `not_a_player`, `forbidden`,
+//! `not_invited` (403: a private game without its code or an invitation),
+//! `not_found`, `method_not_allowed`, `version_conflict`, `game_full`,
+//! `seat_taken`, `already_joined`, `game_not_open`, `game_finished`,
+//! `game_not_finished`, `username_taken`, `not_your_turn`,
+//! `already_resigned` (409: the seat is already out), `no_deadline` (409: a
+//! vacation in a game without `turn_timeout`), `too_many_webhooks` (409),
+//! `illegal_command`, `invalid_options`, `idempotency_key_reused`,
+//! `vacation_exceeded` (422: more than `max_vacation`), `payload_too_large`,
+//! `precondition_required`, `unavailable`, `internal`.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
@@ -94,6 +105,28 @@ impl ApiError {
     /// Anything else the caller may not do.
     pub fn forbidden(detail: impl Into<String>) -> Self {
         Self::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", detail)
+    }
+
+    /// A private game joined (or an invitation declined) by someone not
+    /// invited and without the right invite code.
+    pub fn not_invited() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "not_invited",
+            "Not invited",
+            "this game is private: join with its invite code, or be invited",
+        )
+    }
+
+    /// A request the caller may make but not now or not like this, with a
+    /// stable code (`vacation_exceeded`, ...).
+    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            "Unprocessable request",
+            detail,
+        )
     }
 
     /// An unknown game, user, ruleset or route.

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod bench;
 pub mod config;
 pub mod db;
+pub mod deadlines;
 pub mod error;
 pub mod games;
 pub mod notify;
@@ -13,5 +14,6 @@ pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod verify;
+pub mod webhooks;
 
 pub use hatstand_engine as engine;

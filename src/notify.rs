@@ -1,11 +1,13 @@
-//! Waking long polls when a game changes, across server processes.
+//! Waking long polls and streams when a game changes or a user is notified,
+//! across server processes.
 //!
-//! After a transaction that moved a game commits, the process that wrote it
-//! wakes its own waiters at once and hands `"<game id> <version>"` to its
+//! After a transaction that moved a game (or notified users) commits, the
+//! process that wrote it wakes its own waiters at once and hands
+//! `"<game id> <version>"` (and `"<user id> <notification id>"`) to its
 //! [`Announcer`], which sends what accumulated as NOTIFYs on the PostgreSQL
-//! channel `hatstand_games` in one statement. Each process keeps one
-//! connection listening on that channel and wakes the requests waiting on
-//! that game.
+//! channels `hatstand_games` (and `hatstand_users`) in one statement. Each
+//! process keeps one connection listening on both channels and wakes the
+//! requests and streams waiting on that game or user, and its webhook worker.
 //!
 //! The NOTIFY is deliberately not part of the command's own transaction:
 //! PostgreSQL holds a database-wide lock from a notifying transaction's
@@ -30,6 +32,19 @@ use crate::db::Pool;
 
 /// The PostgreSQL channel games are announced on.
 pub const CHANNEL: &str = "hatstand_games";
+/// The channel new notifications are announced on (`"<user id> <notification id>"`).
+pub const USER_CHANNEL: &str = "hatstand_users";
+
+/// What the listener wakes.
+#[derive(Debug, Clone, Default)]
+pub struct Listeners {
+    /// Long polls and streams of games.
+    pub games: Arc<GameWatch>,
+    /// Streams of users' notifications (keyed by user id, valued by notification id).
+    pub users: Arc<GameWatch>,
+    /// The webhook worker: a notification may have deliveries due.
+    pub outbox: Arc<tokio::sync::Notify>,
+}
 
 /// The latest known version of each game someone is waiting on.
 #[derive(Debug, Default)]
@@ -63,58 +78,80 @@ impl GameWatch {
     }
 }
 
-/// Tells waiters in every process that a game reached a version, after the
-/// commit that made it so.
+/// Tells waiters in every process, after the commit that made it so, that a
+/// game reached a version or that a user has a new notification.
 #[derive(Clone, Debug)]
 pub struct Announcer {
-    local: Arc<GameWatch>,
-    outbox: mpsc::UnboundedSender<String>,
+    local: Listeners,
+    outbox: mpsc::UnboundedSender<(&'static str, String)>,
 }
 
 impl Announcer {
-    /// An announcer waking `local` at once and sending NOTIFYs through `pool`
-    /// from a background task.
+    /// An announcer waking this process's `local` listeners at once and
+    /// sending NOTIFYs through `pool` from a background task.
     #[must_use]
-    pub fn start(pool: Pool, local: Arc<GameWatch>) -> Self {
+    pub fn start(pool: Pool, local: &Listeners) -> Self {
         let (outbox, pending) = mpsc::unbounded_channel();
         tokio::spawn(send_notifications(pool, pending));
-        Announcer { local, outbox }
+        Announcer {
+            local: local.clone(),
+            outbox,
+        }
     }
 
     /// Announces that `game` reached `version` (call after the commit).
     pub fn announce(&self, game: Uuid, version: i64) {
-        self.local.publish(game, version);
+        self.local.games.publish(game, version);
         // Only fails when the sending task is gone (the runtime is stopping).
-        let _ = self.outbox.send(format!("{game} {version}"));
+        let _ = self.outbox.send((CHANNEL, format!("{game} {version}")));
+    }
+
+    /// Announces notifications `(user, notification id)` written by a
+    /// committed transaction: wakes the users' streams and the webhook
+    /// workers, here and in every other process.
+    pub fn tell(&self, told: &[(Uuid, i64)]) {
+        for &(user, id) in told {
+            self.local.users.publish(user, id);
+            let _ = self.outbox.send((USER_CHANNEL, format!("{user} {id}")));
+        }
+        if !told.is_empty() {
+            self.local.outbox.notify_one();
+        }
     }
 }
 
-/// Sends the announced versions as NOTIFYs, as many as have accumulated per
+/// Sends the announcements as NOTIFYs, as many as have accumulated per
 /// statement (at most 1,000), until the announcer is dropped.
-async fn send_notifications(pool: Pool, mut pending: mpsc::UnboundedReceiver<String>) {
+async fn send_notifications(
+    pool: Pool,
+    mut pending: mpsc::UnboundedReceiver<(&'static str, String)>,
+) {
     use diesel::sql_types::{Array, Text};
     use diesel_async::RunQueryDsl;
     let mut batch = Vec::new();
     while pending.recv_many(&mut batch, 1000).await > 0 {
+        let (channels, payloads): (Vec<&str>, Vec<String>) = batch.drain(..).unzip();
         let sent = match pool.get().await {
-            Ok(mut conn) => diesel::sql_query(
-                "SELECT pg_notify('hatstand_games', p) FROM unnest($1::text[]) AS p",
+            Ok(mut conn) => crate::db::prepared::Prepared(
+                diesel::sql_query(
+                    "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS x(c, p)",
+                )
+                .bind::<Array<Text>, _>(&channels)
+                .bind::<Array<Text>, _>(&payloads),
             )
-            .bind::<Array<Text>, _>(&batch)
             .execute(&mut conn)
             .await
             .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
         if let Err(e) = sent {
-            tracing::warn!(error = %e, lost = batch.len(), "could not notify other processes");
+            tracing::warn!(error = %e, lost = payloads.len(), "could not notify other processes");
         }
-        batch.clear();
     }
 }
 
-/// Listens on [`CHANNEL`] forever, reconnecting after failures.
-pub async fn listen(url: String, watch: Arc<GameWatch>) {
+/// Listens on [`CHANNEL`] and [`USER_CHANNEL`] forever, reconnecting after failures.
+pub async fn listen(url: String, watch: Listeners) {
     loop {
         match listen_once(&url, &watch).await {
             Ok(()) => tracing::warn!("the notification connection closed; reconnecting"),
@@ -124,20 +161,26 @@ pub async fn listen(url: String, watch: Arc<GameWatch>) {
     }
 }
 
-async fn listen_once(url: &str, watch: &GameWatch) -> Result<(), String> {
+async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
     let mut conn = AsyncPgConnection::establish(url)
         .await
         .map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {CHANNEL}"))
+    conn.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {USER_CHANNEL}"))
         .await
         .map_err(|e| e.to_string())?;
     let mut stream = std::pin::pin!(conn.notifications_stream());
     while let Some(note) = stream.next().await {
         let note = note.map_err(|e| e.to_string())?;
-        if let Some((game, version)) = note.payload.split_once(' ')
-            && let (Ok(game), Ok(version)) = (game.parse(), version.parse())
+        let target = if note.channel == USER_CHANNEL {
+            watch.outbox.notify_one();
+            &watch.users
+        } else {
+            &watch.games
+        };
+        if let Some((key, version)) = note.payload.split_once(' ')
+            && let (Ok(key), Ok(version)) = (key.parse(), version.parse())
         {
-            watch.publish(game, version);
+            target.publish(key, version);
         }
     }
     Ok(())

@@ -25,6 +25,7 @@ use utoipa_actix_web::AppExt;
         (name = "auth", description = "Accounts and access tokens"),
         (name = "rulesets", description = "What can be played"),
         (name = "games", description = "Creating, joining, reading and playing games"),
+        (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "service", description = "Health"),
     )

@@ -3,6 +3,7 @@
 
 use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Server, ServiceResponse};
@@ -17,7 +18,7 @@ use crate::auth::{JwtKeys, secret};
 use crate::config::Settings;
 use crate::db::{self, locate};
 use crate::error::ApiError;
-use crate::notify::{self, Announcer, GameWatch};
+use crate::notify::{self, Announcer, Listeners};
 use crate::routes::{self, extract};
 use crate::state::AppState;
 
@@ -46,14 +47,30 @@ pub async fn prepare(settings: &Settings) -> Result<AppState, String> {
 pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, String> {
     let pool = db::pool(url, settings.pool_size)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
-    let watch = Arc::new(GameWatch::default());
-    tokio::spawn(notify::listen(url.to_owned(), Arc::clone(&watch)));
-    let announcer = Announcer::start(pool.clone(), Arc::clone(&watch));
+    let listeners = Listeners::default();
+    tokio::spawn(notify::listen(url.to_owned(), listeners.clone()));
+    let announcer = Announcer::start(pool.clone(), &listeners);
+    let background = &settings.background;
+    if background.deadline_tick_ms > 0 {
+        tokio::spawn(crate::deadlines::run(
+            pool.clone(),
+            announcer.clone(),
+            Duration::from_millis(background.deadline_tick_ms),
+        ));
+    }
+    if background.webhook_tick_ms > 0 {
+        actix_web::rt::spawn(crate::webhooks::deliver_forever(
+            pool.clone(),
+            background.clone(),
+            Arc::clone(&listeners.outbox),
+        ));
+    }
     Ok(AppState {
         announcer,
         pool,
         jwt: JwtKeys::new(&secret, settings.token_ttl),
-        watch,
+        watch: listeners.games,
+        users: listeners.users,
     })
 }
 

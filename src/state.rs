@@ -14,4 +14,6 @@ pub struct AppState {
     pub jwt: JwtKeys,
     pub watch: Arc<GameWatch>,
     pub announcer: Announcer,
+    /// The latest notification id of each user someone streams (`/v1/me/stream`).
+    pub users: Arc<GameWatch>,
 }

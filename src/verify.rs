@@ -8,10 +8,15 @@
 //! 3. the play: the opening events are recomputed from the seed, every command
 //!    is replayed through the engine (which must produce exactly the events
 //!    that follow it, shuffles included), and no event appears that no command
-//!    caused;
-//! 4. the end: the replayed final state and result equal the document's.
+//!    caused; a command the server played for a seat (autoplay, no user)
+//!    must be the one the seed picks;
+//! 4. the server's events fit: timeouts and vacations only for seats the
+//!    game waits on, a seat out only once, a forfeit only when at most one
+//!    seat is left in, and nothing after it;
+//! 5. the end: the replayed final state and result (the forfeit's, or the
+//!    engine's) equal the document's.
 
-use hatstand_engine::random::seed_commitment;
+use hatstand_engine::random::{below, seed_commitment};
 use hatstand_engine::{GameKind, Randomness, Ruleset, seat, with_ruleset};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -219,6 +224,29 @@ fn compare_batch(
     Ok(())
 }
 
+/// A command the server played for a seat (no user) must be the one the
+/// game's randomness picks: `legal_commands[below(stream("autoplay", seq - 1), len)]`.
+fn check_autoplay<R: Ruleset>(
+    state: &R::State,
+    seat_no: u8,
+    command: &R::Command,
+    randomness: &Randomness,
+    seq: i64,
+) -> Result<(), String> {
+    let legal = R::legal_commands(state, seat(usize::from(seat_no)));
+    let version = u64::try_from(seq - 1).map_err(|e| e.to_string())?;
+    let pick = below(
+        &mut randomness.stream("autoplay", version),
+        legal.len().max(1),
+    );
+    if legal.get(pick) != Some(command) {
+        return Err(format!(
+            "event {seq}: the server's autoplay is not the command the seed picks"
+        ));
+    }
+    Ok(())
+}
+
 fn replay_and_compare<R: Ruleset>(
     doc: &AuditDocument,
     events: &[LoggedEvent],
@@ -259,6 +287,9 @@ fn replay_and_compare<R: Ruleset>(
             .state
             .as_ref()
             .ok_or("a command before the game started")?;
+        if event.actor_user.is_none() {
+            check_autoplay::<R>(state, seat_no, &command, &randomness, event.seq)?;
+        }
         let produced = R::decide(state, seat(usize::from(seat_no)), &command, &randomness)
             .map_err(|e| {
                 format!(
@@ -283,10 +314,7 @@ fn replay_and_compare<R: Ruleset>(
     if final_state != doc.final_state {
         return Err("the final state is not the one the log replays to".into());
     }
-    let result = R::result(state)
-        .map(serde_json::to_value)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let result = replay.result()?;
     if result != doc.result {
         return Err("the result is not the one the log replays to".into());
     }

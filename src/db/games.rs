@@ -10,7 +10,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::event_store::LoggedEvent;
-use super::schema::{games, seats};
+use super::schema::games;
 
 /// A row of `games`.
 #[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable)]
@@ -33,6 +33,14 @@ pub struct GameRow {
     pub created_by: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The server-level options (see `games::clock`).
+    pub server_options: Value,
+    /// When the seats in `to_act` time out.
+    pub deadline: Option<DateTime<Utc>>,
+    /// Closed to the public.
+    pub private: bool,
+    /// The code that lets anyone holding it join a private game.
+    pub invite_code: Option<String>,
 }
 
 /// A taken seat.
@@ -41,6 +49,30 @@ pub struct SeatRow {
     pub seat: i16,
     pub user_id: Uuid,
     pub username: String,
+    /// Consecutive timeouts.
+    #[serde(default)]
+    pub timeouts: i32,
+    /// Vacation taken so far, in seconds.
+    #[serde(default)]
+    pub vacation_used_secs: i64,
+    /// Whether the seat is out (resigned, forfeited or inactive).
+    #[serde(default)]
+    pub resigned: bool,
+}
+
+impl SeatRow {
+    /// A seat just taken.
+    #[must_use]
+    pub fn new(seat: i16, user_id: Uuid, username: String) -> Self {
+        SeatRow {
+            seat,
+            user_id,
+            username,
+            timeouts: 0,
+            vacation_used_secs: 0,
+            resigned: false,
+        }
+    }
 }
 
 /// A stored idempotent response.
@@ -80,18 +112,29 @@ struct LoadedRow {
     idempotent: Option<Value>,
 }
 
-const LOAD: &str = "
-SELECT g.*,
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id, 'username', u.username)
+/// The seats of game `g` as a JSON array (shared with the listing).
+pub const SEATS_JSON: &str = "
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id, 'username', u.username,
+                                                   'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
+                                                   'resigned', s.resigned_at IS NOT NULL)
                                  ORDER BY s.seat)
                    FROM seats s JOIN users u ON u.id = s.user_id
-                  WHERE s.game_id = g.id), '[]'::json) AS seats,
+                  WHERE s.game_id = g.id), '[]'::json) AS seats";
+
+const LOAD_TAIL: &str = ",
        (SELECT json_build_object('request_hash', k.request_hash, 'status', k.response_status,
                                  'body', k.response_body)
           FROM idempotency_keys k
          WHERE k.user_id = $2 AND k.key = $3) AS idempotent
   FROM games g
  WHERE g.id = $1";
+
+fn load_sql(for_update: bool) -> String {
+    format!(
+        "SELECT g.*,{SEATS_JSON}{LOAD_TAIL}{}",
+        if for_update { " FOR UPDATE OF g" } else { "" }
+    )
+}
 
 /// One round trip: the game, its seats, and the response stored for
 /// (`user`, `idempotency_key`) if any.
@@ -104,8 +147,18 @@ pub async fn load(
     user: Option<Uuid>,
     idempotency_key: Option<&str>,
 ) -> QueryResult<Option<LoadedGame>> {
+    load_with(conn, id, user, idempotency_key, false).await
+}
+
+async fn load_with(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    user: Option<Uuid>,
+    idempotency_key: Option<&str>,
+    for_update: bool,
+) -> QueryResult<Option<LoadedGame>> {
     let row: Option<LoadedRow> = crate::db::prepared::Prepared(
-        diesel::sql_query(LOAD)
+        diesel::sql_query(load_sql(for_update))
             .bind::<SqlUuid, _>(id)
             .bind::<Nullable<SqlUuid>, _>(user)
             .bind::<Nullable<Text>, _>(idempotency_key),
@@ -138,33 +191,7 @@ pub async fn load_for_update(
     conn: &mut AsyncPgConnection,
     id: Uuid,
 ) -> QueryResult<Option<LoadedGame>> {
-    let game: Option<GameRow> = games::table
-        .find(id)
-        .for_update()
-        .select(GameRow::as_select())
-        .first(conn)
-        .await
-        .optional()?;
-    let Some(game) = game else { return Ok(None) };
-    let seats: Vec<(i16, Uuid, String)> = seats::table
-        .inner_join(super::schema::users::table)
-        .filter(seats::game_id.eq(id))
-        .order(seats::seat.asc())
-        .select((seats::seat, seats::user_id, super::schema::users::username))
-        .load(conn)
-        .await?;
-    Ok(Some(LoadedGame {
-        game,
-        seats: seats
-            .into_iter()
-            .map(|(seat, user_id, username)| SeatRow {
-                seat,
-                user_id,
-                username,
-            })
-            .collect(),
-        idempotent: None,
-    }))
+    load_with(conn, id, None, None, true).await
 }
 
 /// The new state of a game after a command.
@@ -180,6 +207,12 @@ pub struct Update<'a> {
     pub result: Option<&'a Value>,
     pub updated_at: DateTime<Utc>,
     pub events: &'a [LoggedEvent],
+    /// The new deadline (the clock restarts at every version).
+    pub deadline: Option<DateTime<Utc>>,
+    /// Seats whose counters changed: `[{seat, timeouts, vacation_used_secs, resigned_at}]`.
+    pub seats: &'a Value,
+    /// Notifications to write: `[{user_id, kind, payload}]`.
+    pub notifications: &'a Value,
 }
 
 /// A response to remember for an idempotency key.
@@ -196,19 +229,27 @@ pub struct Remember<'a> {
 struct Applied {
     #[diesel(sql_type = BigInt)]
     bumped: i64,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    noted: Value,
 }
 
-/// One statement: bump the game from `expected_version` to its new version
-/// and snapshot, append the events and remember the idempotent response —
-/// all or nothing. (Listeners are told after the commit, by the
-/// [`Announcer`](crate::notify::Announcer): a NOTIFY inside this statement
-/// would serialize every commit of the server on PostgreSQL's notify lock.) Returns false (and writes nothing) when
+/// What an append wrote: nothing (a lost race), or the notifications
+/// `(user, notification id)` to announce once committed.
+pub type Appended = Option<Vec<(Uuid, i64)>>;
+
+/// One statement: bump the game from `expected_version` to its new version,
+/// snapshot and deadline, append the events, update the seats' counters,
+/// write the notifications (whose trigger fills the webhook outbox) and
+/// remember the idempotent response — all or nothing. Listeners are told
+/// after the commit, by the [`Announcer`](crate::notify::Announcer): a NOTIFY
+/// inside this statement would serialize every commit of the server on
+/// PostgreSQL's notify lock. Returns nothing applied (and writes nothing) when
 /// the game is no longer at `expected_version`.
 const APPEND: &str = r#"
 WITH bumped AS (
     UPDATE games
        SET version = $3, last_hash = $4, state = $5, to_act = $6, status = $7,
-           result = $8, updated_at = $9
+           result = $8, updated_at = $9, deadline = $16
      WHERE id = $1 AND version = $2
  RETURNING id
 ), appended AS (
@@ -225,12 +266,27 @@ WITH bumped AS (
       FROM bumped b
      WHERE $12 IS NOT NULL
     RETURNING 1
+), seated AS (
+    UPDATE seats s
+       SET timeouts = u.timeouts, vacation_used_secs = u.vacation_used_secs, resigned_at = u.resigned_at
+      FROM bumped b,
+           jsonb_to_recordset($17) AS u(seat smallint, timeouts integer, vacation_used_secs bigint,
+                                        resigned_at timestamptz)
+     WHERE s.game_id = b.id AND s.seat = u.seat
+    RETURNING 1
+), noted AS (
+    INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+    SELECT n.user_id, b.id, n.kind, n.payload, $9
+      FROM bumped b, jsonb_to_recordset($18) AS n(user_id uuid, kind text, payload jsonb)
+    RETURNING user_id, id
 )
 SELECT (SELECT count(*) FROM bumped) AS bumped,
-       (SELECT count(*) FROM appended) + (SELECT count(*) FROM remembered) AS touched
+       (SELECT count(*) FROM appended) + (SELECT count(*) FROM remembered)
+     + (SELECT count(*) FROM seated) AS touched,
+       (SELECT COALESCE(jsonb_agg(jsonb_build_array(user_id, id)), '[]') FROM noted) AS noted
 "#;
 
-/// Applies `update` (and `remember`) in one statement; false on a lost race.
+/// Applies `update` (and `remember`) in one statement; `None` on a lost race.
 ///
 /// # Errors
 /// Database errors (a duplicate idempotency key raced in by a twin request included).
@@ -238,7 +294,7 @@ pub async fn append(
     conn: &mut AsyncPgConnection,
     update: &Update<'_>,
     remember: Option<&Remember<'_>>,
-) -> QueryResult<bool> {
+) -> QueryResult<Appended> {
     use diesel::sql_types::{Array, Int2, Jsonb, SmallInt, Timestamptz};
     let events = serde_json::to_value(update.events)
         .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
@@ -258,11 +314,19 @@ pub async fn append(
             .bind::<Nullable<Text>, _>(remember.map(|r| r.key))
             .bind::<Nullable<Text>, _>(remember.map(|r| r.request_hash))
             .bind::<Nullable<Int2>, _>(remember.map(|r| r.status))
-            .bind::<Nullable<Jsonb>, _>(remember.map(|r| r.body)),
+            .bind::<Nullable<Jsonb>, _>(remember.map(|r| r.body))
+            .bind::<Nullable<Timestamptz>, _>(update.deadline)
+            .bind::<Jsonb, _>(update.seats)
+            .bind::<Jsonb, _>(update.notifications),
     )
     .get_result(conn)
     .await?;
-    Ok(applied.bumped == 1)
+    if applied.bumped != 1 {
+        return Ok(None);
+    }
+    serde_json::from_value(applied.noted)
+        .map(Some)
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))
 }
 
 /// The current version of a game.

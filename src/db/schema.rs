@@ -34,6 +34,30 @@ diesel::table! {
         created_by -> Uuid,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        server_options -> Jsonb,
+        deadline -> Nullable<Timestamptz>,
+        private -> Bool,
+        invite_code -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    invitations (game_id, user_id) {
+        game_id -> Uuid,
+        user_id -> Uuid,
+        invited_at -> Timestamptz,
+        declined_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    notifications (id) {
+        id -> Int8,
+        user_id -> Uuid,
+        game_id -> Nullable<Uuid>,
+        kind -> Text,
+        payload -> Jsonb,
+        created_at -> Timestamptz,
     }
 }
 
@@ -55,6 +79,9 @@ diesel::table! {
         seat -> Int2,
         user_id -> Uuid,
         joined_at -> Timestamptz,
+        vacation_used_secs -> Int8,
+        timeouts -> Int4,
+        resigned_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -75,18 +102,54 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Int8,
+        webhook_id -> Uuid,
+        notification_id -> Int8,
+        state -> Text,
+        attempts -> Int4,
+        next_attempt_at -> Timestamptz,
+        last_attempt_at -> Nullable<Timestamptz>,
+        last_status -> Nullable<Int4>,
+        last_error -> Nullable<Text>,
+        delivered_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    webhooks (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        url -> Text,
+        secret -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(events -> games (game_id));
 diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> games (game_id));
+diesel::joinable!(invitations -> games (game_id));
+diesel::joinable!(invitations -> users (user_id));
+diesel::joinable!(notifications -> games (game_id));
+diesel::joinable!(notifications -> users (user_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
+diesel::joinable!(webhook_deliveries -> notifications (notification_id));
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::joinable!(webhooks -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     events,
     games,
     idempotency_keys,
+    invitations,
+    notifications,
     seats,
     server_secrets,
     users,
+    webhook_deliveries,
+    webhooks,
 );

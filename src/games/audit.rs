@@ -106,7 +106,7 @@ fn view_of<R: Ruleset>(
             view: Value::Null,
         });
     };
-    let finished = R::result(state).is_some();
+    let finished = R::result(state).is_some() || replay.forfeit.is_some();
     Ok(StateAt {
         version: at,
         status: if finished {
@@ -115,7 +115,11 @@ fn view_of<R: Ruleset>(
             status::ACTIVE
         }
         .to_owned(),
-        to_act: R::to_act(state).into_iter().map(|s| s.0).collect(),
+        to_act: if finished {
+            Vec::new()
+        } else {
+            R::to_act(state).into_iter().map(|s| s.0).collect()
+        },
         view: to_json(&R::view(state, viewer))?,
     })
 }

@@ -9,19 +9,20 @@
 //! Between the two, the engine decides in memory. A lost race writes nothing
 //! and answers `version_conflict`.
 
-use hatstand_engine::{Randomness, Ruleset, apply_all, seat, with_ruleset};
+use hatstand_engine::{Ruleset, with_ruleset};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::{split_tagged, state_from_json, to_json};
-use super::events::EventOut;
+use super::codec::to_json;
+use super::events::{EventOut, redact_one};
+use super::kind_of;
 use super::resource::{Game, project};
-use super::{kind_of, status};
+use super::step::{Finished, Step};
 use crate::auth::Caller;
-use crate::db::event_store::{self, Actor, Chain, canonical_json};
+use crate::db::event_store::{self, canonical_json};
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -144,18 +145,6 @@ pub async fn submit(
         precondition
     ))?;
     let response_json = to_json(&decided.response)?;
-    let update = Update {
-        id,
-        expected_version: loaded.game.version,
-        version: decided.response.version,
-        last_hash: &decided.last_hash,
-        state: Some(&decided.state),
-        to_act: &decided.to_act,
-        status: &decided.response.game.status,
-        result: decided.response.game.result.as_ref(),
-        updated_at: decided.response.game.updated_at,
-        events: &decided.events,
-    };
     let remember = idempotency_key.map(|key| Remember {
         user: caller.user_id,
         key,
@@ -163,13 +152,20 @@ pub async fn submit(
         status: 200,
         body: &response_json,
     });
-    let applied = games::append(&mut conn, &update, remember.as_ref()).await;
+    let applied = append_finished(
+        &mut conn,
+        loaded.game.version,
+        &decided.finished,
+        remember.as_ref(),
+    )
+    .await;
     match applied {
-        Ok(true) => {
+        Ok(Some(told)) => {
             state.announcer.announce(id, decided.response.version);
+            state.announcer.tell(&told);
             Ok(Outcome::Accepted(Box::new(decided.response), response_json))
         }
-        Ok(false)
+        Ok(None)
         | Err(diesel::result::Error::DatabaseError(
             diesel::result::DatabaseErrorKind::UniqueViolation,
             _,
@@ -201,16 +197,15 @@ fn replay_stored(loaded: &LoadedGame, hash: &str) -> Result<Option<Outcome>, Api
     }
 }
 
-struct Decided {
-    response: CommandResponse,
-    events: Vec<event_store::LoggedEvent>,
-    last_hash: String,
-    state: Value,
-    to_act: Vec<i16>,
+/// A step finished and projected for its caller.
+pub struct Decided {
+    pub response: CommandResponse,
+    pub finished: Finished,
 }
 
-/// The pure middle of the command path: checks, engine decision, new events,
-/// new snapshot and the caller's response.
+/// The pure middle of the command path: checks, engine decision, the
+/// server's autoplay for seats that are out, new events, new snapshot and
+/// the caller's response.
 fn decide<R: Ruleset>(
     loaded: &LoadedGame,
     caller: &Caller,
@@ -218,21 +213,7 @@ fn decide<R: Ruleset>(
     precondition: Precondition,
 ) -> Result<Decided, ApiError> {
     let game = &loaded.game;
-    match game.status.as_str() {
-        status::OPEN => {
-            return Err(ApiError::conflict(
-                "game_not_open",
-                "the game has not started yet",
-            ));
-        }
-        status::ACTIVE => {}
-        other => {
-            return Err(ApiError::conflict(
-                "game_finished",
-                format!("the game is {other}"),
-            ));
-        }
-    }
+    let mut step = Step::<R>::begin(loaded, event_store::now())?;
     let my_seat = loaded
         .seat_of(caller.user_id)
         .ok_or_else(ApiError::not_a_player)?;
@@ -243,84 +224,67 @@ fn decide<R: Ruleset>(
             precondition.via_if_match,
         ));
     }
-    let snapshot = game
-        .state
-        .as_ref()
-        .ok_or_else(|| ApiError::internal("an active game without a state"))?;
-    let mut state = state_from_json::<R>(snapshot)?;
-    let seat_id = seat(usize::from(my_seat));
-    if !R::to_act(&state).contains(&seat_id) {
+    if !step.to_act().contains(&my_seat) {
         return Err(ApiError::not_your_turn(
             "the game is not waiting for your seat",
         ));
     }
     let command: R::Command = serde_json::from_value(request.command.clone())
         .map_err(|e| ApiError::bad_request(format!("not a {} command: {e}", R::ID)))?;
-    let new_events = R::decide(
-        &state,
-        seat_id,
-        &command,
-        &Randomness::from_seed(&game.seed),
-    )
-    .map_err(|violation| ApiError::illegal_command(violation.0))?;
-    if new_events.is_empty() {
-        return Err(ApiError::internal(
-            "the engine accepted a command without events",
-        ));
-    }
-    let now = event_store::now();
-    let mut chain = Chain::after(game.version, &game.last_hash, now);
-    let actor = Actor {
-        user: Some(caller.user_id),
-        seat: Some(my_seat),
-    };
-    let command_json = to_json(&command)?;
-    for (i, event) in new_events.iter().enumerate() {
-        let (kind, data) = split_tagged(to_json(event)?)?;
-        chain.push(&kind, data, actor, (i == 0).then(|| command_json.clone()));
-    }
-    apply_all::<R>(&mut state, &new_events);
-    let result = R::result(&state).map(|r| to_json(&r)).transpose()?;
-    let mut row = game.clone();
-    row.version = chain.version();
-    row.last_hash = chain.last_hash().to_owned();
-    row.updated_at = now;
-    row.status = if result.is_some() {
-        status::FINISHED
-    } else {
-        status::ACTIVE
-    }
-    .to_owned();
-    row.result = result;
-    let viewer = super::resource::viewer_for(Some(my_seat));
-    let events_out = chain
+    step.command(my_seat, &command, Some(caller.user_id))?;
+    step.settle()?;
+    respond::<R>(step, Some(my_seat))
+}
+
+/// Finishes a step and projects it for `my_seat`.
+///
+/// # Errors
+/// `internal`.
+pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, ApiError> {
+    let engine_state = step.state.clone();
+    let finished = step.finish()?;
+    let viewer = super::resource::viewer_for(my_seat);
+    let events_out = finished
         .events
         .iter()
-        .zip(&new_events)
-        .map(|(logged, event)| {
-            let (kind, data) = split_tagged(to_json(&R::redact(event, viewer))?)?;
-            Ok(EventOut {
-                seq: logged.seq,
-                kind,
-                data,
-                at: logged.created_at.clone(),
-            })
-        })
+        .map(|logged| redact_one::<R>(logged, viewer))
         .collect::<Result<Vec<_>, ApiError>>()?;
-    let to_act = R::to_act(&state)
-        .into_iter()
-        .map(|s| i16::from(s.0))
-        .collect();
-    let game_out = project::<R>(&row, &loaded.seats, Some(&state), Some(my_seat))?;
+    let game_out = project::<R>(&finished.row, &finished.seats, Some(&engine_state), my_seat)?;
     Ok(Decided {
         response: CommandResponse {
-            version: row.version,
+            version: finished.row.version,
             events: events_out,
             game: game_out,
         },
-        last_hash: row.last_hash,
-        state: to_json(&state)?,
-        to_act,
-        events: chain.events,
+        finished,
     })
+}
+
+/// Appends a finished step (guarded by the version it started from).
+///
+/// # Errors
+/// Database errors.
+pub async fn append_finished(
+    conn: &mut diesel_async::AsyncPgConnection,
+    expected_version: i64,
+    finished: &Finished,
+    remember: Option<&Remember<'_>>,
+) -> diesel::QueryResult<games::Appended> {
+    let row = &finished.row;
+    let update = Update {
+        id: row.id,
+        expected_version,
+        version: row.version,
+        last_hash: &row.last_hash,
+        state: Some(&finished.state),
+        to_act: &row.to_act,
+        status: &row.status,
+        result: row.result.as_ref(),
+        updated_at: row.updated_at,
+        events: &finished.events,
+        deadline: row.deadline,
+        seats: &finished.seat_updates,
+        notifications: &finished.notifications,
+    };
+    games::append(conn, &update, remember).await
 }

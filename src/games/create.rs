@@ -9,9 +9,10 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::clock::ServerOptions;
 use super::codec::{parse_options, to_json};
 use super::join::take_seat;
-use super::lifecycle::{GAME_CREATED, GameCreated};
+use super::lifecycle::{GAME_CREATED, GameCreated, PLAYER_INVITED};
 use super::resource::{Game, project};
 use super::status;
 use crate::auth::Caller;
@@ -39,6 +40,24 @@ pub struct CreateGame {
     /// Whether the creator takes seat 0 (default true).
     #[serde(default = "yes")]
     pub join: bool,
+    /// Closed to the public: not listed (except to its players and
+    /// invitees), joined only with its `invite_code` or by an invitee.
+    #[serde(default)]
+    pub private: bool,
+    /// Usernames invited to play (at most 16); they are told (`invited`
+    /// notification) and may join without the code. Implies `private`.
+    #[serde(default)]
+    pub invitees: Vec<String>,
+}
+
+/// The most invitees one game may have.
+pub const MAX_INVITEES: usize = 16;
+
+/// A fresh invite code: 16 random bytes, as hex.
+fn invite_code() -> String {
+    let mut bytes = [0u8; 16];
+    rand::fill(&mut bytes);
+    hex::encode(bytes)
 }
 
 fn yes() -> bool {
@@ -77,6 +96,14 @@ pub async fn create(
             ));
         }
     };
+    let server_options = ServerOptions::take(&mut options)?;
+    let server_options = to_json(&server_options)?;
+    if request.invitees.len() > MAX_INVITEES {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_INVITEES} invitees"
+        )));
+    }
+    let private = request.private || !request.invitees.is_empty();
     let players = usize::from(request.players);
     let engine_options = with_ruleset!(kind, |R| {
         parse_options::<R>(Value::Object(options), players).and_then(|o| to_json(&o))
@@ -94,6 +121,8 @@ pub async fn create(
         seed_commitment: commitment.clone(),
         seed: seed_public.then(|| seed.clone()),
         created_by: caller.user_id,
+        server_options: Some(server_options.clone()),
+        private,
     };
     chain.push(
         GAME_CREATED,
@@ -122,6 +151,10 @@ pub async fn create(
             created_by: caller.user_id,
             created_at: now,
             updated_at: now,
+            server_options,
+            deadline: None,
+            private,
+            invite_code: private.then(invite_code),
         },
         seats: Vec::new(),
         idempotent: None,
@@ -133,19 +166,36 @@ pub async fn create(
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();
     let mut conn = state.pool.get().await?;
+    let invitees = super::invite::resolve(&mut conn, &request.invitees, caller.user_id).await?;
+    for invitee in &invitees {
+        chain.push(
+            PLAYER_INVITED,
+            to_json(invitee)?,
+            Actor {
+                user: Some(caller.user_id),
+                seat: None,
+            },
+            None,
+        );
+    }
+    loaded.game.version = chain.version();
+    loaded.game.last_hash = chain.last_hash().to_owned();
     let row = loaded.game.clone();
     let events = chain.events;
     let seats_to_insert = new_seats.clone();
-    conn.transaction::<_, diesel::result::Error, _>(async move |conn| {
-        diesel::insert_into(games::table)
-            .values(&row)
-            .execute(conn)
-            .await?;
-        super::join::insert_seats(conn, row.id, &seats_to_insert, now).await?;
-        event_store::insert(conn, row.id, &events).await
-    })
-    .await
-    .map_err(super::join::unknown_user_is_unauthenticated)?;
+    let told = conn
+        .transaction::<_, diesel::result::Error, _>(async move |conn| {
+            diesel::insert_into(games::table)
+                .values(&row)
+                .execute(conn)
+                .await?;
+            super::join::insert_seats(conn, row.id, &seats_to_insert, now).await?;
+            event_store::insert(conn, row.id, &events).await?;
+            super::invite::insert_invitations(conn, &row, &invitees, now).await
+        })
+        .await
+        .map_err(super::join::unknown_user_is_unauthenticated)?;
+    state.announcer.tell(&told);
     let my_seat = request.join.then_some(0);
     with_ruleset!(kind, |R| {
         let engine_state = loaded

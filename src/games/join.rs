@@ -12,9 +12,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::clock::ServerOptions;
 use super::codec::{split_tagged, to_json};
+use super::invite::{check_may_join, insert_notifications};
 use super::lifecycle::{GAME_STARTED, PLAYER_JOINED, PlayerJoined};
 use super::resource::{Game, project};
+use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
 use crate::db::event_store::{self, Actor, Chain};
@@ -30,6 +33,9 @@ pub struct JoinGame {
     /// The seat wanted; the lowest free seat when absent.
     #[serde(default)]
     pub seat: Option<u8>,
+    /// The invite code of a private game (invitees need none).
+    #[serde(default)]
+    pub code: Option<String>,
 }
 
 /// Seats `caller` (at `wanted`, else the lowest free seat) in the game held by
@@ -96,11 +102,7 @@ pub fn take_seat(
         },
         None,
     );
-    let row = SeatRow {
-        seat,
-        user_id: caller.user_id,
-        username: caller.username.clone(),
-    };
+    let row = SeatRow::new(seat, caller.user_id, caller.username.clone());
     loaded.seats.push(row.clone());
     loaded.seats.sort_by_key(|s| s.seat);
     if loaded.seats.len() == usize::try_from(players).unwrap_or(0) {
@@ -205,6 +207,8 @@ pub async fn join(
                 .await?
                 .ok_or_else(|| ApiError::not_found("there is no such game"))?;
             let kind = kind_of(&loaded.game)?;
+            check_may_join(conn, &loaded, &caller_ref, request.code.as_deref()).await?;
+            let before = loaded.game.clone();
             let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
             let row = take_seat(kind, &mut loaded, &mut chain, &caller_ref, request.seat)?;
             insert_seats(conn, id, std::slice::from_ref(&row), now)
@@ -215,6 +219,12 @@ pub async fn join(
             game.version = chain.version();
             game.last_hash = chain.last_hash().to_owned();
             game.updated_at = now;
+            if game.status == status::ACTIVE && !game.to_act.is_empty() {
+                game.deadline = ServerOptions::of(&game.server_options).deadline_from(now);
+            }
+            let notes = notifications(&before, game, &loaded.seats);
+            let told = insert_notifications(conn, Some(id), &notes, now).await?;
+            let game = &mut loaded.game;
             diesel::update(games::table.find(id))
                 .set((
                     games::version.eq(game.version),
@@ -224,13 +234,16 @@ pub async fn join(
                     games::status.eq(&game.status),
                     games::result.eq(game.result.as_ref()),
                     games::updated_at.eq(now),
+                    games::deadline.eq(game.deadline),
                 ))
                 .execute(conn)
                 .await?;
-            Ok(loaded)
+            Ok((loaded, told))
         })
         .await?;
+    let (loaded, told) = loaded;
     state.announcer.announce(id, loaded.game.version);
+    state.announcer.tell(&told);
     let kind = kind_of(&loaded.game)?;
     let my_seat = loaded.seat_of(caller.user_id);
     with_ruleset!(kind, |R| {

@@ -3,16 +3,21 @@
 //! of them; they load from PostgreSQL, run the pure engine, and store events.
 
 pub mod audit;
+pub mod clock;
 pub mod codec;
 pub mod command;
 pub mod create;
 pub mod events;
+pub mod invite;
 pub mod join;
+pub mod leave;
 pub mod lifecycle;
 pub mod read;
 pub mod replay;
 pub mod resource;
 pub mod rulesets;
+pub mod step;
+pub mod stream;
 
 use hatstand_engine::GameKind;
 

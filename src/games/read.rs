@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::codec::state_from_json;
 use super::kind_of;
 use super::resource::{Game, GameSummary, project, summary};
-use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
+use crate::db::games::{self, GameRow, LoadedGame, SEATS_JSON, SeatRow};
 use crate::error::ApiError;
 use crate::state::AppState;
 use hatstand_engine::{GameKind, with_ruleset};
@@ -42,6 +42,8 @@ pub struct Filter {
     pub my_turn: bool,
     pub limit: Option<i64>,
     pub cursor: Option<String>,
+    /// Who asks: private games are listed only to their players and invitees.
+    pub viewer: Option<Uuid>,
 }
 
 /// What `user` (or a spectator) sees of a stored game.
@@ -106,14 +108,17 @@ struct ListedRow {
     seats: Value,
 }
 
-const LIST: &str = "
+fn list_sql() -> String {
+    [LIST_HEAD, SEATS_JSON, LIST_TAIL].concat()
+}
+
+const LIST_HEAD: &str = "
 SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
        g.status, g.version, g.last_hash, NULL::jsonb AS state, g.to_act, NULL::jsonb AS result,
-       g.created_by, g.created_at, g.updated_at,
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id, 'username', u.username)
-                                 ORDER BY s.seat)
-                   FROM seats s JOIN users u ON u.id = s.user_id
-                  WHERE s.game_id = g.id), '[]'::json) AS seats
+       g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
+       NULL::text AS invite_code,";
+
+const LIST_TAIL: &str = "
   FROM games g
  WHERE ($1::text IS NULL OR g.status = $1)
    AND ($2::text IS NULL OR g.ruleset = $2)
@@ -122,6 +127,10 @@ SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_
             SELECT 1 FROM seats m
              WHERE m.game_id = g.id AND m.user_id = $5
                AND (NOT $6 OR m.seat = ANY (g.to_act))))
+   AND (NOT g.private OR ($8::uuid IS NOT NULL AND (
+            EXISTS (SELECT 1 FROM seats v WHERE v.game_id = g.id AND v.user_id = $8)
+         OR EXISTS (SELECT 1 FROM invitations i WHERE i.game_id = g.id AND i.user_id = $8
+                       AND i.declined_at IS NULL))))
  ORDER BY g.created_at DESC, g.id DESC
  LIMIT $7";
 
@@ -149,14 +158,15 @@ pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, ApiError
     let cursor = filter.cursor.as_deref().map(parse_cursor).transpose()?;
     let mut conn = state.pool.get().await?;
     let rows: Vec<ListedRow> = crate::db::prepared::Prepared(
-        diesel::sql_query(LIST)
+        diesel::sql_query(list_sql())
             .bind::<Nullable<Text>, _>(filter.status.as_deref())
             .bind::<Nullable<Text>, _>(filter.ruleset.as_deref())
             .bind::<Nullable<Timestamptz>, _>(cursor.map(|c| c.0))
             .bind::<Nullable<SqlUuid>, _>(cursor.map(|c| c.1))
             .bind::<Nullable<SqlUuid>, _>(filter.member)
             .bind::<Bool, _>(filter.my_turn)
-            .bind::<BigInt, _>(limit + 1),
+            .bind::<BigInt, _>(limit + 1)
+            .bind::<Nullable<SqlUuid>, _>(filter.viewer),
     )
     .load(&mut conn)
     .await?;

@@ -5,7 +5,10 @@ use hatstand_engine::{Ruleset, apply_all};
 use serde_json::Value;
 
 use super::codec::event_from_parts;
-use super::lifecycle::{self, GameCreated, PlayerJoined};
+use super::lifecycle::{
+    self, ForfeitResult, GameCreated, Invitee, PlayerJoined, PlayerResigned, SeatVacation,
+    TurnTimedOut,
+};
 use crate::db::event_store::LoggedEvent;
 
 /// A game rebuilt from its events.
@@ -21,6 +24,12 @@ pub struct Replay<R: Ruleset> {
     pub state: Option<R::State>,
     /// The number of events applied.
     pub version: i64,
+    /// Seats that are out (resigned, forfeited on timeout, inactive).
+    pub out: Vec<bool>,
+    /// The result, when the game ended by forfeit.
+    pub forfeit: Option<Value>,
+    /// Whether the game was cancelled before it started.
+    pub cancelled: bool,
 }
 
 impl<R: Ruleset> Default for Replay<R> {
@@ -31,6 +40,9 @@ impl<R: Ruleset> Default for Replay<R> {
             seats: Vec::new(),
             state: None,
             version: 0,
+            out: Vec::new(),
+            forfeit: None,
+            cancelled: false,
         }
     }
 }
@@ -57,6 +69,9 @@ impl<R: Ruleset> Replay<R> {
         if event.seq != self.version + 1 {
             return Err(format!("event {at}: expected seq {}", self.version + 1));
         }
+        if self.forfeit.is_some() || self.cancelled {
+            return Err(format!("event {at}: {} after the game ended", event.kind));
+        }
         match event.kind.as_str() {
             lifecycle::GAME_CREATED => {
                 let created: GameCreated = parse(&event.data, at)?;
@@ -71,6 +86,7 @@ impl<R: Ruleset> Replay<R> {
                 R::new_game(usize::from(created.players), options.clone())
                     .map_err(|e| format!("event {at}: options refused: {e}"))?;
                 self.seats = vec![None; usize::from(created.players)];
+                self.out = vec![false; usize::from(created.players)];
                 self.options = Some(options);
                 self.created = Some(created);
             }
@@ -97,6 +113,55 @@ impl<R: Ruleset> Replay<R> {
                     .map_err(|e| format!("event {at}: options refused: {e}"))?;
                 self.state = Some(state);
             }
+            lifecycle::PLAYER_INVITED | lifecycle::PLAYER_DECLINED => {
+                let _: Invitee = parse(&event.data, at)?;
+                if self.state.is_some() {
+                    return Err(format!("event {at}: {} after the start", event.kind));
+                }
+            }
+            lifecycle::GAME_CANCELLED => {
+                if self.state.is_some() {
+                    return Err(format!("event {at}: cancelled after the start"));
+                }
+                self.cancelled = true;
+            }
+            lifecycle::TURN_TIMED_OUT => {
+                let timed_out: TurnTimedOut = parse(&event.data, at)?;
+                self.check_waits_on(timed_out.seat, at)?;
+            }
+            lifecycle::SEAT_VACATION => {
+                let vacation: SeatVacation = parse(&event.data, at)?;
+                self.check_waits_on(vacation.seat, at)?;
+            }
+            lifecycle::PLAYER_RESIGNED => {
+                let resigned: PlayerResigned = parse(&event.data, at)?;
+                if self.state.is_none() {
+                    return Err(format!("event {at}: resigned before the start"));
+                }
+                if !["resigned", "timeout", "inactive"].contains(&resigned.reason.as_str()) {
+                    return Err(format!("event {at}: unknown reason {}", resigned.reason));
+                }
+                let out = self
+                    .out
+                    .get_mut(usize::from(resigned.seat))
+                    .ok_or_else(|| format!("event {at}: no seat {}", resigned.seat))?;
+                if *out {
+                    return Err(format!("event {at}: seat {} is already out", resigned.seat));
+                }
+                *out = true;
+            }
+            lifecycle::GAME_FORFEITED => {
+                let result: ForfeitResult = parse(&event.data, at)?;
+                if self.state.is_none() || self.out.iter().filter(|o| !**o).count() > 1 {
+                    return Err(format!(
+                        "event {at}: a forfeit while two seats or more are still in"
+                    ));
+                }
+                if result != ForfeitResult::of(&self.out) {
+                    return Err(format!("event {at}: the forfeit result does not follow"));
+                }
+                self.forfeit = Some(event.data.clone());
+            }
             kind if lifecycle::is_lifecycle(kind) => {
                 return Err(format!("event {at}: unknown server event {kind}"));
             }
@@ -112,6 +177,38 @@ impl<R: Ruleset> Replay<R> {
         }
         self.version = event.seq;
         Ok(())
+    }
+}
+
+impl<R: Ruleset> Replay<R> {
+    /// Checks that the started game waits on `seat`.
+    fn check_waits_on(&self, seat: u8, at: i64) -> Result<(), String> {
+        let state = self
+            .state
+            .as_ref()
+            .ok_or_else(|| format!("event {at}: before the start"))?;
+        if !R::to_act(state).contains(&hatstand_engine::Seat(seat)) {
+            return Err(format!(
+                "event {at}: the game was not waiting for seat {seat}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The result: the forfeit's, or the engine's.
+    ///
+    /// # Errors
+    /// When the engine's result does not serialize.
+    pub fn result(&self) -> Result<Option<Value>, String> {
+        if let Some(forfeit) = &self.forfeit {
+            return Ok(Some(forfeit.clone()));
+        }
+        self.state
+            .as_ref()
+            .and_then(R::result)
+            .map(serde_json::to_value)
+            .transpose()
+            .map_err(|e| e.to_string())
     }
 }
 

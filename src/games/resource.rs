@@ -19,6 +19,10 @@ pub struct SeatInfo {
     pub seat: u8,
     pub user_id: Uuid,
     pub username: String,
+    /// Whether the seat is out (resigned, forfeited on timeout or inactive):
+    /// the server plays it when the game waits on it.
+    #[serde(default)]
+    pub resigned: bool,
 }
 
 /// A game as one viewer sees it.
@@ -59,6 +63,13 @@ pub struct Game {
     pub result: Option<Value>,
     /// SHA-256 of the game's seed, hex, published at creation.
     pub seed_commitment: String,
+    /// When the seats in `to_act` time out (RFC 3339), or null: no
+    /// `turn_timeout`, or the game is not active.
+    pub deadline: Option<DateTime<Utc>>,
+    /// Closed to the public: joined with the invite code or by invitees.
+    pub private: bool,
+    /// The code that lets others join this private game; shown only to its players.
+    pub invite_code: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -75,8 +86,27 @@ pub struct GameSummary {
     pub players: u8,
     pub seats: Vec<SeatInfo>,
     pub to_act: Vec<u8>,
+    /// When the seats in `to_act` time out, if the game has a clock.
+    pub deadline: Option<DateTime<Utc>>,
+    pub private: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+/// The options a game's resource shows: the engine's (see
+/// [`public_options`]) and the server-level ones (clock and timeouts).
+#[must_use]
+pub fn shown_options(game: &GameRow) -> Value {
+    let mut shown = public_options(
+        &game.options,
+        game.seed_public.then_some(game.seed.as_str()),
+    );
+    if let (Value::Object(map), Value::Object(server)) = (&mut shown, &game.server_options) {
+        for (k, v) in server {
+            map.insert(k.clone(), v.clone());
+        }
+    }
+    shown
 }
 
 /// The options as clients may see them: explicit deals replaced by their
@@ -108,6 +138,7 @@ pub fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
                 seat: u8::try_from(s.seat).ok()?,
                 user_id: s.user_id,
                 username: s.username.clone(),
+                resigned: s.resigned,
             })
         })
         .collect()
@@ -130,6 +161,8 @@ pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
         players: u8::try_from(game.players).unwrap_or(0),
         seats: seat_infos(seats),
         to_act: seats_u8(&game.to_act),
+        deadline: game.deadline,
+        private: game.private,
         created_at: game.created_at,
         updated_at: game.updated_at,
     }
@@ -158,7 +191,11 @@ pub fn project<R: Ruleset>(
     let (view, to_act, legal_commands, result) = match state {
         None => (Value::Null, Vec::new(), Vec::new(), None),
         Some(state) => {
-            let to_act: Vec<u8> = R::to_act(state).into_iter().map(|s| s.0).collect();
+            let to_act: Vec<u8> = if game.status == "active" {
+                R::to_act(state).into_iter().map(|s| s.0).collect()
+            } else {
+                Vec::new()
+            };
             let legal = match my_seat {
                 Some(mine) if game.status == "active" && to_act.contains(&mine) => {
                     R::legal_commands(state, seat(usize::from(mine)))
@@ -181,10 +218,7 @@ pub fn project<R: Ruleset>(
         status: game.status.clone(),
         version: game.version,
         players: u8::try_from(game.players).unwrap_or(0),
-        options: public_options(
-            &game.options,
-            game.seed_public.then_some(game.seed.as_str()),
-        ),
+        options: shown_options(game),
         seats: seat_infos(seats),
         to_act,
         my_seat,
@@ -192,6 +226,9 @@ pub fn project<R: Ruleset>(
         legal_commands,
         result,
         seed_commitment: game.seed_commitment.clone(),
+        deadline: game.deadline,
+        private: game.private,
+        invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,
         updated_at: game.updated_at,
     })

@@ -10,9 +10,13 @@ use super::extract::{etag, optional_json, version_tag};
 use crate::auth::{Caller, MaybeCaller};
 use crate::error::{ApiError, Problem};
 use crate::games::create::{self as creating, CreateGame};
+use crate::games::events::EventOut;
+use crate::games::invite;
 use crate::games::join::{self as joining, JoinGame};
+use crate::games::leave::{self, VacationRequest};
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::resource::Game;
+use crate::games::stream as streams;
 use crate::state::AppState;
 
 /// Creates a game; the creator takes seat 0 unless `join` is false.
@@ -25,7 +29,7 @@ use crate::state::AppState;
         (status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"))),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`: no such ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`: no such ruleset, or no such invitee", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_options`", body = Problem, content_type = "application/problem+json"),
     )
@@ -58,7 +62,8 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-/// Lists games, newest first (cursor pagination).
+/// Lists games, newest first (cursor pagination). Private games are listed
+/// only to their players and invitees.
 #[utoipa::path(
     operation_id = "list_games",
     tag = "games",
@@ -71,6 +76,7 @@ pub struct ListQuery {
 #[get("/games")]
 pub async fn list(
     state: web::Data<AppState>,
+    caller: MaybeCaller,
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<GamePage>, ApiError> {
     let q = query.into_inner();
@@ -81,6 +87,7 @@ pub async fn list(
             ruleset: q.ruleset,
             limit: q.limit,
             cursor: q.cursor,
+            viewer: caller.0.map(|c| c.user_id),
             ..Filter::default()
         },
     )
@@ -128,7 +135,8 @@ pub async fn get(
 }
 
 /// Takes a seat (the lowest free one unless `seat` is given). The game starts
-/// by itself when the last seat fills. The body may be empty.
+/// by itself when the last seat fills. The body may be empty. A private game
+/// needs its `code`, unless the caller is invited.
 #[utoipa::path(
     operation_id = "join_game",
     tag = "games",
@@ -139,6 +147,7 @@ pub async fn get(
         (status = 200, description = "The game with the caller seated", body = Game),
         (status = 400, description = "`bad_request`: no such seat, malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_invited`: a private game, without its code or an invitation", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_full`, `seat_taken`, `already_joined`, `game_not_open`", body = Problem, content_type = "application/problem+json"),
     )
@@ -154,4 +163,179 @@ pub async fn join(
     Ok(web::Json(
         joining::join(&state, &caller, id.into_inner(), request).await?,
     ))
+}
+
+/// An invitee declines the invitation to a game that has not started
+/// (event `player_declined`); without the code they can no longer join.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game, the invitation declined", body = Game),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_invited`: the caller has no pending invitation", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_open`, `already_joined`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/decline")]
+pub async fn decline(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<Game>, ApiError> {
+    Ok(web::Json(
+        invite::decline(&state, &caller, id.into_inner()).await?,
+    ))
+}
+
+/// The creator cancels a game that has not started: event `game_cancelled`,
+/// status `abandoned`; its players are told (`game_finished`).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game, cancelled", body = Game),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`: only the creator may cancel", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_open`: the game has started or is over", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<Game>, ApiError> {
+    Ok(web::Json(
+        invite::cancel(&state, &caller, id.into_inner()).await?,
+    ))
+}
+
+/// The caller resigns (event `player_resigned`, reason `resigned`). The
+/// seat is out: the server plays it whenever the game waits on it, and when
+/// one seat is left that is not out the game ends by forfeit
+/// (`result.outcome` = `forfeit`).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game after the resignation", body = Game),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_open`, `game_finished`, `already_resigned`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<Game>, ApiError> {
+    Ok(web::Json(
+        leave::resign(&state, &caller, id.into_inner()).await?,
+    ))
+}
+
+/// The caller's seat, which the game waits on, pauses its clock: the
+/// deadline moves back by `duration` (event `seat_vacation`). Each seat may
+/// take at most `options.max_vacation` over the game.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game id")),
+    request_body = VacationRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game with the deadline pushed back", body = Game),
+        (status = 400, description = "`bad_request`: not an ISO 8601 duration", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`no_deadline`, `not_your_turn`, `already_resigned`, `game_not_open`, `game_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`vacation_exceeded`: more than `max_vacation` in all", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/vacation")]
+pub async fn vacation(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<VacationRequest>,
+) -> Result<web::Json<Game>, ApiError> {
+    Ok(web::Json(
+        leave::vacation(&state, &caller, id.into_inner(), &body).await?,
+    ))
+}
+
+/// Where a stream resumes.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Start after this id (`Last-Event-ID` wins when both are sent).
+    pub after: Option<i64>,
+}
+
+/// The id to resume after: `Last-Event-ID`, else `after`, else 0.
+///
+/// # Errors
+/// `bad_request` for a `Last-Event-ID` that is not an id.
+pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, ApiError> {
+    match super::extract::header(req.headers(), "Last-Event-ID")? {
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|_| ApiError::bad_request("Last-Event-ID must be an event id")),
+        None => Ok(after.unwrap_or(0)),
+    }
+}
+
+/// An SSE response.
+#[must_use]
+pub fn event_stream(
+    body: impl futures_util::Stream<Item = Result<web::Bytes, std::convert::Infallible>> + 'static,
+) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body)
+}
+
+/// The game's events as Server-Sent Events, redacted for the caller (a
+/// seated player sees their seat's view, anyone else the public one): every
+/// event after `Last-Event-ID` (or `after`), then each new one as it is
+/// written. Each message is `id: <seq>`, `event: <type>`, `data: <event JSON>`;
+/// `: keep-alive` every 15 s of silence.
+#[utoipa::path(
+    operation_id = "game_stream",
+    tag = "games",
+    params(
+        ("id" = Uuid, Path, description = "The game id"),
+        ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"),
+        StreamQuery,
+    ),
+    responses(
+        (status = 200, description = "`text/event-stream` of `EventOut` messages", content_type = "text/event-stream", body = EventOut),
+        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/stream")]
+pub async fn stream(
+    state: web::Data<AppState>,
+    caller: MaybeCaller,
+    id: web::Path<Uuid>,
+    req: HttpRequest,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = resume_after(&req, query.after)?;
+    let events = streams::game(&state, caller.0.map(|c| c.user_id), id.into_inner(), after).await?;
+    Ok(event_stream(events))
 }

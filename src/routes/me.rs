@@ -1,13 +1,18 @@
-//! `/v1/me`: the caller's own games — the play-by-mail inbox.
+//! `/v1/me`: the caller's own games — the play-by-mail inbox — and what the
+//! caller is told: notifications, their stream, and webhooks.
 
-use actix_web::{get, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
+use uuid::Uuid;
 
+use super::games::{StreamQuery, event_stream, resume_after};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::games::read::{self, Filter, GamePage};
+use crate::games::stream::{self as streams, NotificationPage};
 use crate::state::AppState;
+use crate::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
 
 /// Which of the caller's games.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -62,8 +67,147 @@ pub async fn games(
             my_turn,
             limit: q.limit,
             cursor: q.cursor,
+            viewer: Some(caller.user_id),
         },
     )
     .await?;
     Ok(web::Json(page))
+}
+
+/// Which notifications.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct NotificationsQuery {
+    /// Only notifications with a greater id (default 0).
+    pub after: Option<i64>,
+    /// 1–100, default 100.
+    pub limit: Option<i64>,
+}
+
+/// The caller's notifications (`your_turn`, `game_finished`, `invited`),
+/// oldest first, each as webhooks receive it.
+#[utoipa::path(
+    tag = "notifications",
+    params(NotificationsQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage),
+        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/me/notifications")]
+pub async fn notifications(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<NotificationsQuery>,
+) -> Result<web::Json<NotificationPage>, ApiError> {
+    let notifications = streams::notifications(
+        &state,
+        caller.user_id,
+        query.after.unwrap_or(0),
+        query.limit.unwrap_or(streams::MAX_NOTIFICATIONS),
+    )
+    .await?;
+    Ok(web::Json(NotificationPage { notifications }))
+}
+
+/// The caller's notifications as Server-Sent Events: those after
+/// `Last-Event-ID` (or `after`), then each new one as it happens, in any
+/// server process. Each message is `id: <notification id>`, `event: <type>`
+/// (`your_turn`, `game_finished`, `invited`), `data: <the webhook payload>`;
+/// `: keep-alive` every 15 s of silence.
+#[utoipa::path(
+    operation_id = "my_stream",
+    tag = "notifications",
+    params(
+        ("Last-Event-ID" = Option<i64>, Header, description = "The id of the last notification received"),
+        StreamQuery,
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "`text/event-stream` of `WebhookPayload` messages", content_type = "text/event-stream", body = WebhookPayload),
+        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/me/stream")]
+pub async fn stream(
+    state: web::Data<AppState>,
+    caller: Caller,
+    req: HttpRequest,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = resume_after(&req, query.after)?;
+    Ok(event_stream(
+        streams::user(&state, caller.user_id, after).await?,
+    ))
+}
+
+/// Registers a webhook: each of the caller's notifications is POSTed to
+/// `url` as a `WebhookPayload`, signed with the returned `secret` (shown
+/// only now) in `Hatstand-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret,
+/// "<t>.<body>")>`, with `Hatstand-Delivery: <delivery id>`. Delivered at
+/// least once: retried with exponential backoff until a 2xx answer.
+#[utoipa::path(
+    tag = "notifications",
+    request_body = NewWebhook,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The webhook, with its secret (shown only now)", body = CreatedWebhook),
+        (status = 400, description = "`bad_request`: not an absolute http(s) URL", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`too_many_webhooks`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/me/webhooks")]
+pub async fn create_webhook(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<NewWebhook>,
+) -> Result<HttpResponse, ApiError> {
+    let created = webhooks::create(&state, &caller, body.into_inner()).await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// The caller's webhooks with their delivery state: attempts, delivered,
+/// failing (to be retried), failed (given up), pending, and the latest
+/// attempt's status and error.
+#[utoipa::path(
+    tag = "notifications",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's webhooks with their delivery state", body = Vec<Webhook>),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/me/webhooks")]
+pub async fn list_webhooks(
+    state: web::Data<AppState>,
+    caller: Caller,
+) -> Result<web::Json<Vec<Webhook>>, ApiError> {
+    Ok(web::Json(webhooks::list(&state, &caller).await?))
+}
+
+/// Deletes one of the caller's webhooks; its undelivered notifications are dropped.
+#[utoipa::path(
+    tag = "notifications",
+    params(("id" = Uuid, Path, description = "The webhook id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/me/webhooks/{id}")]
+pub async fn delete_webhook(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    webhooks::delete(&state, &caller, id.into_inner()).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

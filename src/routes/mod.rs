@@ -28,10 +28,20 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(games::list)
                 .service(games::get)
                 .service(games::join)
+                .service(games::decline)
+                .service(games::cancel)
+                .service(games::resign)
+                .service(games::vacation)
+                .service(games::stream)
                 .service(commands::submit)
                 .service(events::list)
                 .service(audit::audit)
                 .service(audit::state_at)
-                .service(me::games),
+                .service(me::games)
+                .service(me::notifications)
+                .service(me::stream)
+                .service(me::create_webhook)
+                .service(me::list_webhooks)
+                .service(me::delete_webhook),
         );
 }

@@ -201,6 +201,13 @@ pub fn settings(url: &str) -> Settings {
         token_ttl: 3600,
         pool_size: 4,
         workers: Some(2),
+        background: hatstand::config::Background {
+            deadline_tick_ms: 100,
+            webhook_tick_ms: 100,
+            webhook_retry_ms: 100,
+            webhook_attempts: 3,
+            webhook_timeout_ms: 2000,
+        },
     }
 }
 
@@ -255,18 +262,30 @@ impl Reply {
     }
 }
 
+/// Starts one more server process (as far as the database can tell) on
+/// `url` with `settings`; returns its base URL.
+pub async fn start_server(url: &str, settings: &Settings) -> String {
+    let state = hatstand::startup::state_for(url, settings).await.unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = hatstand::startup::serve(state, listener, Some(2)).unwrap();
+    actix_web::rt::spawn(server);
+    format!("http://127.0.0.1:{port}")
+}
+
 impl TestApp {
     pub async fn spawn() -> TestApp {
+        Self::spawn_with(|_| {}).await
+    }
+
+    /// The application with adjusted settings (for instance no background workers).
+    pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         let db = TestDb::new().await;
-        let state = hatstand::startup::state_for(&db.url, &settings(&db.url))
-            .await
-            .unwrap();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let server = hatstand::startup::serve(state, listener, Some(2)).unwrap();
-        actix_web::rt::spawn(server);
+        let mut settings = settings(&db.url);
+        adjust(&mut settings);
+        let base = start_server(&db.url, &settings).await;
         TestApp {
-            base: format!("http://127.0.0.1:{port}"),
+            base,
             client: Client::builder()
                 .timeout(std::time::Duration::from_secs(120))
                 .finish(),
@@ -456,4 +475,105 @@ impl TestApp {
         }
         out
     }
+}
+
+impl TestApp {
+    /// Runs SQL on the test database (test set-up only: forcing deadlines).
+    pub async fn sql(&self, sql: &str) {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = locate::connect(&self.db.url).await.unwrap();
+        conn.batch_execute(sql).await.unwrap();
+    }
+
+    /// Moves the deadline of game `id` into the past.
+    pub async fn expire(&self, id: &str) {
+        self.sql(&format!(
+            "UPDATE games SET deadline = now() - interval '1 second' WHERE id = '{id}' AND deadline IS NOT NULL"
+        ))
+        .await;
+    }
+
+    /// Polls `check` every 50 ms until it returns `Some`, for at most `secs` seconds.
+    pub async fn eventually<T, F: Future<Output = Option<T>>>(
+        &self,
+        secs: u64,
+        mut check: impl FnMut() -> F,
+    ) -> T {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            if let Some(v) = check().await {
+                return v;
+            }
+            assert!(std::time::Instant::now() < until, "timed out waiting");
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Opens a Server-Sent Events stream and reads messages until `enough`
+    /// says so (or `secs` pass); returns them as (id, event, data).
+    pub async fn sse(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        secs: u64,
+        enough: impl Fn(&[(String, String, Value)]) -> bool,
+    ) -> Vec<(String, String, Value)> {
+        let mut response = self
+            .request("GET", path, token, headers)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(
+            response
+                .headers()
+                .get("content-type")
+                .unwrap()
+                .to_str()
+                .unwrap(),
+            "text/event-stream"
+        );
+        read_sse(&mut response, secs, enough).await
+    }
+}
+
+/// Reads SSE messages from a streaming response (see [`TestApp::sse`]).
+pub async fn read_sse<S>(
+    response: &mut awc::ClientResponse<S>,
+    secs: u64,
+    enough: impl Fn(&[(String, String, Value)]) -> bool,
+) -> Vec<(String, String, Value)>
+where
+    S: futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>> + Unpin,
+{
+    use futures_util::StreamExt;
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut text = String::new();
+    let mut out = Vec::new();
+    while !enough(&out) {
+        let chunk = tokio::time::timeout_at(until, response.next())
+            .await
+            .expect("the stream said enough in time")
+            .expect("the stream stays open")
+            .unwrap();
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = text.find("\n\n") {
+            let message: String = text.drain(..end + 2).collect();
+            let (mut id, mut event, mut data) = (String::new(), String::new(), Value::Null);
+            for line in message.lines() {
+                if let Some(v) = line.strip_prefix("id: ") {
+                    id = v.to_owned();
+                } else if let Some(v) = line.strip_prefix("event: ") {
+                    event = v.to_owned();
+                } else if let Some(v) = line.strip_prefix("data: ") {
+                    data = serde_json::from_str(v).unwrap();
+                }
+            }
+            if !event.is_empty() {
+                out.push((id, event, data));
+            }
+        }
+    }
+    out
 }

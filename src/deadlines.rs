@@ -1,0 +1,124 @@
+//! The deadline worker: every server process runs one. Each tick (and once
+//! at start-up, so deadlines that passed while no server ran fire at once)
+//! it claims up to 16 active games whose deadline has passed, in one
+//! transaction:
+//!
+//! ```sql
+//! SELECT id FROM games WHERE status = 'active' AND deadline <= now()
+//!  ORDER BY deadline LIMIT 16 FOR UPDATE SKIP LOCKED
+//! ```
+//!
+//! so two workers never hold the same game, and appends each game's timeout
+//! with the usual version-guarded statement (a player's command racing it
+//! loses with `version_conflict`, or wins and moves the deadline). Every
+//! seat in `to_act` times out: `turn_timed_out` (actor: the seat, no user),
+//! then autoplay or forfeit as the game's options say.
+
+use std::time::Duration;
+
+use diesel::QueryableByName;
+use diesel::sql_types::Uuid as SqlUuid;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use hatstand_engine::{Ruleset, with_ruleset};
+use uuid::Uuid;
+
+use crate::db::Pool;
+use crate::db::event_store;
+use crate::db::games::{self, LoadedGame};
+use crate::error::ApiError;
+use crate::games::command::append_finished;
+use crate::games::kind_of;
+use crate::games::step::{Finished, Step};
+use crate::notify::Announcer;
+
+/// The most games one tick claims.
+pub const BATCH: i64 = 16;
+
+const DUE: &str = "
+SELECT id FROM games
+ WHERE status = 'active' AND deadline <= now()
+ ORDER BY deadline
+ LIMIT 16
+   FOR UPDATE SKIP LOCKED";
+
+#[derive(QueryableByName)]
+struct Due {
+    #[diesel(sql_type = SqlUuid)]
+    id: Uuid,
+}
+
+/// Runs the worker forever: a tick now, then one every `every`; what fired
+/// is announced after each tick's commit.
+pub async fn run(pool: Pool, announcer: Announcer, every: Duration) {
+    loop {
+        match fire_due(&pool).await {
+            Ok(fired) => {
+                if !fired.is_empty() {
+                    tracing::info!(fired = fired.len(), "deadlines fired");
+                }
+                for (game, version, told) in fired {
+                    announcer.announce(game, version);
+                    announcer.tell(&told);
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "deadline worker failed; retrying"),
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// One tick: fires the due deadlines this worker could claim; returns how
+/// many games timed out.
+///
+/// # Errors
+/// Database errors (nothing is written then).
+pub async fn tick(pool: &Pool) -> Result<usize, ApiError> {
+    Ok(fire_due(pool).await?.len())
+}
+
+/// A game timed out: its id, its new version and the notifications written.
+type Fired = (Uuid, i64, Vec<(Uuid, i64)>);
+
+/// Fires the due deadlines this worker could claim, in one transaction.
+async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, ApiError> {
+    let mut conn = pool.get().await?;
+    conn.transaction::<_, ApiError, _>(async |conn| {
+        let due: Vec<Due> = diesel::sql_query(DUE).load(conn).await?;
+        let mut fired = Vec::new();
+        for game in due {
+            if let Some(done) = fire(conn, game.id).await? {
+                fired.push(done);
+            }
+        }
+        Ok(fired)
+    })
+    .await
+}
+
+/// Times out game `id`, which this transaction holds locked.
+async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, ApiError> {
+    let Some(loaded) = games::load(conn, id, None, None).await? else {
+        return Ok(None);
+    };
+    let kind = kind_of(&loaded.game)?;
+    match with_ruleset!(kind, |R| time_out::<R>(&loaded)) {
+        Ok(finished) => Ok(append_finished(conn, loaded.game.version, &finished, None)
+            .await?
+            .map(|told| (id, finished.row.version, told))),
+        Err(e) => {
+            // Never retry a game the engine cannot time out in a hot loop.
+            tracing::error!(game = %id, error = %e, "cannot time out; clearing its deadline");
+            diesel::sql_query("UPDATE games SET deadline = NULL WHERE id = $1")
+                .bind::<SqlUuid, _>(id)
+                .execute(conn)
+                .await?;
+            Ok(None)
+        }
+    }
+}
+
+fn time_out<R: Ruleset>(loaded: &LoadedGame) -> Result<Finished, ApiError> {
+    let mut step = Step::<R>::begin(loaded, event_store::now())?;
+    step.time_out()?;
+    step.finish()
+}

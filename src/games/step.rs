@@ -1,0 +1,361 @@
+//! One change of an active game, in memory: commands (a player's, or the
+//! server's on behalf of a seat), timeouts, resignations and vacations are
+//! pushed onto the hash chain and folded into the state; then [`Step::settle`]
+//! plays the seats that are out whenever the game waits on them, and ends
+//! the game by forfeit when one seat (or none) is left that is not out;
+//! [`Step::finish`] computes the new row, deadline, seat counters and
+//! notifications for one version-guarded append.
+//!
+//! Autoplay is deterministic: the command is
+//! `legal_commands[below(stream("autoplay", version), len)]` where `version`
+//! is the game's version just before the command, so the audit can check it.
+
+use chrono::{DateTime, Utc};
+use hatstand_engine::random::below;
+use hatstand_engine::{Randomness, Ruleset, apply_all, seat};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::clock::ServerOptions;
+use super::codec::{split_tagged, state_from_json, to_json};
+use super::lifecycle::{self, ForfeitResult, PlayerResigned, TurnTimedOut};
+use super::status;
+use crate::db::event_store::{Actor, Chain, LoggedEvent, format_time};
+use crate::db::games::{GameRow, LoadedGame, SeatRow};
+use crate::error::ApiError;
+
+/// The most commands the server plays for out seats in one step.
+const MAX_AUTOPLAY: usize = 100_000;
+
+/// A change of an active game in progress.
+pub struct Step<'a, R: Ruleset> {
+    pub loaded: &'a LoadedGame,
+    pub chain: Chain,
+    pub state: R::State,
+    pub options: ServerOptions,
+    pub now: DateTime<Utc>,
+    /// The seats, with their counters as they will be stored.
+    pub seats: Vec<SeatRow>,
+    /// A deadline set explicitly (vacation) instead of restarting the clock.
+    pub deadline: Option<DateTime<Utc>>,
+    forfeit: Option<Value>,
+    rng: Randomness,
+}
+
+/// The outcome of a step: everything one append writes.
+#[derive(Debug)]
+pub struct Finished {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+    pub events: Vec<LoggedEvent>,
+    pub state: Value,
+    pub seat_updates: Value,
+    pub notifications: Value,
+}
+
+impl<'a, R: Ruleset> Step<'a, R> {
+    /// Starts a step on an active game.
+    ///
+    /// # Errors
+    /// `game_not_open` / `game_finished` when the game is not active.
+    pub fn begin(loaded: &'a LoadedGame, now: DateTime<Utc>) -> Result<Self, ApiError> {
+        let game = &loaded.game;
+        match game.status.as_str() {
+            status::OPEN => {
+                return Err(ApiError::conflict(
+                    "game_not_open",
+                    "the game has not started yet",
+                ));
+            }
+            status::ACTIVE => {}
+            other => {
+                return Err(ApiError::conflict(
+                    "game_finished",
+                    format!("the game is {other}"),
+                ));
+            }
+        }
+        let snapshot = game
+            .state
+            .as_ref()
+            .ok_or_else(|| ApiError::internal("an active game without a state"))?;
+        Ok(Step {
+            loaded,
+            chain: Chain::after(game.version, &game.last_hash, now),
+            state: state_from_json::<R>(snapshot)?,
+            options: ServerOptions::of(&game.server_options),
+            now,
+            seats: loaded.seats.clone(),
+            deadline: None,
+            forfeit: None,
+            rng: Randomness::from_seed(&game.seed),
+        })
+    }
+
+    /// The seats the game waits for.
+    #[must_use]
+    pub fn to_act(&self) -> Vec<u8> {
+        R::to_act(&self.state).into_iter().map(|s| s.0).collect()
+    }
+
+    /// The stored row of `seat`.
+    ///
+    /// # Errors
+    /// `internal` for a seat nobody holds.
+    pub fn seat_mut(&mut self, seat_no: u8) -> Result<&mut SeatRow, ApiError> {
+        self.seats
+            .iter_mut()
+            .find(|s| s.seat == i16::from(seat_no))
+            .ok_or_else(|| ApiError::internal(format!("no seat {seat_no}")))
+    }
+
+    fn is_out(&self, seat_no: u8) -> bool {
+        self.seats
+            .iter()
+            .any(|s| s.seat == i16::from(seat_no) && s.resigned)
+    }
+
+    /// Decides `command` for `seat_no` and applies its events; `user` is the
+    /// player who sent it, or `None` when the server plays it.
+    ///
+    /// # Errors
+    /// `illegal_command`.
+    pub fn command(
+        &mut self,
+        seat_no: u8,
+        command: &R::Command,
+        user: Option<Uuid>,
+    ) -> Result<(), ApiError> {
+        let events = R::decide(&self.state, seat(usize::from(seat_no)), command, &self.rng)
+            .map_err(|violation| ApiError::illegal_command(violation.0))?;
+        if events.is_empty() {
+            return Err(ApiError::internal(
+                "the engine accepted a command without events",
+            ));
+        }
+        let actor = Actor {
+            user,
+            seat: Some(seat_no),
+        };
+        let command_json = to_json(command)?;
+        for (i, event) in events.iter().enumerate() {
+            let (kind, data) = split_tagged(to_json(event)?)?;
+            self.chain
+                .push(&kind, data, actor, (i == 0).then(|| command_json.clone()));
+        }
+        apply_all::<R>(&mut self.state, &events);
+        if user.is_some() {
+            self.seat_mut(seat_no)?.timeouts = 0;
+        }
+        Ok(())
+    }
+
+    /// The server plays for `seat_no`: one of its legal commands, chosen from
+    /// the game's randomness.
+    ///
+    /// # Errors
+    /// `internal` when the seat has nothing to play.
+    pub fn autoplay(&mut self, seat_no: u8) -> Result<(), ApiError> {
+        let legal = R::legal_commands(&self.state, seat(usize::from(seat_no)));
+        if legal.is_empty() {
+            return Err(ApiError::internal(format!(
+                "seat {seat_no} is to act with no legal command"
+            )));
+        }
+        let version = u64::try_from(self.chain.version()).map_err(ApiError::internal)?;
+        let pick = below(&mut self.rng.stream("autoplay", version), legal.len());
+        self.command(seat_no, &legal[pick], None)
+    }
+
+    /// `seat_no` is out from now on.
+    ///
+    /// # Errors
+    /// `already_resigned`.
+    pub fn resign(&mut self, seat_no: u8, reason: &str, actor: Actor) -> Result<(), ApiError> {
+        let row = self.seat_mut(seat_no)?;
+        if row.resigned {
+            return Err(ApiError::conflict(
+                "already_resigned",
+                "the seat is already out of the game",
+            ));
+        }
+        row.resigned = true;
+        let data = to_json(&PlayerResigned {
+            seat: seat_no,
+            reason: reason.to_owned(),
+        })?;
+        self.chain
+            .push(lifecycle::PLAYER_RESIGNED, data, actor, None);
+        Ok(())
+    }
+
+    /// Every seat the game waits for has run out of time: `turn_timed_out`,
+    /// then autoplay or forfeit as the game's options say (and out after
+    /// `abandon_after` timeouts in a row).
+    ///
+    /// # Errors
+    /// As [`Step::autoplay`].
+    pub fn time_out(&mut self) -> Result<(), ApiError> {
+        for seat_no in self.to_act() {
+            if !self.to_act().contains(&seat_no) || self.is_out(seat_no) {
+                continue;
+            }
+            let actor = Actor {
+                user: None,
+                seat: Some(seat_no),
+            };
+            self.chain.push(
+                lifecycle::TURN_TIMED_OUT,
+                to_json(&TurnTimedOut { seat: seat_no })?,
+                actor,
+                None,
+            );
+            let row = self.seat_mut(seat_no)?;
+            row.timeouts += 1;
+            let timeouts = row.timeouts;
+            let abandon = self.options.abandon_after;
+            match self.options.on_timeout {
+                super::clock::OnTimeout::Forfeit => self.resign(seat_no, "timeout", actor)?,
+                super::clock::OnTimeout::Autoplay
+                    if abandon > 0 && u32::try_from(timeouts).unwrap_or(0) >= abandon =>
+                {
+                    self.resign(seat_no, "inactive", actor)?;
+                }
+                super::clock::OnTimeout::Autoplay => self.autoplay(seat_no)?,
+            }
+        }
+        self.settle()
+    }
+
+    /// Plays the out seats the game waits for, until it waits on a seat that
+    /// is not out or is over; ends it by forfeit when at most one seat is
+    /// left that is not out.
+    ///
+    /// # Errors
+    /// As [`Step::autoplay`].
+    pub fn settle(&mut self) -> Result<(), ApiError> {
+        for _ in 0..MAX_AUTOPLAY {
+            if R::result(&self.state).is_some() || self.forfeit.is_some() {
+                return Ok(());
+            }
+            let out: Vec<bool> = self.seats.iter().map(|s| s.resigned).collect();
+            if out.len() > 1 && out.iter().filter(|o| !**o).count() <= 1 {
+                let result = to_json(&ForfeitResult::of(&out))?;
+                self.chain.push(
+                    lifecycle::GAME_FORFEITED,
+                    result.clone(),
+                    Actor::SYSTEM,
+                    None,
+                );
+                self.forfeit = Some(result);
+                return Ok(());
+            }
+            let Some(next) = self.to_act().into_iter().find(|&s| self.is_out(s)) else {
+                return Ok(());
+            };
+            self.autoplay(next)?;
+        }
+        Err(ApiError::internal("autoplay does not end"))
+    }
+
+    /// The new row, snapshot, deadline, seat counters and notifications.
+    ///
+    /// # Errors
+    /// `internal` if the engine's values fail to serialize.
+    pub fn finish(self) -> Result<Finished, ApiError> {
+        let old = &self.loaded.game;
+        let result = match &self.forfeit {
+            Some(f) => Some(f.clone()),
+            None => R::result(&self.state).map(|r| to_json(&r)).transpose()?,
+        };
+        let mut row = old.clone();
+        row.version = self.chain.version();
+        row.last_hash = self.chain.last_hash().to_owned();
+        row.updated_at = self.now;
+        row.status = if result.is_some() {
+            status::FINISHED
+        } else {
+            status::ACTIVE
+        }
+        .to_owned();
+        row.result = result;
+        row.to_act = if row.status == status::ACTIVE {
+            self.to_act().into_iter().map(i16::from).collect()
+        } else {
+            Vec::new()
+        };
+        row.deadline = if row.status == status::ACTIVE && !row.to_act.is_empty() {
+            self.deadline
+                .or_else(|| self.options.deadline_from(self.now))
+        } else {
+            None
+        };
+        let seat_updates = self
+            .seats
+            .iter()
+            .filter(|s| !self.loaded.seats.contains(s))
+            .map(|s| {
+                json!({
+                    "seat": s.seat,
+                    "timeouts": s.timeouts,
+                    "vacation_used_secs": s.vacation_used_secs,
+                    "resigned_at": s.resigned.then(|| format_time(self.now)),
+                })
+            })
+            .collect::<Vec<_>>();
+        let notifications = notifications(old, &row, &self.seats);
+        Ok(Finished {
+            state: to_json(&self.state)?,
+            row,
+            seats: self.seats,
+            events: self.chain.events,
+            seat_updates: Value::Array(seat_updates),
+            notifications: Value::Array(notifications),
+        })
+    }
+}
+
+/// The notifications a change from `old` to `new` causes: `your_turn` to
+/// each user whose seat the game newly waits for (not for seats that are
+/// out), `game_finished` to every seated user when the game ends.
+#[must_use]
+pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let was_waiting = |s: i16| old.status == status::ACTIVE && old.to_act.contains(&s);
+    if new.status == status::ACTIVE {
+        for s in &new.to_act {
+            if was_waiting(*s) {
+                continue;
+            }
+            if let Some(row) = seats.iter().find(|r| r.seat == *s && !r.resigned) {
+                out.push(json!({
+                    "user_id": row.user_id,
+                    "kind": "your_turn",
+                    "payload": {
+                        "game_id": new.id,
+                        "ruleset": new.ruleset,
+                        "seat": row.seat,
+                        "version": new.version,
+                        "deadline": new.deadline.map(format_time),
+                    },
+                }));
+            }
+        }
+    }
+    if new.status != old.status && new.status != status::ACTIVE && new.status != status::OPEN {
+        for row in seats {
+            out.push(json!({
+                "user_id": row.user_id,
+                "kind": "game_finished",
+                "payload": {
+                    "game_id": new.id,
+                    "ruleset": new.ruleset,
+                    "status": new.status,
+                    "version": new.version,
+                    "result": new.result,
+                },
+            }));
+        }
+    }
+    out
+}

@@ -1,0 +1,216 @@
+//! Server-Sent Events: a game's events as one viewer may see them, and a
+//! user's notifications, pushed as they happen (woken by PostgreSQL
+//! LISTEN/NOTIFY in every process), resumable with `Last-Event-ID`.
+//!
+//! Each message is `id: <seq or notification id>\nevent: <type>\ndata: <JSON>\n\n`;
+//! a `: keep-alive` comment is sent when nothing happened for 15 seconds.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use actix_web::web::Bytes;
+use chrono::{DateTime, Utc};
+use diesel::QueryableByName;
+use diesel::sql_types::{BigInt, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::RunQueryDsl;
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::sync::watch;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::events::{self, EventOut};
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::webhooks::WebhookPayload;
+
+/// How long a stream stays silent before a keep-alive comment.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The most notifications one read returns.
+pub const MAX_NOTIFICATIONS: i64 = 100;
+
+/// One SSE message.
+#[must_use]
+pub fn message(id: i64, kind: &str, data: &impl Serialize) -> Bytes {
+    let json = serde_json::to_string(data).unwrap_or_else(|_| "null".to_owned());
+    Bytes::from(format!("id: {id}\nevent: {kind}\ndata: {json}\n\n"))
+}
+
+const KEEP_ALIVE_COMMENT: &[u8] = b": keep-alive\n\n";
+
+/// Where a feed reads from.
+enum Source {
+    Game { id: Uuid, user: Option<Uuid> },
+    User { id: Uuid },
+}
+
+struct Feed {
+    state: AppState,
+    source: Source,
+    after: i64,
+    changed: watch::Receiver<i64>,
+    pending: VecDeque<Bytes>,
+}
+
+impl Feed {
+    /// Reads what is new after `self.after` into `pending`.
+    async fn read(&mut self) -> Result<(), ApiError> {
+        match self.source {
+            Source::Game { id, user } => {
+                let page =
+                    events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0).await?;
+                self.push_events(page.events);
+            }
+            Source::User { id } => {
+                let notes = notifications(&self.state, id, self.after, MAX_NOTIFICATIONS).await?;
+                for note in notes {
+                    self.after = note.id;
+                    self.pending.push_back(message(note.id, &note.kind, &note));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn push_events(&mut self, page: Vec<EventOut>) {
+        for event in page {
+            self.after = event.seq;
+            self.pending
+                .push_back(message(event.seq, &event.kind, &event));
+        }
+    }
+}
+
+async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
+    loop {
+        if let Some(bytes) = feed.pending.pop_front() {
+            return Some((Ok(bytes), feed));
+        }
+        if let Err(e) = feed.read().await {
+            tracing::warn!(error = %e, "a stream ends");
+            return None;
+        }
+        if !feed.pending.is_empty() {
+            continue;
+        }
+        match tokio::time::timeout(KEEP_ALIVE, feed.changed.changed()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return None,
+            Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_COMMENT)), feed)),
+        }
+    }
+}
+
+/// The events of game `id` after `after`, as `user` (or a spectator) may
+/// see them, then each new one as it is written.
+///
+/// # Errors
+/// `not_found`, `bad_request` (negative `after`).
+pub async fn game(
+    state: &AppState,
+    user: Option<Uuid>,
+    id: Uuid,
+    after: i64,
+) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+    let changed = state.watch.subscribe(id);
+    let first = events::list(state, user, id, after, events::MAX_PAGE, 0).await?;
+    let mut feed = Feed {
+        state: state.clone(),
+        source: Source::Game { id, user },
+        after,
+        changed,
+        pending: VecDeque::new(),
+    };
+    feed.push_events(first.events);
+    Ok(futures_util::stream::unfold(feed, next))
+}
+
+/// The notifications of `user` after `after`, then each new one.
+///
+/// # Errors
+/// `bad_request` (negative `after`).
+pub async fn user(
+    state: &AppState,
+    user: Uuid,
+    after: i64,
+) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+    if after < 0 {
+        return Err(ApiError::bad_request("after must be 0 or more"));
+    }
+    let changed = state.users.subscribe(user);
+    let mut feed = Feed {
+        state: state.clone(),
+        source: Source::User { id: user },
+        after,
+        changed,
+        pending: VecDeque::new(),
+    };
+    feed.read().await?;
+    Ok(futures_util::stream::unfold(feed, next))
+}
+
+#[derive(QueryableByName)]
+struct NoteRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = SqlUuid)]
+    user_id: Uuid,
+    #[diesel(sql_type = Nullable<SqlUuid>)]
+    game_id: Option<Uuid>,
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = Jsonb)]
+    payload: Value,
+    #[diesel(sql_type = Timestamptz)]
+    created_at: DateTime<Utc>,
+}
+
+/// A page of notifications.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct NotificationPage {
+    /// Oldest first, each as webhooks receive it.
+    pub notifications: Vec<WebhookPayload>,
+}
+
+/// The notifications of `user` with ids after `after`, oldest first, at most `limit`.
+///
+/// # Errors
+/// `bad_request` for out-of-range parameters.
+pub async fn notifications(
+    state: &AppState,
+    user: Uuid,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<WebhookPayload>, ApiError> {
+    if after < 0 {
+        return Err(ApiError::bad_request("after must be 0 or more"));
+    }
+    if !(1..=MAX_NOTIFICATIONS).contains(&limit) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be 1–{MAX_NOTIFICATIONS}"
+        )));
+    }
+    let mut conn = state.pool.get().await?;
+    let rows: Vec<NoteRow> = diesel::sql_query(
+        "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
+          WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(after)
+    .bind::<BigInt, _>(limit)
+    .load(&mut conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| WebhookPayload {
+            id: r.id,
+            kind: r.kind,
+            game_id: r.game_id,
+            user_id: r.user_id,
+            created_at: r.created_at,
+            data: r.payload,
+        })
+        .collect())
+}

@@ -1,0 +1,212 @@
+//! Webhooks: signed deliveries to a local receiver, retries, failures shown.
+
+use std::sync::{Arc, Mutex};
+
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use crate::support::{TestApp, User};
+
+/// What the receiver got: (Hatstand-Delivery, Hatstand-Signature, body).
+type Received = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
+
+/// A local HTTP receiver that answers `fail_first` requests with 500, then 200.
+fn receiver(fail_first: usize) -> (String, Received) {
+    let got: Received = Arc::default();
+    let data = web::Data::new((Arc::clone(&got), fail_first));
+    let server = HttpServer::new(move || {
+        App::new().app_data(data.clone()).route(
+            "/hook",
+            web::post().to(
+                |req: HttpRequest, body: web::Bytes, data: web::Data<(Received, usize)>| async move {
+                    let header = |n: &str| {
+                        req.headers()
+                            .get(n)
+                            .map(|v| v.to_str().unwrap().to_owned())
+                            .unwrap_or_default()
+                    };
+                    let mut got = data.0.lock().unwrap();
+                    got.push((
+                        header("Hatstand-Delivery"),
+                        header("Hatstand-Signature"),
+                        body.to_vec(),
+                    ));
+                    if got.len() <= data.1 {
+                        HttpResponse::InternalServerError().body("not now")
+                    } else {
+                        HttpResponse::NoContent().finish()
+                    }
+                },
+            ),
+        )
+    })
+    .workers(1)
+    .bind("127.0.0.1:0")
+    .unwrap();
+    let port = server.addrs()[0].port();
+    actix_web::rt::spawn(server.run());
+    (format!("http://127.0.0.1:{port}/hook"), got)
+}
+
+/// Checks `Hatstand-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
+fn signature_is_valid(secret: &str, header: &str, body: &[u8]) -> bool {
+    let Some((t, v1)) = header
+        .strip_prefix("t=")
+        .and_then(|rest| rest.split_once(",v1="))
+    else {
+        return false;
+    };
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(format!("{t}.").as_bytes());
+    mac.update(body);
+    mac.verify_slice(&hex::decode(v1).unwrap()).is_ok()
+}
+
+async fn register(app: &TestApp, user: &User, url: &str) -> Value {
+    app.post("/v1/me/webhooks", Some(&user.token), &json!({"url": url}))
+        .await
+        .ok(201)
+}
+
+/// Starts a 2-player game and returns the user the game waits for first.
+async fn someones_turn(app: &TestApp, users: &[User]) -> usize {
+    let id = app.started_game(users, "hats", json!({})).await;
+    app.game(&id, None).await["to_act"][0].as_u64().unwrap() as usize
+}
+
+#[actix_web::test]
+async fn a_webhook_receives_signed_notifications() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let (url, got) = receiver(0);
+    let mut secrets = Vec::new();
+    for user in &users {
+        let created = register(&app, user, &url).await;
+        assert!(created["secret"].as_str().unwrap().starts_with("whsec_"));
+        secrets.push(created["secret"].as_str().unwrap().to_owned());
+    }
+    let seat = someones_turn(&app, &users).await;
+    let (delivery, signature, body) = app
+        .eventually(5, || async { got.lock().unwrap().first().cloned() })
+        .await;
+    assert!(delivery.parse::<i64>().is_ok());
+    assert!(
+        signature_is_valid(&secrets[seat], &signature, &body),
+        "{signature}"
+    );
+    assert!(!signature_is_valid(&secrets[1 - seat], &signature, &body));
+    let payload: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(payload["type"], "your_turn");
+    assert_eq!(payload["user_id"], users[seat].id.to_string());
+    assert!(payload["id"].is_i64() && payload["game_id"].is_string());
+    assert_eq!(payload["data"]["seat"], seat);
+    let hooks = app
+        .eventually(5, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[seat].token))
+                .await
+                .ok(200);
+            (hooks[0]["delivered"] == 1).then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks.as_array().unwrap().len(), 1);
+    assert_eq!(hooks[0]["last_status"], 204);
+    assert!(hooks[0].get("secret").is_none(), "the secret is shown once");
+    // Deleting stops deliveries; someone else's webhook is not found.
+    let id = hooks[0]["id"].as_str().unwrap();
+    app.send(
+        "DELETE",
+        &format!("/v1/me/webhooks/{id}"),
+        Some(&users[1 - seat].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .assert_problem(404, "not_found");
+    app.send(
+        "DELETE",
+        &format!("/v1/me/webhooks/{id}"),
+        Some(&users[seat].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(204);
+    assert_eq!(
+        app.get("/v1/me/webhooks", Some(&users[seat].token))
+            .await
+            .ok(200),
+        json!([])
+    );
+    app.post(
+        "/v1/me/webhooks",
+        Some(&users[0].token),
+        &json!({"url": "ftp://x/"}),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+}
+
+#[actix_web::test]
+async fn failed_deliveries_are_retried_and_failures_are_shown() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    // Two failures, then success (the test server allows 3 attempts).
+    let (url, got) = receiver(2);
+    for user in &users {
+        register(&app, user, &url).await;
+    }
+    let seat = someones_turn(&app, &users).await;
+    let hooks = app
+        .eventually(5, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[seat].token))
+                .await
+                .ok(200);
+            (hooks[0]["delivered"] == 1).then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["attempts"], 3);
+    assert_eq!(hooks[0]["failed"], 0);
+    let got = got.lock().unwrap().clone();
+    assert_eq!(got.len(), 3);
+    assert!(
+        got.iter().all(|g| g.0 == got[0].0),
+        "one delivery id for every retry"
+    );
+    let ids: Vec<Value> = got
+        .iter()
+        .map(|g| serde_json::from_slice::<Value>(&g.2).unwrap()["id"].clone())
+        .collect();
+    assert!(
+        ids.iter().all(|i| *i == ids[0]),
+        "one notification id to de-duplicate"
+    );
+    // A receiver that never answers 2xx: given up after the last attempt, and said so.
+    let dead = app.register("dead_end").await;
+    register(&app, &dead, "http://127.0.0.1:9/nothing-listens").await;
+    // An invitation is a notification too.
+    app.post(
+        "/v1/games",
+        Some(&users[0].token),
+        &json!({"ruleset": "hats", "players": 2, "invitees": ["dead_end"]}),
+    )
+    .await
+    .ok(201);
+    let hooks = app
+        .eventually(5, || async {
+            let hooks = app.get("/v1/me/webhooks", Some(&dead.token)).await.ok(200);
+            (hooks[0]["failed"].as_i64().unwrap() >= 1).then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["delivered"], 0);
+    assert!(
+        hooks[0]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("request failed")
+    );
+    assert_eq!(hooks[0]["last_status"], Value::Null);
+}
