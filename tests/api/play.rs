@@ -141,3 +141,17 @@ async fn hat_trick_variants_play_over_http_and_verify() {
         verified_audit(&app, &played.id).await;
     }
 }
+
+#[actix_web::test]
+async fn whole_top_hats_games_for_2_and_3_players_end_and_verify() {
+    let app = TestApp::spawn().await;
+    for players in 2..=3 {
+        let played = play(&app, "top-hats", players, json!({}), 60 + players as u64).await;
+        check_result(&played.game, players);
+        // The board picture: cells, heights, tops, the edge zone, the last move.
+        let view = &played.game["view"];
+        assert!(view["board"].is_array(), "{view}");
+        assert!(view["edge_zone"].is_array(), "{view}");
+        verified_audit(&app, &played.id).await;
+    }
+}
