@@ -8,16 +8,20 @@ use serde::{Deserialize, Serialize};
 
 /// One of the rulesets the server plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameKind {}
+pub enum GameKind {
+    Goathead,
+}
 
 impl GameKind {
     /// Every complete ruleset, in the order `/v1/rulesets` lists them.
-    pub const ALL: &'static [GameKind] = &[];
+    pub const ALL: &'static [GameKind] = &[GameKind::Goathead];
 
     /// The API id (`hats`, `goathead`, `top-hats`, `hat-trick`).
     #[must_use]
     pub fn id(self) -> &'static str {
-        match self {}
+        match self {
+            GameKind::Goathead => "goathead",
+        }
     }
 
     /// The ruleset with API id `id`.
@@ -32,6 +36,11 @@ impl GameKind {
 #[macro_export]
 macro_rules! with_ruleset {
     ($kind:expr, |$R:ident| $body:expr) => {
-        match $kind {}
+        match $kind {
+            $crate::GameKind::Goathead => {
+                type $R = $crate::goathead::Goathead;
+                $body
+            }
+        }
     };
 }
