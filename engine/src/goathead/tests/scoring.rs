@@ -170,7 +170,7 @@ fn given_4p_one_against_three_then_the_one_moves_three_times_the_value() {
         "suit:D",
         1,
         &[1, 2, 3],
-        &[20, 40, 30, 23],
+        &[50, 30, 20, 13],
         &[1, 1, 1, 1],
         7,
         false,
