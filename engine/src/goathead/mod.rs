@@ -163,9 +163,10 @@ impl Ruleset for Goathead {
 }
 
 impl CommandSpace for Goathead {
-    /// Every command type; every card of the deck for `play` and `bury`; every
-    /// contract (Leasters included) for `bid` and `upgrade`; swaps of every
-    /// hand card with every kitty card and with one card outside the kitty.
+    /// Every command type; every contract (Leasters included) for `bid` and
+    /// `upgrade`; every card of the hand and one card outside it for `play`
+    /// and `bury`; swaps of those cards with every kitty card and one card
+    /// outside the kitty.
     fn candidate_commands(state: &GoatheadState, s: Seat) -> Vec<GoatheadCommand> {
         use GoatheadCommand as C;
         let mut out = vec![
@@ -180,17 +181,16 @@ impl CommandSpace for Goathead {
             out.push(C::Bid { contract });
             out.push(C::Upgrade { contract });
         }
-        for card in Card::all() {
-            out.push(C::Play { card });
-            out.push(C::Bury { card });
-        }
         let cur = &state.current;
         let hand = cur.hands.get(s.index()).copied().unwrap_or_default();
-        let others = Card::all().find(|&c| !cur.kitty.contains(c));
-        for hand_card in hand.iter().chain(others) {
-            for kitty_card in cur.kitty.iter().chain(others) {
+        let not_in_hand = Card::all().find(|&c| !hand.contains(c));
+        let not_in_kitty = Card::all().find(|&c| !cur.kitty.contains(c));
+        for card in hand.iter().chain(not_in_hand) {
+            out.push(C::Play { card });
+            out.push(C::Bury { card });
+            for kitty_card in cur.kitty.iter().chain(not_in_kitty) {
                 out.push(C::KittySwap {
-                    hand_card,
+                    hand_card: card,
                     kitty_card,
                 });
             }

@@ -200,10 +200,6 @@ pub fn legal_commands(state: &GoatheadState, s: Seat) -> Vec<Command> {
 
 // ----------------------------------------------------------------- decide
 
-fn wrong_step(what: &str) -> RuleViolation {
-    RuleViolation::new(format!("{what} is not possible now"))
-}
-
 /// Validates `command` from `s` and returns the events it causes.
 ///
 /// # Errors
@@ -222,7 +218,7 @@ pub fn decide(
     let hand = cur.hands[s.index()];
     match (*command, state.phase) {
         (Command::Play { card }, Phase::Play { .. }) => decide_play(state, s, card, rng),
-        (Command::Play { .. }, _) => Err(wrong_step("playing a card")),
+        (Command::Play { .. }, _) => Err(RuleViolation::new("playing a card is not possible now")),
         (Command::Bid { contract }, Phase::Bidding { .. }) => {
             if !contract.is_biddable() {
                 return Err(RuleViolation::new("leasters cannot be bid"));
@@ -273,16 +269,16 @@ pub fn decide(
             Ok(events)
         }
         (Command::Bid { .. } | Command::Steal {} | Command::Pass {}, _) => {
-            Err(wrong_step("bidding"))
+            Err(RuleViolation::new("bidding is not possible now"))
         }
         (Command::TakeKitty {}, Phase::KittyChoice) => Ok(vec![Event::KittyTaken {
             seat: s,
             cards: cur.kitty,
         }]),
         (Command::LeaveKitty {}, Phase::KittyChoice) => Ok(vec![Event::KittyLeft { seat: s }]),
-        (Command::TakeKitty {} | Command::LeaveKitty {}, _) => {
-            Err(wrong_step("taking or leaving the kitty"))
-        }
+        (Command::TakeKitty {} | Command::LeaveKitty {}, _) => Err(RuleViolation::new(
+            "taking or leaving the kitty is not possible now",
+        )),
         (Command::Bury { card }, Phase::Bury) => {
             if hand.contains(card) {
                 Ok(vec![Event::Buried { seat: s, card }])
@@ -290,7 +286,7 @@ pub fn decide(
                 Err(RuleViolation::new(format!("{card} is not in your hand")))
             }
         }
-        (Command::Bury { .. }, _) => Err(wrong_step("burying")),
+        (Command::Bury { .. }, _) => Err(RuleViolation::new("burying is not possible now")),
         (Command::KeepContract {}, Phase::ContractChoice) => {
             let contract = state.contract();
             let mut events = vec![Event::ContractKept { seat: s, contract }];
@@ -312,9 +308,9 @@ pub fn decide(
             }
             Ok(events)
         }
-        (Command::KeepContract {} | Command::Upgrade { .. }, _) => {
-            Err(wrong_step("keeping or upgrading the contract"))
-        }
+        (Command::KeepContract {} | Command::Upgrade { .. }, _) => Err(RuleViolation::new(
+            "keeping or upgrading the contract is not possible now",
+        )),
         (
             Command::KittySwap {
                 hand_card,
@@ -352,9 +348,9 @@ pub fn decide(
             }
             Ok(events)
         }
-        (Command::KittySwap { .. } | Command::KittySkip {}, _) => {
-            Err(wrong_step("swapping with the kitty"))
-        }
+        (Command::KittySwap { .. } | Command::KittySkip {}, _) => Err(RuleViolation::new(
+            "swapping with the kitty is not possible now",
+        )),
     }
 }
 

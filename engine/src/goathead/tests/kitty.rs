@@ -216,3 +216,28 @@ fn given_4p_when_the_declarer_swaps_only_as_the_final_dealer_then_it_swapped_som
     assert!(state.current.declarer_swapped);
     assert_eq!(state.current.hands[0], set("JC JS 10C JD"));
 }
+
+#[test]
+fn given_a_3p_declarer_buried_cards_then_their_points_count_for_the_declarer() {
+    let mut state = declared3("suit:C");
+    act(&mut state, 0, C::TakeKitty {});
+    act(&mut state, 0, C::Bury { card: c("AC") });
+    act(&mut state, 0, C::Bury { card: c("KD") });
+    act(&mut state, 0, C::KeepContract {});
+    while let Some(actor) = state.actor() {
+        let legal = Goathead::legal_commands(&state, actor);
+        act(&mut state, actor.0, legal[0]);
+    }
+    let round = &state.history[0];
+    assert_eq!(round.kitty_points, 15);
+    assert_eq!(round.side_points, Some(round.trick_points[0] + 15));
+    // Taken: no kitty bonus.
+    assert!(round.value <= 3);
+}
+
+#[test]
+fn given_a_declarer_in_the_kitty_phase_when_another_seat_acts_then_it_is_refused() {
+    let state = declared3("suit:C");
+    assert!(refused(&state, 1, C::TakeKitty {}).contains("seat 0"));
+    assert!(Goathead::legal_commands(&state, s(1)).is_empty());
+}
