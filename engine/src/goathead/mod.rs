@@ -32,6 +32,15 @@
 //!   gains or loses it, the smaller side balances evenly. Leasters: most
 //!   points pays 1 to fewest.
 //!
+//! # Wire format
+//! - Commands: `bid {contract}`, `steal`, `pass`, `take_kitty`, `leave_kitty`,
+//!   `bury {card}`, `keep_contract`, `upgrade {contract}`,
+//!   `kitty_swap {hand_card, kitty_card}`, `kitty_skip`, `play {card}`.
+//! - Events: `dealt`, `bid`, `stole`, `passed`, `contract_set`, `kitty_taken`,
+//!   `kitty_left`, `buried`, `contract_kept`, `contract_upgraded`,
+//!   `kitty_swapped`, `kitty_skipped`, `announced`, `play_started`,
+//!   `card_played`, `trick_won`, `round_scored`, `match_ended`.
+//!
 //! # Rulings of the rules file
 //! - Seat 0 deals round 1. Leasters ranks like Court (no 9-8-7 in the deck).
 //! - A pass is final; bidding skips passed seats until only the leader is left.
