@@ -90,10 +90,7 @@ mod tests {
         let mut a: Vec<u32> = (0..42).collect();
         let mut b = a.clone();
         shuffle(&mut a, &mut r.stream("deal", 0));
-        shuffle(
-            &mut b,
-            &mut Randomness::from_seed("table 7").stream("deal", 0),
-        );
+        shuffle(&mut b, &mut Randomness::from_seed("table 7").stream("deal", 0));
         assert_eq!(a, b);
         assert_ne!(a, (0..42).collect::<Vec<_>>());
     }

@@ -151,11 +151,7 @@ pub fn checked_playout<R: CommandSpace>(
             .map_err(|e| fail(format!("listed {command:?} refused: {e}")))?;
         for event in &new_events {
             let json = serde_json::to_value(event).map_err(|e| fail(e.to_string()))?;
-            if json
-                .get("type")
-                .and_then(serde_json::Value::as_str)
-                .is_none()
-            {
+            if json.get("type").and_then(serde_json::Value::as_str).is_none() {
                 return Err(fail(format!("event {json} has no \"type\"")));
             }
             let back: R::Event = serde_json::from_value(json.clone())
