@@ -10,19 +10,26 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
     Hats,
+    Goathead,
     TopHats,
     HatTrick,
 }
 
 impl GameKind {
     /// Every complete ruleset, in the order `/v1/rulesets` lists them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Hats, GameKind::TopHats, GameKind::HatTrick];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::Hats,
+        GameKind::Goathead,
+        GameKind::TopHats,
+        GameKind::HatTrick,
+    ];
 
     /// The API id (`hats`, `goathead`, `top-hats`, `hat-trick`).
     #[must_use]
     pub fn id(self) -> &'static str {
         match self {
             GameKind::Hats => "hats",
+            GameKind::Goathead => "goathead",
             GameKind::TopHats => "top-hats",
             GameKind::HatTrick => "hat-trick",
         }
@@ -43,6 +50,10 @@ macro_rules! with_ruleset {
         match $kind {
             $crate::GameKind::Hats => {
                 type $R = $crate::hats::Hats;
+                $body
+            }
+            $crate::GameKind::Goathead => {
+                type $R = $crate::goathead::Goathead;
                 $body
             }
             $crate::GameKind::TopHats => {
