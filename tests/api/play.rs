@@ -155,3 +155,29 @@ async fn whole_top_hats_games_for_2_and_3_players_end_and_verify() {
         verified_audit(&app, &played.id).await;
     }
 }
+
+#[actix_web::test]
+async fn whole_goathead_matches_for_3_and_4_players_end_and_verify() {
+    let app = TestApp::spawn().await;
+    for players in 3..=4 {
+        let played = play(
+            &app,
+            "goathead",
+            players,
+            json!({"rounds": 3}),
+            80 + players as u64,
+        )
+        .await;
+        check_result(&played.game, players);
+        let result = &played.game["result"];
+        assert_eq!(result["rounds"].as_array().unwrap().len(), 3, "{result}");
+        let total: i64 = result["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_i64().unwrap())
+            .sum();
+        assert_eq!(total, 0, "payments sum to zero: {result}");
+        verified_audit(&app, &played.id).await;
+    }
+}
