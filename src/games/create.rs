@@ -13,7 +13,7 @@ use super::clock::ServerOptions;
 use super::codec::{parse_options, to_json};
 use super::join::take_seat;
 use super::lifecycle::{GAME_CREATED, GameCreated, PLAYER_INVITED};
-use super::resource::{Game, project};
+use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
 use crate::db::event_store::{self, Actor, Chain, GENESIS_HASH};
@@ -196,14 +196,5 @@ pub async fn create(
         .await
         .map_err(super::join::unknown_user_is_unauthenticated)?;
     state.announcer.tell(&told);
-    let my_seat = request.join.then_some(0);
-    with_ruleset!(kind, |R| {
-        let engine_state = loaded
-            .game
-            .state
-            .as_ref()
-            .map(super::codec::state_from_json::<R>)
-            .transpose()?;
-        project::<R>(&loaded.game, &loaded.seats, engine_state.as_ref(), my_seat)
-    })
+    super::read::project_stored(&loaded, Some(caller.user_id))
 }

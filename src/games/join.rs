@@ -16,7 +16,7 @@ use super::clock::ServerOptions;
 use super::codec::{split_tagged, to_json};
 use super::invite::{check_may_join, insert_notifications};
 use super::lifecycle::{GAME_STARTED, PLAYER_JOINED, PlayerJoined};
-use super::resource::{Game, project};
+use super::resource::Game;
 use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
@@ -244,15 +244,5 @@ pub async fn join(
     let (loaded, told) = loaded;
     state.announcer.announce(id, loaded.game.version);
     state.announcer.tell(&told);
-    let kind = kind_of(&loaded.game)?;
-    let my_seat = loaded.seat_of(caller.user_id);
-    with_ruleset!(kind, |R| {
-        let engine_state = loaded
-            .game
-            .state
-            .as_ref()
-            .map(super::codec::state_from_json::<R>)
-            .transpose()?;
-        project::<R>(&loaded.game, &loaded.seats, engine_state.as_ref(), my_seat)
-    })
+    super::read::project_stored(&loaded, Some(caller.user_id))
 }

@@ -1,10 +1,13 @@
-//! Request parsing shared by the routes: JSON bodies, headers and the
-//! extractor configuration that turns every parse failure into problem+json.
+//! Request parsing shared by the routes: JSON bodies, headers, where a
+//! Server-Sent Events stream resumes, and the extractor configuration that
+//! turns every parse failure into problem+json.
 
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
-use actix_web::http::header::HeaderMap;
-use actix_web::{HttpRequest, web};
+use actix_web::http::header::{self, HeaderMap};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use utoipa::IntoParams;
 
 use crate::error::ApiError;
 
@@ -99,4 +102,39 @@ pub fn version_tag(req: &HttpRequest, name: &str) -> Result<Option<i64>, ApiErro
 #[must_use]
 pub fn etag(version: i64) -> String {
     format!("\"{version}\"")
+}
+
+/// Where a stream resumes.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Start after this id (`Last-Event-ID` wins when both are sent).
+    pub after: Option<i64>,
+}
+
+/// The id to resume after: `Last-Event-ID`, else `after`, else 0.
+///
+/// # Errors
+/// `bad_request` for a `Last-Event-ID` that is not an id.
+pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, ApiError> {
+    match header(req.headers(), "Last-Event-ID")? {
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|_| ApiError::bad_request("Last-Event-ID must be an event id")),
+        None => Ok(after.unwrap_or(0)),
+    }
+}
+
+/// An SSE response.
+#[must_use]
+pub fn event_stream(
+    body: impl futures_util::Stream<Item = Result<web::Bytes, std::convert::Infallible>> + 'static,
+) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body)
 }

@@ -272,41 +272,6 @@ pub async fn vacation(
     ))
 }
 
-/// Where a stream resumes.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct StreamQuery {
-    /// Start after this id (`Last-Event-ID` wins when both are sent).
-    pub after: Option<i64>,
-}
-
-/// The id to resume after: `Last-Event-ID`, else `after`, else 0.
-///
-/// # Errors
-/// `bad_request` for a `Last-Event-ID` that is not an id.
-pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, ApiError> {
-    match super::extract::header(req.headers(), "Last-Event-ID")? {
-        Some(raw) => raw
-            .trim()
-            .parse()
-            .map_err(|_| ApiError::bad_request("Last-Event-ID must be an event id")),
-        None => Ok(after.unwrap_or(0)),
-    }
-}
-
-/// An SSE response.
-#[must_use]
-pub fn event_stream(
-    body: impl futures_util::Stream<Item = Result<web::Bytes, std::convert::Infallible>> + 'static,
-) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body)
-}
-
 /// The game's events as Server-Sent Events, redacted for the caller (a
 /// seated player sees their seat's view, anyone else the public one): every
 /// event after `Last-Event-ID` (or `after`), then each new one as it is
@@ -318,7 +283,7 @@ pub fn event_stream(
     params(
         ("id" = Uuid, Path, description = "The game id"),
         ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"),
-        StreamQuery,
+        super::extract::StreamQuery,
     ),
     responses(
         (status = 200, description = "`text/event-stream` of `EventOut` messages", content_type = "text/event-stream", body = EventOut),
@@ -333,9 +298,9 @@ pub async fn stream(
     caller: MaybeCaller,
     id: web::Path<Uuid>,
     req: HttpRequest,
-    query: web::Query<StreamQuery>,
+    query: web::Query<super::extract::StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let after = resume_after(&req, query.after)?;
+    let after = super::extract::resume_after(&req, query.after)?;
     let events = streams::game(&state, caller.0.map(|c| c.user_id), id.into_inner(), after).await?;
-    Ok(event_stream(events))
+    Ok(super::extract::event_stream(events))
 }

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
-use super::games::{StreamQuery, event_stream, resume_after};
+use super::extract::{StreamQuery, event_stream, resume_after};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::games::read::{self, Filter, GamePage};

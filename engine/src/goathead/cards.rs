@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The four suits, in the order of their codes' letters: ♣ ♠ ♥ ♦.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,12 +148,7 @@ impl Serialize for Card {
     }
 }
 
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Card::parse(&code).ok_or_else(|| de::Error::custom(format!("unknown card {code:?}")))
-    }
-}
+crate::codes::deserialize_from_code!(Card, "a card code", "unknown card");
 
 /// A set of cards (a hand, the kitty), listed in index order.
 /// Serialized as the list of its card codes.
@@ -418,10 +413,4 @@ impl Serialize for Contract {
     }
 }
 
-impl<'de> Deserialize<'de> for Contract {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Contract::parse(&code)
-            .ok_or_else(|| de::Error::custom(format!("unknown contract {code:?}")))
-    }
-}
+crate::codes::deserialize_from_code!(Contract, "a contract", "unknown contract");

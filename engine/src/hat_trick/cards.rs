@@ -155,13 +155,7 @@ impl Serialize for Card {
     }
 }
 
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let code = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Card::parse(&code)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown card code {code:?}")))
-    }
-}
+crate::codes::deserialize_from_code!(Card, "a card code", "unknown card code");
 
 /// A set of cards (a hand, a deck). Serialized as a list of codes, suit
 /// cards ♥ ♦ ♣ ♠ low to high, jokers last.

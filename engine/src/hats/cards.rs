@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 /// How many hat types there are (star, spade, heart, club, diamond, flower, helm).
 pub const TYPES: usize = 7;
@@ -149,21 +149,11 @@ impl Serialize for Card {
     }
 }
 
-impl<'de> Deserialize<'de> for Card {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct CodeVisitor;
-        impl serde::de::Visitor<'_> for CodeVisitor {
-            type Value = Card;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a hat card code: a type letter (T S H C D F W) and a number 1-6")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Card, E> {
-                Card::parse(v).ok_or_else(|| E::custom(format!("unknown hat card {v:?}")))
-            }
-        }
-        deserializer.deserialize_str(CodeVisitor)
-    }
-}
+crate::codes::deserialize_from_code!(
+    Card,
+    "a hat card code: a type letter (T S H C D F W) and a number 1-6",
+    "unknown hat card"
+);
 
 /// The number of types in play: five with 2 players (flower and helm are
 /// removed), all seven otherwise.
