@@ -301,6 +301,16 @@ async fn a_resigned_seat_is_played_by_the_server_until_one_seat_is_left() {
             !after["to_act"].as_array().unwrap().contains(&json!(first)),
             "the server played the resigned seat at once: {after}"
         );
+        // Resigning twice is refused and writes nothing.
+        let before = app.footprint().await;
+        app.post(
+            &format!("/v1/games/{id}/resign"),
+            Some(&users[first].token),
+            &json!({}),
+        )
+        .await
+        .assert_problem(409, "already_resigned");
+        assert_eq!(app.footprint().await, before);
         // A second resignation leaves one seat: forfeit.
         let second = (0..players).find(|s| *s != first).unwrap();
         let ended = app

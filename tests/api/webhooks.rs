@@ -147,6 +147,25 @@ async fn a_webhook_receives_signed_notifications() {
     )
     .await
     .assert_problem(400, "bad_request");
+    // At most ten webhooks per user; the eleventh is refused and writes nothing.
+    let have = app.count("webhooks").await;
+    let mine = app
+        .get("/v1/me/webhooks", Some(&users[0].token))
+        .await
+        .ok(200);
+    for n in mine.as_array().unwrap().len()..10 {
+        register(&app, &users[0], &format!("http://127.0.0.1:9/hook-{n}")).await;
+    }
+    let full = app.count("webhooks").await;
+    assert_eq!(full, have + 10 - mine.as_array().unwrap().len() as i64);
+    app.post(
+        "/v1/me/webhooks",
+        Some(&users[0].token),
+        &json!({"url": "http://127.0.0.1:9/one-too-many"}),
+    )
+    .await
+    .assert_problem(409, "too_many_webhooks");
+    assert_eq!(app.count("webhooks").await, full);
 }
 
 #[actix_web::test]
