@@ -129,12 +129,13 @@ pub async fn submit(
     if let Some(key) = idempotency_key {
         check_idempotency_key(key)?;
     }
-    let hash = request_hash(id, &request, precondition);
+    // Only a request with a key can be a retry, so only then is it hashed.
+    let hash = idempotency_key.map(|_| request_hash(id, &request, precondition));
     let mut conn = state.pool.get().await?;
     let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
         .await?
         .ok_or_else(|| ApiError::not_found("there is no such game"))?;
-    if let Some(stored) = replay_stored(&loaded, &hash)? {
+    if let Some(stored) = replay_stored(&loaded, hash.as_deref())? {
         return Ok(stored);
     }
     let kind = kind_of(&loaded.game)?;
@@ -145,13 +146,15 @@ pub async fn submit(
         precondition
     ))?;
     let response_json = to_json(&decided.response)?;
-    let remember = idempotency_key.map(|key| Remember {
-        user: caller.user_id,
-        key,
-        request_hash: &hash,
-        status: 200,
-        body: &response_json,
-    });
+    let remember = idempotency_key
+        .zip(hash.as_deref())
+        .map(|(key, hash)| Remember {
+            user: caller.user_id,
+            key,
+            request_hash: hash,
+            status: 200,
+            body: &response_json,
+        });
     let applied = append_finished(
         &mut conn,
         loaded.game.version,
@@ -174,7 +177,7 @@ pub async fn submit(
             let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
                 .await?
                 .ok_or_else(|| ApiError::not_found("there is no such game"))?;
-            if let Some(stored) = replay_stored(&now, &hash)? {
+            if let Some(stored) = replay_stored(&now, hash.as_deref())? {
                 return Ok(stored);
             }
             Err(ApiError::version_conflict(
@@ -187,13 +190,16 @@ pub async fn submit(
     }
 }
 
-fn replay_stored(loaded: &LoadedGame, hash: &str) -> Result<Option<Outcome>, ApiError> {
-    match &loaded.idempotent {
-        None => Ok(None),
-        Some(stored) if stored.request_hash == hash => {
+/// The stored answer when this request (of hash `hash`) repeats the one its
+/// idempotency key was first used for; `idempotency_key_reused` when the key
+/// came with another request. Without a key nothing is stored.
+fn replay_stored(loaded: &LoadedGame, hash: Option<&str>) -> Result<Option<Outcome>, ApiError> {
+    match (&loaded.idempotent, hash) {
+        (None, _) | (_, None) => Ok(None),
+        (Some(stored), Some(hash)) if stored.request_hash == hash => {
             Ok(Some(Outcome::Replayed(stored.body.clone())))
         }
-        Some(_) => Err(ApiError::idempotency_key_reused()),
+        (Some(_), Some(_)) => Err(ApiError::idempotency_key_reused()),
     }
 }
 
