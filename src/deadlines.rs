@@ -25,6 +25,7 @@ use uuid::Uuid;
 use crate::db::Pool;
 use crate::db::event_store;
 use crate::db::games::{self, LoadedGame};
+use crate::db::notifications::Noted;
 use crate::error::ApiError;
 use crate::games::command::append_finished;
 use crate::games::kind_of;
@@ -77,7 +78,7 @@ pub async fn tick(pool: &Pool) -> Result<usize, ApiError> {
 }
 
 /// A game timed out: its id, its new version and the notifications written.
-type Fired = (Uuid, i64, Vec<(Uuid, i64)>);
+type Fired = (Uuid, i64, Vec<Noted>);
 
 /// Fires the due deadlines this worker could claim, in one transaction.
 async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, ApiError> {

@@ -3,7 +3,8 @@
 //!
 //! After a transaction that moved a game (or notified users) commits, the
 //! process that wrote it wakes its own waiters at once and hands
-//! `"<game id> <version>"` (and `"<user id> <notification id>"`) to its
+//! `"<game id> <version>"` (and `"<user id> <notification id>"`, followed
+//! by ` w` when it queued webhook deliveries) to its
 //! [`Announcer`], which sends what accumulated as NOTIFYs on the PostgreSQL
 //! channels `hatstand_games` (and `hatstand_users`) in one statement. Each
 //! process keeps one connection listening on both channels and wakes the
@@ -29,6 +30,7 @@ use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
 use crate::db::Pool;
+use crate::db::notifications::Noted;
 
 /// The PostgreSQL channel games are announced on.
 pub const CHANNEL: &str = "hatstand_games";
@@ -106,15 +108,23 @@ impl Announcer {
         let _ = self.outbox.send((CHANNEL, format!("{game} {version}")));
     }
 
-    /// Announces notifications `(user, notification id)` written by a
-    /// committed transaction: wakes the users' streams and the webhook
-    /// workers, here and in every other process.
-    pub fn tell(&self, told: &[(Uuid, i64)]) {
-        for &(user, id) in told {
+    /// Announces notifications written by a committed transaction: wakes
+    /// the users' streams here and in every other process, and, when any of
+    /// them queued webhook deliveries, the webhook workers (the payload then
+    /// ends in ` w`).
+    pub fn tell(&self, told: &[Noted]) {
+        let mut deliveries = false;
+        for &(user, id, queued) in told {
             self.local.users.publish(user, id);
-            let _ = self.outbox.send((USER_CHANNEL, format!("{user} {id}")));
+            let payload = if queued {
+                format!("{user} {id} w")
+            } else {
+                format!("{user} {id}")
+            };
+            let _ = self.outbox.send((USER_CHANNEL, payload));
+            deliveries |= queued;
         }
-        if !told.is_empty() {
+        if deliveries {
             self.local.outbox.notify_one();
         }
     }
@@ -171,16 +181,19 @@ async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
     let mut stream = std::pin::pin!(conn.notifications_stream());
     while let Some(note) = stream.next().await {
         let note = note.map_err(|e| e.to_string())?;
+        let mut words = note.payload.split(' ');
         let target = if note.channel == USER_CHANNEL {
-            watch.outbox.notify_one();
             &watch.users
         } else {
             &watch.games
         };
-        if let Some((key, version)) = note.payload.split_once(' ')
+        if let (Some(key), Some(version)) = (words.next(), words.next())
             && let (Ok(key), Ok(version)) = (key.parse(), version.parse())
         {
             target.publish(key, version);
+        }
+        if words.next() == Some("w") {
+            watch.outbox.notify_one();
         }
     }
     Ok(())

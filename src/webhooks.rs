@@ -1,14 +1,16 @@
 //! Webhooks: a user registers URLs, and every notification of theirs
 //! (`your_turn`, `game_finished`, `invited`) is POSTed to each, at least once.
 //!
-//! The outbox: a trigger on `notifications` inserts one `webhook_deliveries`
-//! row per webhook of the user, so deliveries commit with the events that
-//! cause them. Each process runs a delivery worker that claims due rows
+//! The outbox: every statement that writes notifications also inserts one
+//! `webhook_deliveries` row per webhook of the user (see
+//! `db::notifications`), so deliveries commit with the events that cause
+//! them. Each process runs a delivery worker that claims due rows
 //! (`FOR UPDATE SKIP LOCKED`, leasing them by pushing `next_attempt_at`),
 //! posts them, and records the outcome: `delivered` on a 2xx answer,
 //! otherwise a retry after `retry · 2^(attempts-1)` (at most one hour), and
-//! `failed` after the last attempt. It is woken by the `hatstand_users`
-//! notification and also looks every tick.
+//! `failed` after the last attempt. It is woken when a committed statement
+//! queued deliveries (by its own process at once, by others through the
+//! `hatstand_users` channel) and also looks every tick.
 //!
 //! The request: `POST <url>` with `Content-Type: application/json`,
 //! `Hatstand-Delivery: <delivery id>` (the same for every retry of it), and

@@ -1,6 +1,8 @@
 //! Game rows: the settings of a game and a snapshot of its state at its
 //! current version, with the seats and their usernames.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Json, Nullable, Text, Uuid as SqlUuid};
@@ -10,6 +12,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::event_store::LoggedEvent;
+use super::json_text::JsonText;
+use super::notifications::{FAN_OUT, NOTED_JSON, Noted, parse_noted};
 use super::schema::games;
 
 /// A row of `games`.
@@ -27,7 +31,7 @@ pub struct GameRow {
     pub status: String,
     pub version: i64,
     pub last_hash: String,
-    pub state: Option<Value>,
+    pub state: Option<JsonText>,
     pub to_act: Vec<i16>,
     pub result: Option<Value>,
     pub created_by: Uuid,
@@ -112,28 +116,51 @@ struct LoadedRow {
     idempotent: Option<Value>,
 }
 
-/// The seats of game `g` as a JSON array (shared with the listing).
+/// The seats of game `g` as a JSON array (shared with the listing). Each
+/// username is a primary-key lookup: a join would let the planner hash the
+/// whole `users` table for a game's two to six seats.
 pub const SEATS_JSON: &str = "
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id, 'username', u.username,
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id,
+                                                   'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
                                                    'resigned', s.resigned_at IS NOT NULL)
                                  ORDER BY s.seat)
-                   FROM seats s JOIN users u ON u.id = s.user_id
+                   FROM seats s
                   WHERE s.game_id = g.id), '[]'::json) AS seats";
 
-const LOAD_TAIL: &str = ",
+const IDEMPOTENT: &str = ",
        (SELECT json_build_object('request_hash', k.request_hash, 'status', k.response_status,
                                  'body', k.response_body)
           FROM idempotency_keys k
-         WHERE k.user_id = $2 AND k.key = $3) AS idempotent
-  FROM games g
- WHERE g.id = $1";
+         WHERE k.user_id = $2 AND k.key = $3) AS idempotent";
 
-fn load_sql(for_update: bool) -> String {
-    format!(
-        "SELECT g.*,{SEATS_JSON}{LOAD_TAIL}{}",
-        if for_update { " FOR UPDATE OF g" } else { "" }
-    )
+/// The load statement: with the response stored under an idempotency key
+/// or not, locking the row or not (four constant texts). Without a key the
+/// statement does not mention `idempotency_keys` at all, so its plan is one
+/// primary-key lookup. (One text with a `NULL` key was re-planned on every
+/// execution: PostgreSQL's plan for the actual `NULL` always looked cheaper
+/// than the cached generic one.)
+fn load_sql(with_key: bool, for_update: bool) -> &'static str {
+    static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        (0..4)
+            .map(|bits| {
+                format!(
+                    "SELECT g.*,{SEATS_JSON}{}\n  FROM games g\n WHERE g.id = $1{}",
+                    if bits & 1 != 0 {
+                        IDEMPOTENT
+                    } else {
+                        ",\n       NULL::json AS idempotent"
+                    },
+                    if bits & 2 != 0 {
+                        " FOR UPDATE OF g"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect()
+    });
+    &TEXTS[usize::from(with_key) | usize::from(for_update) << 1]
 }
 
 /// One round trip: the game, its seats, and the response stored for
@@ -157,8 +184,9 @@ async fn load_with(
     idempotency_key: Option<&str>,
     for_update: bool,
 ) -> QueryResult<Option<LoadedGame>> {
+    let with_key = user.is_some() && idempotency_key.is_some();
     let row: Option<LoadedRow> = crate::db::prepared::Prepared(
-        diesel::sql_query(load_sql(for_update))
+        diesel::sql_query(load_sql(with_key, for_update))
             .bind::<SqlUuid, _>(id)
             .bind::<Nullable<SqlUuid>, _>(user)
             .bind::<Nullable<Text>, _>(idempotency_key),
@@ -201,7 +229,7 @@ pub struct Update<'a> {
     pub expected_version: i64,
     pub version: i64,
     pub last_hash: &'a str,
-    pub state: Option<&'a Value>,
+    pub state: Option<&'a JsonText>,
     pub to_act: &'a [i16],
     pub status: &'a str,
     pub result: Option<&'a Value>,
@@ -222,7 +250,8 @@ pub struct Remember<'a> {
     pub key: &'a str,
     pub request_hash: &'a str,
     pub status: i16,
-    pub body: &'a Value,
+    /// The response's JSON text.
+    pub body: &'a str,
 }
 
 #[derive(QueryableByName)]
@@ -233,19 +262,15 @@ struct Applied {
     noted: Value,
 }
 
-/// What an append wrote: nothing (a lost race), or the notifications
-/// `(user, notification id)` to announce once committed.
-pub type Appended = Option<Vec<(Uuid, i64)>>;
+/// What an append wrote: nothing (a lost race), or the notifications to
+/// announce once committed.
+pub type Appended = Option<Vec<Noted>>;
 
-/// One statement: bump the game from `expected_version` to its new version,
-/// snapshot and deadline, append the events, update the seats' counters,
-/// write the notifications (whose trigger fills the webhook outbox) and
-/// remember the idempotent response — all or nothing. Listeners are told
-/// after the commit, by the [`Announcer`](crate::notify::Announcer): a NOTIFY
-/// inside this statement would serialize every commit of the server on
-/// PostgreSQL's notify lock. Returns nothing applied (and writes nothing) when
-/// the game is no longer at `expected_version`.
-const APPEND: &str = r#"
+/// The parts of the append statement, each present only when the update
+/// has something for it (a statement with fewer parts is cheaper to start).
+/// PostgreSQL runs every data-modifying CTE to completion whether or not the
+/// final `SELECT` reads it.
+const BUMPED: &str = r#"
 WITH bumped AS (
     UPDATE games
        SET version = $3, last_hash = $4, state = $5, to_act = $6, status = $7,
@@ -260,13 +285,18 @@ WITH bumped AS (
                                         actor_seat smallint, command jsonb, prev_hash text,
                                         hash text, created_at timestamptz)
     RETURNING seq
-), remembered AS (
+)"#;
+
+const REMEMBERED: &str = "
+, remembered AS (
     INSERT INTO idempotency_keys (user_id, key, game_id, request_hash, response_status, response_body, created_at)
-    SELECT $11, $12, b.id, $13, $14, $15, $9
+    SELECT $11, $12, b.id, $13, $14, $15::jsonb, $9
       FROM bumped b
-     WHERE $12 IS NOT NULL
     RETURNING 1
-), seated AS (
+)";
+
+const SEATED: &str = "
+, seated AS (
     UPDATE seats s
        SET timeouts = u.timeouts, vacation_used_secs = u.vacation_used_secs, resigned_at = u.resigned_at
       FROM bumped b,
@@ -274,19 +304,59 @@ WITH bumped AS (
                                         resigned_at timestamptz)
      WHERE s.game_id = b.id AND s.seat = u.seat
     RETURNING 1
-), noted AS (
+)";
+
+const NOTED: &str = "
+, noted AS (
     INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
     SELECT n.user_id, b.id, n.kind, n.payload, $9
       FROM bumped b, jsonb_to_recordset($18) AS n(user_id uuid, kind text, payload jsonb)
     RETURNING user_id, id
-)
-SELECT (SELECT count(*) FROM bumped) AS bumped,
-       (SELECT count(*) FROM appended) + (SELECT count(*) FROM remembered)
-     + (SELECT count(*) FROM seated) AS touched,
-       (SELECT COALESCE(jsonb_agg(jsonb_build_array(user_id, id)), '[]') FROM noted) AS noted
-"#;
+),";
 
-/// Applies `update` (and `remember`) in one statement; `None` on a lost race.
+/// The append statement for an update that remembers a response or not,
+/// updates seats or not, and notifies or not (eight constant texts, each
+/// prepared once per connection).
+fn append_sql(remember: bool, seats: bool, notes: bool) -> &'static str {
+    static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        (0..8)
+            .map(|bits| {
+                let mut sql = String::from(BUMPED);
+                if bits & 1 != 0 {
+                    sql.push_str(REMEMBERED);
+                }
+                if bits & 2 != 0 {
+                    sql.push_str(SEATED);
+                }
+                if bits & 4 != 0 {
+                    sql.push_str(NOTED);
+                    sql.push_str(FAN_OUT);
+                    sql.push_str("\nSELECT (SELECT count(*) FROM bumped) AS bumped,");
+                    sql.push_str(NOTED_JSON);
+                } else {
+                    sql.push_str(
+                        "\nSELECT (SELECT count(*) FROM bumped) AS bumped, '[]'::jsonb AS noted",
+                    );
+                }
+                sql
+            })
+            .collect()
+    });
+    &TEXTS[usize::from(remember) | usize::from(seats) << 1 | usize::from(notes) << 2]
+}
+
+fn non_empty(array: &Value) -> bool {
+    array.as_array().is_some_and(|a| !a.is_empty())
+}
+
+/// One statement: bump the game from `expected_version` to its new version,
+/// snapshot and deadline, append the events, update the seats' counters,
+/// write the notifications and queue their webhook deliveries, and remember
+/// the idempotent response — all or nothing. Listeners are told after the
+/// commit, by the [`Announcer`](crate::notify::Announcer): a NOTIFY inside
+/// this statement would serialize every commit of the server on PostgreSQL's
+/// notify lock. Returns nothing applied (and writes nothing) when the game is
+/// no longer at `expected_version`.
 ///
 /// # Errors
 /// Database errors (a duplicate idempotency key raced in by a twin request included).
@@ -298,13 +368,18 @@ pub async fn append(
     use diesel::sql_types::{Array, Int2, Jsonb, SmallInt, Timestamptz};
     let events = serde_json::to_value(update.events)
         .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
+    let sql = append_sql(
+        remember.is_some(),
+        non_empty(update.seats),
+        non_empty(update.notifications),
+    );
     let applied: Applied = crate::db::prepared::Prepared(
-        diesel::sql_query(APPEND)
+        diesel::sql_query(sql)
             .bind::<SqlUuid, _>(update.id)
             .bind::<BigInt, _>(update.expected_version)
             .bind::<BigInt, _>(update.version)
             .bind::<Text, _>(update.last_hash)
-            .bind::<Nullable<Jsonb>, _>(update.state)
+            .bind::<Nullable<Text>, _>(update.state)
             .bind::<Array<SmallInt>, _>(update.to_act)
             .bind::<Text, _>(update.status)
             .bind::<Nullable<Jsonb>, _>(update.result)
@@ -314,7 +389,7 @@ pub async fn append(
             .bind::<Nullable<Text>, _>(remember.map(|r| r.key))
             .bind::<Nullable<Text>, _>(remember.map(|r| r.request_hash))
             .bind::<Nullable<Int2>, _>(remember.map(|r| r.status))
-            .bind::<Nullable<Jsonb>, _>(remember.map(|r| r.body))
+            .bind::<Nullable<Text>, _>(remember.map(|r| r.body))
             .bind::<Nullable<Timestamptz>, _>(update.deadline)
             .bind::<Jsonb, _>(update.seats)
             .bind::<Jsonb, _>(update.notifications),
@@ -324,9 +399,7 @@ pub async fn append(
     if applied.bumped != 1 {
         return Ok(None);
     }
-    serde_json::from_value(applied.noted)
-        .map(Some)
-        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))
+    parse_noted(applied.noted).map(Some)
 }
 
 /// The current version of a game.

@@ -28,7 +28,7 @@ diesel::table! {
         status -> Text,
         version -> Int8,
         last_hash -> Text,
-        state -> Nullable<Jsonb>,
+        state -> Nullable<Text>,
         to_act -> Array<Int2>,
         result -> Nullable<Jsonb>,
         created_by -> Uuid,

@@ -44,7 +44,10 @@ pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError
         seed_commitment: game.seed_commitment.clone(),
         seed: game.seed.clone(),
         events: events.iter().map(AuditEvent::from).collect(),
-        final_state: game.state.clone().unwrap_or(Value::Null),
+        final_state: match &game.state {
+            Some(snapshot) => snapshot.parse().map_err(ApiError::internal)?,
+            None => Value::Null,
+        },
         result: game.result.clone(),
     })
 }

@@ -4,8 +4,10 @@
 
 use hatstand_engine::{OptionsError, Ruleset};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::db::json_text::JsonText;
 use crate::error::ApiError;
 
 /// Parses client options (without the common `seed`) for ruleset `R` and
@@ -34,9 +36,18 @@ pub fn parse_options<R: Ruleset>(options: Value, players: usize) -> Result<R::Op
 ///
 /// # Errors
 /// `internal` when the snapshot does not parse (a bug, never client input).
-pub fn state_from_json<R: Ruleset>(snapshot: &Value) -> Result<R::State, ApiError> {
-    R::State::deserialize(snapshot)
+pub fn state_from_json<R: Ruleset>(snapshot: &JsonText) -> Result<R::State, ApiError> {
+    snapshot
+        .parse()
         .map_err(|e| ApiError::internal(format!("snapshot does not parse: {e}")))
+}
+
+/// The snapshot of an engine state.
+///
+/// # Errors
+/// `internal`: our own types always serialize.
+pub fn state_to_json<R: Ruleset>(state: &R::State) -> Result<JsonText, ApiError> {
+    JsonText::of(state).map_err(ApiError::internal)
 }
 
 /// Any serializable value as JSON.
@@ -45,6 +56,15 @@ pub fn state_from_json<R: Ruleset>(snapshot: &Value) -> Result<R::State, ApiErro
 /// `internal`: our own types always serialize.
 pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
     serde_json::to_value(value).map_err(ApiError::internal)
+}
+
+/// Any serializable value as JSON text, written into a response as it is
+/// (no `Value` tree in between).
+///
+/// # Errors
+/// `internal`: our own types always serialize.
+pub fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, ApiError> {
+    serde_json::value::to_raw_value(value).map_err(ApiError::internal)
 }
 
 /// Splits a `{"type": t, "data": d}` document into its type and data

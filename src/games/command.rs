@@ -16,7 +16,6 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::to_json;
 use super::events::{EventOut, redact_one};
 use super::kind_of;
 use super::resource::{Game, project};
@@ -82,12 +81,24 @@ impl Precondition {
     }
 }
 
-/// The outcome of a command: a fresh answer, or the stored answer to an
-/// earlier request with the same idempotency key.
+/// The outcome of a command: the new version and the answer's JSON, fresh
+/// or stored for an earlier request with the same idempotency key.
 #[derive(Debug)]
-pub enum Outcome {
-    Accepted(Box<CommandResponse>, Value),
-    Replayed(Value),
+pub struct Outcome {
+    pub version: i64,
+    pub body: Vec<u8>,
+}
+
+impl Outcome {
+    fn replayed(stored: &Value) -> Result<Self, ApiError> {
+        Ok(Outcome {
+            version: stored
+                .get("version")
+                .and_then(Value::as_i64)
+                .unwrap_or_default(),
+            body: serde_json::to_vec(stored).map_err(ApiError::internal)?,
+        })
+    }
 }
 
 /// Checks an `Idempotency-Key`: 1–128 visible ASCII characters.
@@ -145,7 +156,7 @@ pub async fn submit(
         &request,
         precondition
     ))?;
-    let response_json = to_json(&decided.response)?;
+    let body = serde_json::to_string(&decided.response).map_err(ApiError::internal)?;
     let remember = idempotency_key
         .zip(hash.as_deref())
         .map(|(key, hash)| Remember {
@@ -153,7 +164,7 @@ pub async fn submit(
             key,
             request_hash: hash,
             status: 200,
-            body: &response_json,
+            body: &body,
         });
     let applied = append_finished(
         &mut conn,
@@ -166,7 +177,10 @@ pub async fn submit(
         Ok(Some(told)) => {
             state.announcer.announce(id, decided.response.version);
             state.announcer.tell(&told);
-            Ok(Outcome::Accepted(Box::new(decided.response), response_json))
+            Ok(Outcome {
+                version: decided.response.version,
+                body: body.into_bytes(),
+            })
         }
         Ok(None)
         | Err(diesel::result::Error::DatabaseError(
@@ -197,7 +211,7 @@ fn replay_stored(loaded: &LoadedGame, hash: Option<&str>) -> Result<Option<Outco
     match (&loaded.idempotent, hash) {
         (None, _) | (_, None) => Ok(None),
         (Some(stored), Some(hash)) if stored.request_hash == hash => {
-            Ok(Some(Outcome::Replayed(stored.body.clone())))
+            Ok(Some(Outcome::replayed(&stored.body)?))
         }
         (Some(_), Some(_)) => Err(ApiError::idempotency_key_reused()),
     }

@@ -20,7 +20,8 @@ use super::status;
 use crate::auth::Caller;
 use crate::db::event_store::{self, Actor, Chain};
 use crate::db::games::{GameRow, LoadedGame, load_for_update};
-use crate::db::schema::{games, invitations, notifications, users};
+use crate::db::notifications::{self, Noted};
+use crate::db::schema::{games, invitations, users};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -67,7 +68,7 @@ pub async fn insert_invitations(
     game: &GameRow,
     invitees: &[Invitee],
     at: DateTime<Utc>,
-) -> QueryResult<Vec<(Uuid, i64)>> {
+) -> QueryResult<Vec<Noted>> {
     if invitees.is_empty() {
         return Ok(Vec::new());
     }
@@ -100,41 +101,7 @@ pub async fn insert_invitations(
             })
         })
         .collect();
-    insert_notifications(conn, Some(game.id), &notes, at).await
-}
-
-/// Writes notifications (`[{user_id, kind, payload}]`) inside the caller's
-/// transaction; returns `(user, notification id)` of each, to announce once
-/// the transaction has committed.
-///
-/// # Errors
-/// Database errors.
-pub async fn insert_notifications(
-    conn: &mut AsyncPgConnection,
-    game: Option<Uuid>,
-    notes: &[Value],
-    at: DateTime<Utc>,
-) -> QueryResult<Vec<(Uuid, i64)>> {
-    if notes.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows: Vec<_> = notes
-        .iter()
-        .filter_map(|n| {
-            Some((
-                notifications::user_id.eq(n["user_id"].as_str()?.parse::<Uuid>().ok()?),
-                notifications::game_id.eq(game),
-                notifications::kind.eq(n["kind"].as_str()?.to_owned()),
-                notifications::payload.eq(n["payload"].clone()),
-                notifications::created_at.eq(at),
-            ))
-        })
-        .collect();
-    diesel::insert_into(notifications::table)
-        .values(rows)
-        .returning((notifications::user_id, notifications::id))
-        .get_results(conn)
-        .await
+    notifications::insert(conn, Some(game.id), &notes, at).await
 }
 
 /// The invitation of `user` to `game`: `Some(declined)` when invited.
@@ -226,7 +193,7 @@ async fn change_open_game(
                 ))
                 .execute(conn)
                 .await?;
-            let told = insert_notifications(conn, Some(id), &notes, now).await?;
+            let told = notifications::insert(conn, Some(id), &notes, now).await?;
             Ok((loaded, told))
         })
         .await?;

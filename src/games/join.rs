@@ -13,8 +13,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::clock::ServerOptions;
-use super::codec::{split_tagged, to_json};
-use super::invite::{check_may_join, insert_notifications};
+use super::codec::{split_tagged, state_to_json, to_json};
+use super::invite::check_may_join;
 use super::lifecycle::{GAME_STARTED, PLAYER_JOINED, PlayerJoined};
 use super::resource::Game;
 use super::step::notifications;
@@ -141,7 +141,7 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), A
     }
     .to_owned();
     game.result = R::result(&state).map(|r| to_json(&r)).transpose()?;
-    game.state = Some(to_json(&state)?);
+    game.state = Some(state_to_json::<R>(&state)?);
     Ok(())
 }
 
@@ -223,7 +223,7 @@ pub async fn join(
                 game.deadline = ServerOptions::of(&game.server_options).deadline_from(now);
             }
             let notes = notifications(&before, game, &loaded.seats);
-            let told = insert_notifications(conn, Some(id), &notes, now).await?;
+            let told = crate::db::notifications::insert(conn, Some(id), &notes, now).await?;
             let game = &mut loaded.game;
             diesel::update(games::table.find(id))
                 .set((

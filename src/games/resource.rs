@@ -4,11 +4,12 @@
 use chrono::{DateTime, Utc};
 use hatstand_engine::{Ruleset, Viewer, seat};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::to_json;
+use super::codec::{raw_json, to_json};
 use crate::db::games::{GameRow, SeatRow};
 use crate::error::ApiError;
 
@@ -54,7 +55,7 @@ pub struct Game {
     /// What this viewer may see of the table, as the ruleset's rules file
     /// defines it; `null` until the game starts.
     #[schema(value_type = Object, nullable)]
-    pub view: Value,
+    pub view: Box<RawValue>,
     /// Every command this viewer may send now, each ready to post as is.
     #[schema(value_type = Vec<Object>)]
     pub legal_commands: Vec<Value>,
@@ -189,7 +190,7 @@ pub fn project<R: Ruleset>(
 ) -> Result<Game, ApiError> {
     let viewer = viewer_for(my_seat);
     let (view, to_act, legal_commands, result) = match state {
-        None => (Value::Null, Vec::new(), Vec::new(), None),
+        None => (raw_json(&Value::Null)?, Vec::new(), Vec::new(), None),
         Some(state) => {
             let to_act: Vec<u8> = if game.status == "active" {
                 R::to_act(state).into_iter().map(|s| s.0).collect()
@@ -209,7 +210,7 @@ pub fn project<R: Ruleset>(
                 Some(stored) => Some(stored.clone()),
                 None => R::result(state).map(|r| to_json(&r)).transpose()?,
             };
-            (to_json(&R::view(state, viewer))?, to_act, legal, result)
+            (raw_json(&R::view(state, viewer))?, to_act, legal, result)
         }
     };
     Ok(Game {

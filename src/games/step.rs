@@ -17,11 +17,12 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::clock::ServerOptions;
-use super::codec::{split_tagged, state_from_json, to_json};
+use super::codec::{split_tagged, state_from_json, state_to_json, to_json};
 use super::lifecycle::{self, ForfeitResult, PlayerResigned, TurnTimedOut};
 use super::status;
 use crate::db::event_store::{Actor, Chain, LoggedEvent, format_time};
 use crate::db::games::{GameRow, LoadedGame, SeatRow};
+use crate::db::json_text::JsonText;
 use crate::error::ApiError;
 
 /// The most commands the server plays for out seats in one step.
@@ -48,7 +49,7 @@ pub struct Finished {
     pub row: GameRow,
     pub seats: Vec<SeatRow>,
     pub events: Vec<LoggedEvent>,
-    pub state: Value,
+    pub state: JsonText,
     pub seat_updates: Value,
     pub notifications: Value,
 }
@@ -305,7 +306,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
             .collect::<Vec<_>>();
         let notifications = notifications(old, &row, &self.seats);
         Ok(Finished {
-            state: to_json(&self.state)?,
+            state: state_to_json::<R>(&self.state)?,
             row,
             seats: self.seats,
             events: self.chain.events,

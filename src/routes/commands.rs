@@ -7,7 +7,7 @@ use uuid::Uuid;
 use super::extract::{etag, header as header_value, version_tag};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
-use crate::games::command::{self, CommandRequest, CommandResponse, Outcome, Precondition};
+use crate::games::command::{self, CommandRequest, CommandResponse, Precondition};
 use crate::state::AppState;
 
 /// Sends one command. The version the client expects goes in
@@ -53,14 +53,8 @@ pub async fn submit(
     let precondition = Precondition::from(request.expected_version, if_match)?;
     let outcome =
         command::submit(&state, &caller, id.into_inner(), request, precondition, key).await?;
-    let body = match outcome {
-        Outcome::Accepted(_, body) | Outcome::Replayed(body) => body,
-    };
-    let version = body
-        .get("version")
-        .and_then(serde_json::Value::as_i64)
-        .unwrap_or_default();
     Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(version)))
-        .json(body))
+        .insert_header((header::ETAG, etag(outcome.version)))
+        .content_type("application/json")
+        .body(outcome.body))
 }

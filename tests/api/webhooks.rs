@@ -229,3 +229,62 @@ async fn failed_deliveries_are_retried_and_failures_are_shown() {
     );
     assert_eq!(hooks[0]["last_status"], Value::Null);
 }
+
+/// Whatever statement writes a notification — creating a game with invitees,
+/// a join that starts it, a command — it queues one delivery per webhook of
+/// the notified user, in the same transaction, and none for users without.
+#[actix_web::test]
+async fn every_notification_queues_one_delivery_per_webhook_of_its_user() {
+    let app = TestApp::spawn_with(|s| s.background.webhook_tick_ms = 0).await;
+    let users = app.users(2).await;
+    // player1 has two webhooks, player0 none. Nothing listens on port 9.
+    register(&app, &users[1], "http://127.0.0.1:9/a").await;
+    register(&app, &users[1], "http://127.0.0.1:9/b").await;
+    let queued_as_expected = || async {
+        let notified = app
+            .count("notifications n JOIN webhooks w ON w.user_id = n.user_id")
+            .await;
+        let queued = app.count("webhook_deliveries").await;
+        (notified, queued)
+    };
+    let game = app
+        .post(
+            "/v1/games",
+            Some(&users[0].token),
+            &json!({"ruleset": "hats", "players": 2, "invitees": ["player1"]}),
+        )
+        .await
+        .ok(201);
+    let id = game["id"].as_str().unwrap();
+    let (notified, queued) = queued_as_expected().await;
+    assert_eq!((notified, queued), (2, 2), "invited: one per webhook");
+    app.post(
+        &format!("/v1/games/{id}/join"),
+        Some(&users[1].token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
+    // Play until player1 has been told it is their turn after a command.
+    let mut commands = 0;
+    while commands < 6 {
+        let view = app.game(id, None).await;
+        let seat = view["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(id, Some(&users[seat])).await;
+        let command = mine["legal_commands"][0].clone();
+        let version = mine["version"].as_i64().unwrap();
+        app.command(id, &users[seat], version, &command)
+            .await
+            .ok(200);
+        commands += 1;
+    }
+    let (notified, queued) = queued_as_expected().await;
+    assert!(notified > 2, "commands notified player1");
+    assert_eq!(queued, notified);
+    assert_eq!(
+        app.count("webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.user_id <> (SELECT user_id FROM webhooks LIMIT 1)")
+            .await,
+        0,
+        "no deliveries for a user without webhooks"
+    );
+}

@@ -18,7 +18,7 @@ pub struct PlayedCard {
 ///
 /// Public: the round, dealer, bids, contract, declarer, the announcement, the
 /// tricks (cards, winners, points), points taken per seat, game points and the
-/// scored rounds. Private: the viewer's own hand; the whole kitty to the
+/// last scored round. Private: the viewer's own hand; the whole kitty to the
 /// 4-player swapper while swapping and to the 4-player declarer while keeping
 /// or upgrading; the kitty cards the viewer put there itself. The audit sees
 /// every hand, the kitty and the sides.
@@ -60,8 +60,10 @@ pub struct GoatheadView {
     /// Trick points and tricks taken so far per seat (the kitty not included).
     pub trick_points: Vec<u8>,
     pub tricks_won: Vec<u8>,
-    /// The scored rounds.
-    pub history: Vec<GoatheadRound>,
+    /// The last scored round, if any. The view stays the same size however
+    /// long the match: every scored round is in the events and, once the
+    /// match is over, in the result's `rounds`.
+    pub last_round: Option<GoatheadRound>,
 }
 
 fn phase_name(phase: Phase) -> &'static str {
@@ -125,6 +127,6 @@ pub fn view(state: &GoatheadState, viewer: Viewer) -> GoatheadView {
         tricks: cur.tricks.clone(),
         trick_points: cur.trick_points.clone(),
         tricks_won: cur.tricks_won.clone(),
-        history: state.history.clone(),
+        last_round: state.history.last().cloned(),
     }
 }

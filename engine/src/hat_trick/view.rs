@@ -52,8 +52,11 @@ pub struct HatTrickView {
     pub predictions: [Option<Prediction>; 2],
     /// Match totals.
     pub scores: Vec<i32>,
-    /// The scored deals.
-    pub results: Vec<RoundResult>,
+    /// The last scored deal, if any. The view stays the same size however
+    /// long the match: the whole score sheet is in the events (one
+    /// `round_scored` per deal) and, once the match is over, in the result's
+    /// `rounds`.
+    pub last_result: Option<RoundResult>,
     /// Who is to play.
     pub to_act: Vec<Seat>,
     /// Whether the match is over.
@@ -106,7 +109,7 @@ pub fn view(state: &HatTrickState, viewer: Viewer) -> HatTrickView {
         scoring_tricks: state.scoring,
         predictions: state.predictions,
         scores: state.scores.clone(),
-        results: state.results.clone(),
+        last_result: state.results.last().cloned(),
         to_act: state.next_to_play().into_iter().collect(),
         finished: state.finished,
     }

@@ -148,7 +148,8 @@ fn everyone_passes_to(state: &mut GoatheadState) {
 }
 
 #[test]
-fn given_a_match_when_rounds_end_then_the_dealer_moves_left_and_game_points_carry() {
+fn given_a_match_when_rounds_end_then_the_dealer_moves_left_game_points_carry_and_the_view_shows_the_last_round()
+ {
     let mut state = game_with(3, 4, vec![]);
     let mut totals = vec![0; 3];
     for r in 0..4u8 {
@@ -166,6 +167,9 @@ fn given_a_match_when_rounds_end_then_the_dealer_moves_left_and_game_points_carr
     assert!(state.finished());
     let view = Goathead::view(&state, crate::ruleset::Viewer::Spectator);
     assert_eq!(view.game_points, totals);
+    // The view shows the last scored round only; the result keeps them all.
+    assert_eq!(view.last_round.as_ref(), state.history.last());
+    assert_eq!(Goathead::result(&state).expect("finished").rounds.len(), 4);
 }
 
 #[test]

@@ -300,3 +300,21 @@ fn given_a_deal_that_is_not_the_last_when_it_ends_then_the_next_deal_follows() {
     assert_eq!(state.scores, [8, 1, 4]);
     assert_eq!(state.predictions, [None, None]);
 }
+
+#[test]
+fn given_deals_scored_when_viewed_then_only_the_last_deal_is_shown_and_the_result_has_them_all() {
+    let mut state = started(
+        2,
+        HatTrickOptions {
+            rounds: Some(3),
+            ..HatTrickOptions::default()
+        },
+    );
+    play_first_legal(&mut state, |s| s.results.len() == 2);
+    let view = super::super::view::view(&state, crate::ruleset::Viewer::Seat(seat(0)));
+    assert_eq!(view.last_result.as_ref(), state.results.last());
+    assert_eq!(view.last_result.as_ref().map(|r| r.round), Some(1));
+    play_first_legal(&mut state, |s| s.finished);
+    let result = HatTrick::result(&state).expect("finished");
+    assert_eq!(result.rounds.len(), 3, "the result keeps every deal");
+}
