@@ -288,7 +288,34 @@ impl ResponseError for ApiError {
 
 impl From<diesel::result::Error> for ApiError {
     fn from(e: diesel::result::Error) -> Self {
+        // The connection died under the request (the pool drops it). The
+        // client retries; a command sent with an Idempotency-Key that did
+        // commit answers its stored response, otherwise `version_conflict`.
+        if connection_lost(&e) {
+            tracing::warn!(error = %e, "database connection lost");
+            return ApiError::unavailable("the database connection was lost; try again");
+        }
         ApiError::internal(format!("database: {e}"))
+    }
+}
+
+/// Whether a database error means the session is gone rather than that the
+/// statement failed: the socket closed, or PostgreSQL ended the session —
+/// an administrator's `pg_terminate_backend`, a shutdown, a crash of another
+/// backend, an idle timeout (SQLSTATE class 57P). The driver hands the
+/// latter on with the kind `Unknown` and without its SQLSTATE, so it is
+/// known by PostgreSQL's wording for all of them, "terminating connection".
+fn connection_lost(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(
+            DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+            _,
+        ) => true,
+        Error::DatabaseError(DatabaseErrorKind::Unknown, info) => {
+            info.message().starts_with("terminating connection")
+        }
+        _ => false,
     }
 }
 
@@ -296,5 +323,52 @@ impl From<diesel_async::pooled_connection::deadpool::PoolError> for ApiError {
     fn from(e: diesel_async::pooled_connection::deadpool::PoolError) -> Self {
         tracing::warn!(error = %e, "no database connection");
         ApiError::unavailable("the database is not reachable; try again")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    use super::*;
+
+    fn database_error(kind: DatabaseErrorKind, message: &str) -> ApiError {
+        ApiError::from(Error::DatabaseError(kind, Box::new(message.to_string())))
+    }
+
+    #[test]
+    fn a_lost_connection_is_unavailable_not_a_failure() {
+        for (kind, message) in [
+            (DatabaseErrorKind::ClosedConnection, "connection closed"),
+            (
+                DatabaseErrorKind::UnableToSendCommand,
+                "error communicating with the server",
+            ),
+            (
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to administrator command",
+            ),
+            (
+                DatabaseErrorKind::Unknown,
+                "terminating connection because of crash of another server process",
+            ),
+        ] {
+            let error = database_error(kind, message);
+            assert_eq!(error.status, StatusCode::SERVICE_UNAVAILABLE, "{message}");
+            assert_eq!(error.code, "unavailable", "{message}");
+        }
+    }
+
+    #[test]
+    fn any_other_database_error_is_internal() {
+        for (kind, message) in [
+            (DatabaseErrorKind::Unknown, "division by zero"),
+            (DatabaseErrorKind::UniqueViolation, "duplicate key value"),
+        ] {
+            let error = database_error(kind, message);
+            assert_eq!(error.status, StatusCode::INTERNAL_SERVER_ERROR, "{message}");
+            assert_eq!(error.code, "internal", "{message}");
+        }
+        assert_eq!(ApiError::from(Error::NotFound).code, "internal");
     }
 }

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 
-use crate::support::TestDb;
+use serde_json::json;
+
+use crate::support::{TestApp, TestDb};
 
 #[derive(QueryableByName, Debug)]
 struct ColumnInfo {
@@ -151,4 +153,90 @@ fn hatstand_pg_ctl() -> std::path::PathBuf {
         versions.sort();
         versions.pop().unwrap().join("bin/pg_ctl")
     })
+}
+
+/// The pool reuses connections without a test query: when PostgreSQL drops
+/// them all, a request may meet a dead one and answers 503 `unavailable`
+/// (never a 500), and the server is back at once on fresh connections.
+#[actix_web::test]
+async fn connections_dropped_by_postgres_are_replaced() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    app.game(&id, Some(&users[0])).await;
+    app.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .await;
+    let mut answers = Vec::new();
+    for _ in 0..20 {
+        let reply = app
+            .get(&format!("/v1/games/{id}"), Some(&users[0].token))
+            .await;
+        if reply.status.as_u16() == 200 {
+            break;
+        }
+        reply.assert_problem(503, "unavailable");
+        answers.push(reply.status.as_u16());
+    }
+    assert!(answers.len() < 20, "never recovered: {answers:?}");
+    app.game(&id, Some(&users[0])).await;
+}
+
+/// PostgreSQL ends a command's session while its statement waits on the
+/// game's row (an administrator's `pg_terminate_backend`, as in a restart):
+/// the command answers 503 `unavailable`, writes nothing, and the same
+/// command is then accepted on a fresh connection.
+#[actix_web::test]
+async fn a_command_whose_session_is_ended_mid_statement_is_unavailable() {
+    use diesel_async::SimpleAsyncConnection;
+    use hatstand::db::locate;
+
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&id, Some(&users[0])).await;
+    let version = game["version"].as_i64().unwrap();
+    let command = game["legal_commands"][0].clone();
+    let before = app.footprint().await;
+
+    // Given another session holding the game's row
+    let mut holder = locate::connect(&app.db.url).await.unwrap();
+    holder
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM games WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    // When the command waits for it and its session is ended
+    let (reply, ()) = tokio::join!(app.command(&id, &users[0], version, &command), async {
+        let mut admin = locate::connect(&app.db.url).await.unwrap();
+        for _ in 0..600 {
+            #[derive(QueryableByName)]
+            struct Ended {
+                #[diesel(sql_type = diesel::sql_types::Bool)]
+                ended: bool,
+            }
+            let ended = diesel::sql_query(
+                "SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) AS ended
+                   FROM pg_stat_activity
+                  WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .get_result::<Ended>(&mut admin)
+            .await
+            .unwrap();
+            if ended.ended {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("the command never waited on the game's row");
+    });
+    holder.batch_execute("ROLLBACK").await.unwrap();
+
+    // Then it is unavailable, nothing is written, and a retry is accepted
+    reply.assert_problem(503, "unavailable");
+    assert_eq!(app.footprint().await, before);
+    app.command(&id, &users[0], version, &command).await.ok(200);
 }
