@@ -131,4 +131,8 @@ pub struct Background {
         global = true
     )]
     pub webhook_timeout_ms: u64,
+    /// PEM certificates to trust for `https://` webhook receivers, besides
+    /// the public roots built in (for receivers with a private CA).
+    #[arg(long, env = "HATSTAND_WEBHOOK_CA_FILE", global = true)]
+    pub webhook_ca_file: Option<PathBuf>,
 }

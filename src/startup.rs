@@ -60,9 +60,11 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         ));
     }
     if background.webhook_tick_ms > 0 {
+        let tls = crate::webhooks::tls_config(background.webhook_ca_file.as_deref())?;
         actix_web::rt::spawn(crate::webhooks::deliver_forever(
             pool.clone(),
             background.clone(),
+            tls,
             Arc::clone(&listeners.outbox),
         ));
     }

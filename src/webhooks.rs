@@ -18,6 +18,7 @@
 //! the body is `{"id", "type", "game_id", "user_id", "created_at", "data"}`
 //! where `id` is the notification's id (for de-duplication).
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -301,10 +302,51 @@ pub fn backoff(base: Duration, attempts: i32) -> Duration {
         .min(Duration::from_secs(3600))
 }
 
+/// How deliveries to `https://` receivers are secured: TLS 1.2 or 1.3, and
+/// the receiver's certificate must chain to Mozilla's root certificates
+/// (built in: the server needs no system store) or to a certificate of
+/// `ca_file` (PEM), for receivers with a private CA.
+///
+/// # Errors
+/// When `ca_file` cannot be read or holds no valid certificate.
+pub fn tls_config(ca_file: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls::pki_types::{CertificateDer, pem::PemObject};
+    let mut roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    if let Some(path) = ca_file {
+        let unusable =
+            |e: &dyn std::fmt::Display| format!("webhook CA file {}: {e}", path.display());
+        let mut added = 0;
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| unusable(&e))? {
+            roots
+                .add(cert.map_err(|e| unusable(&e))?)
+                .map_err(|e| unusable(&e))?;
+            added += 1;
+        }
+        if added == 0 {
+            return Err(unusable(&"no certificate in it"));
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
 /// Runs the delivery worker forever (on the actix runtime: the HTTP client
-/// is not `Send`).
-pub async fn deliver_forever(pool: Pool, settings: Background, wake: Arc<tokio::sync::Notify>) {
+/// is not `Send`), reaching `https://` receivers with `tls`.
+pub async fn deliver_forever(
+    pool: Pool,
+    settings: Background,
+    tls: Arc<rustls::ClientConfig>,
+    wake: Arc<tokio::sync::Notify>,
+) {
     let client = awc::Client::builder()
+        .connector(awc::Connector::new().rustls_0_23(tls))
         .timeout(Duration::from_millis(settings.webhook_timeout_ms))
         .disable_redirects()
         .finish();
@@ -425,6 +467,22 @@ mod tests {
         assert_eq!(backoff(base, 2), Duration::from_secs(2));
         assert_eq!(backoff(base, 5), Duration::from_secs(16));
         assert_eq!(backoff(base, 40), Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn a_webhook_ca_file_must_hold_a_certificate() {
+        assert!(tls_config(None).is_ok());
+        let missing = std::env::temp_dir().join(format!("hatstand-{}.pem", Uuid::new_v4()));
+        assert!(
+            tls_config(Some(&missing))
+                .unwrap_err()
+                .contains("webhook CA file")
+        );
+        let empty = std::env::temp_dir().join(format!("hatstand-{}.pem", Uuid::new_v4()));
+        std::fs::write(&empty, "not a certificate\n").unwrap();
+        let refused = tls_config(Some(&empty));
+        std::fs::remove_file(&empty).unwrap();
+        assert!(refused.unwrap_err().contains("no certificate"));
     }
 
     #[test]

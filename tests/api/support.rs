@@ -207,6 +207,7 @@ pub fn settings(url: &str) -> Settings {
             webhook_retry_ms: 100,
             webhook_attempts: 3,
             webhook_timeout_ms: 2000,
+            webhook_ca_file: None,
         },
     }
 }

@@ -12,8 +12,13 @@ use crate::support::{TestApp, User};
 /// What the receiver got: (Hatstand-Delivery, Hatstand-Signature, body).
 type Received = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
 
-/// A local HTTP receiver that answers `fail_first` requests with 500, then 200.
+/// A local HTTP receiver that answers `fail_first` requests with 500, then 204.
 fn receiver(fail_first: usize) -> (String, Received) {
+    receiver_with(fail_first, None)
+}
+
+/// The receiver, over HTTPS with `tls` when given.
+fn receiver_with(fail_first: usize, tls: Option<rustls::ServerConfig>) -> (String, Received) {
     let got: Received = Arc::default();
     let data = web::Data::new((Arc::clone(&got), fail_first));
     let server = HttpServer::new(move || {
@@ -42,12 +47,34 @@ fn receiver(fail_first: usize) -> (String, Received) {
             ),
         )
     })
-    .workers(1)
-    .bind("127.0.0.1:0")
+    .workers(1);
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let server = match tls {
+        Some(tls) => server.bind_rustls_0_23("127.0.0.1:0", tls),
+        None => server.bind("127.0.0.1:0"),
+    }
     .unwrap();
     let port = server.addrs()[0].port();
     actix_web::rt::spawn(server.run());
-    (format!("http://127.0.0.1:{port}/hook"), got)
+    (format!("{scheme}://127.0.0.1:{port}/hook"), got)
+}
+
+/// A certificate for 127.0.0.1 made for the test (self-signed, so trusted
+/// only where it is named), as the receiver's TLS settings and as PEM.
+fn receiver_certificate() -> (rustls::ServerConfig, String) {
+    use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+    let made =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".into(), "localhost".into()]).unwrap();
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(made.key_pair.serialize_der()));
+    let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(vec![made.cert.der().clone()], key)
+    .unwrap();
+    (tls, made.cert.pem())
 }
 
 /// Checks `Hatstand-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
@@ -286,5 +313,75 @@ async fn every_notification_queues_one_delivery_per_webhook_of_its_user() {
             .await,
         0,
         "no deliveries for a user without webhooks"
+    );
+}
+
+/// An `https://` receiver whose certificate chains to a trusted root (here
+/// the server's `--webhook-ca-file`) gets the signed notification.
+#[actix_web::test]
+async fn a_webhook_is_delivered_over_https_to_a_trusted_receiver() {
+    let (tls, pem) = receiver_certificate();
+    let ca_file = std::env::temp_dir().join(format!("hatstand-ca-{}.pem", uuid::Uuid::new_v4()));
+    std::fs::write(&ca_file, pem).unwrap();
+    let trusted = ca_file.clone();
+    let app = TestApp::spawn_with(|s| s.background.webhook_ca_file = Some(trusted)).await;
+    std::fs::remove_file(&ca_file).unwrap();
+    let users = app.users(2).await;
+    let (url, got) = receiver_with(0, Some(tls));
+    assert!(url.starts_with("https://"));
+    let mut secrets = Vec::new();
+    for user in &users {
+        secrets.push(
+            register(&app, user, &url).await["secret"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    let seat = someones_turn(&app, &users).await;
+    let hooks = app
+        .eventually(10, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[seat].token))
+                .await
+                .ok(200);
+            (hooks[0]["delivered"] == 1).then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["last_status"], 204);
+    let (_, signature, body) = got.lock().unwrap()[0].clone();
+    assert!(signature_is_valid(&secrets[seat], &signature, &body));
+    let payload: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(payload["type"], "your_turn");
+}
+
+/// An `https://` receiver whose certificate chains to no trusted root is
+/// never sent the notification: the attempt fails and says why.
+#[actix_web::test]
+async fn an_untrusted_https_receiver_is_never_sent_a_notification() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let (tls, _) = receiver_certificate();
+    let (url, got) = receiver_with(0, Some(tls));
+    for user in &users {
+        register(&app, user, &url).await;
+    }
+    let seat = someones_turn(&app, &users).await;
+    let hooks = app
+        .eventually(10, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[seat].token))
+                .await
+                .ok(200);
+            hooks[0]["last_error"].is_string().then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["delivered"], 0);
+    assert_eq!(hooks[0]["last_status"], Value::Null);
+    let error = hooks[0]["last_error"].as_str().unwrap();
+    assert!(error.contains("certificate"), "{error}");
+    assert!(
+        got.lock().unwrap().is_empty(),
+        "nothing reached the receiver"
     );
 }
