@@ -135,4 +135,9 @@ pub struct Background {
     /// the public roots built in (for receivers with a private CA).
     #[arg(long, env = "HATSTAND_WEBHOOK_CA_FILE", global = true)]
     pub webhook_ca_file: Option<PathBuf>,
+    /// Let webhooks reach loopback, private and link-local addresses
+    /// (refused by default, so that a user's URL cannot reach into the
+    /// server's own network; allow it for receivers on a private network).
+    #[arg(long, env = "HATSTAND_WEBHOOK_ALLOW_PRIVATE", global = true)]
+    pub webhook_allow_private: bool,
 }

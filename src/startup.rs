@@ -60,7 +60,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         ));
     }
     if background.webhook_tick_ms > 0 {
-        let tls = crate::webhooks::tls_config(background.webhook_ca_file.as_deref())?;
+        let tls = crate::webhooks::target::tls_config(background.webhook_ca_file.as_deref())?;
         actix_web::rt::spawn(crate::webhooks::deliver_forever(
             pool.clone(),
             background.clone(),
@@ -74,6 +74,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         watch: listeners.games,
         users: listeners.users,
+        webhook_allow_private: background.webhook_allow_private,
     })
 }
 

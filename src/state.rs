@@ -16,4 +16,6 @@ pub struct AppState {
     pub announcer: Announcer,
     /// The latest notification id of each user someone streams (`/v1/me/stream`).
     pub users: Arc<GameWatch>,
+    /// Whether webhooks may point to non-public addresses.
+    pub webhook_allow_private: bool,
 }

@@ -18,7 +18,6 @@
 //! the body is `{"id", "type", "game_id", "user_id", "created_at", "data"}`
 //! where `id` is the notification's id (for de-duplication).
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,16 +40,19 @@ use crate::db::Pool;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+pub mod target;
+
 /// The most webhooks one user may register.
 pub const MAX_WEBHOOKS: i64 = 10;
-/// The longest URL accepted.
-pub const MAX_URL: usize = 2048;
 
 /// A request to register a webhook.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewWebhook {
-    /// An `http://` or `https://` URL that accepts POSTed JSON.
+    /// An `http://` or `https://` URL that accepts POSTed JSON (at most
+    /// 2,048 characters). Unless the server allows it, it may not point to
+    /// a loopback, private or link-local address; `https://` receivers must
+    /// present a certificate the server trusts.
     #[schema(example = "https://example.com/hatstand")]
     pub url: String,
 }
@@ -117,20 +119,6 @@ pub struct WebhookPayload {
     pub data: Value,
 }
 
-fn check_url(url: &str) -> Result<(), ApiError> {
-    let bad = || ApiError::bad_request("url must be an absolute http:// or https:// URL");
-    if url.len() > MAX_URL {
-        return Err(ApiError::bad_request(format!(
-            "url is longer than {MAX_URL} characters"
-        )));
-    }
-    let uri: actix_web::http::Uri = url.parse().map_err(|_| bad())?;
-    match (uri.scheme_str(), uri.host()) {
-        (Some("http" | "https"), Some(host)) if !host.is_empty() => Ok(()),
-        _ => Err(bad()),
-    }
-}
-
 /// Registers a webhook for the caller.
 ///
 /// # Errors
@@ -140,7 +128,7 @@ pub async fn create(
     caller: &Caller,
     request: NewWebhook,
 ) -> Result<CreatedWebhook, ApiError> {
-    check_url(&request.url)?;
+    target::check_url(&request.url, state.webhook_allow_private)?;
     let mut bytes = [0u8; 24];
     rand::fill(&mut bytes);
     let secret = format!("whsec_{}", hex::encode(bytes));
@@ -302,41 +290,6 @@ pub fn backoff(base: Duration, attempts: i32) -> Duration {
         .min(Duration::from_secs(3600))
 }
 
-/// How deliveries to `https://` receivers are secured: TLS 1.2 or 1.3, and
-/// the receiver's certificate must chain to Mozilla's root certificates
-/// (built in: the server needs no system store) or to a certificate of
-/// `ca_file` (PEM), for receivers with a private CA.
-///
-/// # Errors
-/// When `ca_file` cannot be read or holds no valid certificate.
-pub fn tls_config(ca_file: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, String> {
-    use rustls::pki_types::{CertificateDer, pem::PemObject};
-    let mut roots = rustls::RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
-    if let Some(path) = ca_file {
-        let unusable =
-            |e: &dyn std::fmt::Display| format!("webhook CA file {}: {e}", path.display());
-        let mut added = 0;
-        for cert in CertificateDer::pem_file_iter(path).map_err(|e| unusable(&e))? {
-            roots
-                .add(cert.map_err(|e| unusable(&e))?)
-                .map_err(|e| unusable(&e))?;
-            added += 1;
-        }
-        if added == 0 {
-            return Err(unusable(&"no certificate in it"));
-        }
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(Arc::new(config))
-}
-
 /// Runs the delivery worker forever (on the actix runtime: the HTTP client
 /// is not `Send`), reaching `https://` receivers with `tls`.
 pub async fn deliver_forever(
@@ -345,11 +298,11 @@ pub async fn deliver_forever(
     tls: Arc<rustls::ClientConfig>,
     wake: Arc<tokio::sync::Notify>,
 ) {
-    let client = awc::Client::builder()
-        .connector(awc::Connector::new().rustls_0_23(tls))
-        .timeout(Duration::from_millis(settings.webhook_timeout_ms))
-        .disable_redirects()
-        .finish();
+    let client = target::client(
+        tls,
+        Duration::from_millis(settings.webhook_timeout_ms),
+        settings.webhook_allow_private,
+    );
     let every = Duration::from_millis(settings.webhook_tick_ms);
     loop {
         match deliver_due(&pool, &client, &settings).await {
@@ -380,7 +333,12 @@ pub async fn deliver_due(
             .await?
     };
     let count = claimed.len();
-    let outcomes = futures_util::future::join_all(claimed.iter().map(|d| attempt(client, d))).await;
+    let outcomes = futures_util::future::join_all(
+        claimed
+            .iter()
+            .map(|d| attempt(client, d, settings.webhook_allow_private)),
+    )
+    .await;
     let mut conn = pool.get().await?;
     for (delivery, outcome) in claimed.iter().zip(outcomes) {
         match outcome {
@@ -412,7 +370,22 @@ pub async fn deliver_due(
 }
 
 /// One POST: `Ok(status)` on 2xx, else the status (if any) and what went wrong.
-async fn attempt(client: &awc::Client, d: &Claimed) -> Result<i32, (Option<i32>, String)> {
+///
+/// A URL naming a non-public address is not attempted unless
+/// `allow_private` (it may have been registered while that was allowed).
+async fn attempt(
+    client: &awc::Client,
+    d: &Claimed,
+    allow_private: bool,
+) -> Result<i32, (Option<i32>, String)> {
+    let uri: Option<actix_web::http::Uri> = d.url.parse().ok();
+    if let Some(why) = uri
+        .as_ref()
+        .and_then(|u| u.host())
+        .and_then(|host| target::refusal(host, allow_private))
+    {
+        return Err((None, why));
+    }
     let payload = WebhookPayload {
         id: d.notification_id,
         kind: d.kind.clone(),
@@ -467,30 +440,5 @@ mod tests {
         assert_eq!(backoff(base, 2), Duration::from_secs(2));
         assert_eq!(backoff(base, 5), Duration::from_secs(16));
         assert_eq!(backoff(base, 40), Duration::from_secs(3600));
-    }
-
-    #[test]
-    fn a_webhook_ca_file_must_hold_a_certificate() {
-        assert!(tls_config(None).is_ok());
-        let missing = std::env::temp_dir().join(format!("hatstand-{}.pem", Uuid::new_v4()));
-        assert!(
-            tls_config(Some(&missing))
-                .unwrap_err()
-                .contains("webhook CA file")
-        );
-        let empty = std::env::temp_dir().join(format!("hatstand-{}.pem", Uuid::new_v4()));
-        std::fs::write(&empty, "not a certificate\n").unwrap();
-        let refused = tls_config(Some(&empty));
-        std::fs::remove_file(&empty).unwrap();
-        assert!(refused.unwrap_err().contains("no certificate"));
-    }
-
-    #[test]
-    fn only_absolute_http_urls_are_accepted() {
-        assert!(check_url("http://127.0.0.1:9000/hook").is_ok());
-        assert!(check_url("https://example.com/x?y=1").is_ok());
-        for bad in ["ftp://x/", "/relative", "example.com", "http://", ""] {
-            assert!(check_url(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -208,6 +208,7 @@ pub fn settings(url: &str) -> Settings {
             webhook_attempts: 3,
             webhook_timeout_ms: 2000,
             webhook_ca_file: None,
+            webhook_allow_private: true,
         },
     }
 }

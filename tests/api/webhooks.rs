@@ -385,3 +385,62 @@ async fn an_untrusted_https_receiver_is_never_sent_a_notification() {
         "nothing reached the receiver"
     );
 }
+
+/// Unless the operator allows it, a webhook cannot reach into the server's
+/// own network: a URL naming a loopback or private address is refused (and
+/// nothing is written), and one that got in while it was allowed is never
+/// attempted.
+#[actix_web::test]
+async fn webhooks_to_private_addresses_are_refused_unless_allowed() {
+    let app = TestApp::spawn_with(|s| s.background.webhook_allow_private = false).await;
+    let users = app.users(2).await;
+    let before = app.count("webhooks").await;
+    for url in [
+        "http://127.0.0.1:9/hook",
+        "http://localhost:9/hook",
+        "http://[::1]:9/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://192.168.1.10/hook",
+    ] {
+        let refused = app
+            .post(
+                "/v1/me/webhooks",
+                Some(&users[0].token),
+                &json!({"url": url}),
+            )
+            .await;
+        refused.assert_problem(400, "bad_request");
+        assert!(
+            refused.body["detail"].as_str().unwrap().contains("private"),
+            "{url}"
+        );
+    }
+    assert_eq!(app.count("webhooks").await, before);
+    // Registered while private receivers were allowed:
+    let (url, got) = receiver(0);
+    for user in &users {
+        app.sql(&format!(
+            "INSERT INTO webhooks (id, user_id, url, secret, created_at)
+             VALUES (gen_random_uuid(), '{}', '{url}', 'whsec_x', now())",
+            user.id
+        ))
+        .await;
+    }
+    let seat = someones_turn(&app, &users).await;
+    let hooks = app
+        .eventually(10, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[seat].token))
+                .await
+                .ok(200);
+            hooks[0]["last_error"].is_string().then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["delivered"], 0);
+    let error = hooks[0]["last_error"].as_str().unwrap();
+    assert!(error.contains("private"), "{error}");
+    assert!(
+        got.lock().unwrap().is_empty(),
+        "nothing reached the receiver"
+    );
+}

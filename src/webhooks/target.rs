@@ -1,0 +1,284 @@
+//! Where deliveries may go, and how they get there.
+//!
+//! A webhook URL is chosen by a user, so the server must not become their
+//! way into its own network: unless the operator allows it
+//! (`--webhook-allow-private`), deliveries never reach a loopback, private,
+//! link-local or otherwise non-public address. A URL naming such an address
+//! is refused when registered; a host name is checked each time it is
+//! resolved, right before connecting, so a name that later points inward
+//! gets nothing. `https://` receivers are reached over TLS 1.2 or 1.3 and
+//! must present a certificate that chains to a trusted root.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_tls::connect::{Connector as TcpConnector, Resolve, Resolver};
+use futures_util::future::LocalBoxFuture;
+
+use crate::error::ApiError;
+
+/// The longest URL accepted.
+pub const MAX_URL: usize = 2048;
+
+/// Checks a URL to register: absolute `http://` or `https://` with a host,
+/// and — unless `allow_private` — not naming a non-public address.
+///
+/// # Errors
+/// `bad_request`, saying what is wrong.
+pub fn check_url(url: &str, allow_private: bool) -> Result<(), ApiError> {
+    let bad = || ApiError::bad_request("url must be an absolute http:// or https:// URL");
+    if url.len() > MAX_URL {
+        return Err(ApiError::bad_request(format!(
+            "url is longer than {MAX_URL} characters"
+        )));
+    }
+    let uri: actix_web::http::Uri = url.parse().map_err(|_| bad())?;
+    match (uri.scheme_str(), uri.host()) {
+        (Some("http" | "https"), Some(host)) if !host.is_empty() => {
+            match refusal(host, allow_private) {
+                Some(why) => Err(ApiError::bad_request(why)),
+                None => Ok(()),
+            }
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// Why deliveries may not go to `host` as written (an address, or
+/// `localhost`), if they may not; names are judged when resolved.
+pub fn refusal(host: &str, allow_private: bool) -> Option<String> {
+    if allow_private {
+        return None;
+    }
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    let inward = match literal.parse::<IpAddr>() {
+        Ok(ip) => !is_public(ip),
+        Err(_) => {
+            let name = literal.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+    };
+    inward.then(|| {
+        format!("url must not point to a loopback, private or link-local address ({host})")
+    })
+}
+
+/// Whether `ip` is a public unicast address: not unspecified, loopback,
+/// private (RFC 1918, unique local), shared (RFC 6598), link-local,
+/// multicast, broadcast, documentation, benchmarking or reserved. An
+/// IPv4-mapped IPv6 address is judged as its IPv4 address.
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_unspecified()
+                || v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 198 && (b == 18 || b == 19))
+                || a >= 240)
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_public(IpAddr::V4(v4)),
+            None => {
+                let documentation = v6.segments()[..2] == [0x2001, 0x0db8];
+                !(v6.is_unspecified()
+                    || v6.is_loopback()
+                    || v6.is_multicast()
+                    || v6.is_unique_local()
+                    || v6.is_unicast_link_local()
+                    || documentation)
+            }
+        },
+    }
+}
+
+/// Resolves host names to their public addresses only.
+struct PublicOnly;
+
+impl Resolve for PublicOnly {
+    fn lookup<'a>(
+        &'a self,
+        host: &'a str,
+        port: u16,
+    ) -> LocalBoxFuture<'a, Result<Vec<SocketAddr>, Box<dyn std::error::Error>>> {
+        Box::pin(async move {
+            let all: Vec<SocketAddr> = tokio::net::lookup_host((host, port)).await?.collect();
+            let public: Vec<SocketAddr> =
+                all.iter().copied().filter(|a| is_public(a.ip())).collect();
+            if public.is_empty() && !all.is_empty() {
+                return Err(format!(
+                    "{host} resolves only to loopback, private or link-local addresses"
+                )
+                .into());
+            }
+            Ok(public)
+        })
+    }
+}
+
+/// How deliveries to `https://` receivers are secured: TLS 1.2 or 1.3, and
+/// the receiver's certificate must chain to Mozilla's root certificates
+/// (built in: the server needs no system store) or to a certificate of
+/// `ca_file` (PEM), for receivers with a private CA.
+///
+/// # Errors
+/// When `ca_file` cannot be read or holds no valid certificate.
+pub fn tls_config(ca_file: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls::pki_types::{CertificateDer, pem::PemObject};
+    let mut roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    if let Some(path) = ca_file {
+        let unusable =
+            |e: &dyn std::fmt::Display| format!("webhook CA file {}: {e}", path.display());
+        let mut added = 0;
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| unusable(&e))? {
+            roots
+                .add(cert.map_err(|e| unusable(&e))?)
+                .map_err(|e| unusable(&e))?;
+            added += 1;
+        }
+        if added == 0 {
+            return Err(unusable(&"no certificate in it"));
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
+/// The HTTP client of deliveries: no redirects (a receiver cannot send the
+/// request elsewhere), `timeout` per request, TLS by `tls`, and host names
+/// resolved to public addresses only unless `allow_private`.
+pub fn client(
+    tls: Arc<rustls::ClientConfig>,
+    timeout: Duration,
+    allow_private: bool,
+) -> awc::Client {
+    let resolver = if allow_private {
+        Resolver::default()
+    } else {
+        Resolver::custom(PublicOnly)
+    };
+    let connector = awc::Connector::new()
+        .connector(TcpConnector::new(resolver).service())
+        .rustls_0_23(tls);
+    awc::Client::builder()
+        .connector(connector)
+        .timeout(timeout)
+        .disable_redirects()
+        .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn public(ip: &str) -> bool {
+        is_public(ip.parse().unwrap())
+    }
+
+    #[test]
+    fn only_public_unicast_addresses_are_public() {
+        for ip in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "2606:4700::1111",
+            "::ffff:1.1.1.1",
+        ] {
+            assert!(public(ip), "{ip}");
+        }
+        for ip in [
+            "0.0.0.0",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "198.18.0.1",
+            "192.0.2.1",
+            "224.0.0.1",
+            "255.255.255.255",
+            "240.0.0.1",
+            "::",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "ff02::1",
+            "2001:db8::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+        ] {
+            assert!(!public(ip), "{ip}");
+        }
+    }
+
+    #[test]
+    fn urls_naming_inward_hosts_are_refused_unless_allowed() {
+        assert!(check_url("https://example.com/hook", false).is_ok());
+        assert!(check_url("http://93.184.216.34:8080/hook", false).is_ok());
+        for inward in [
+            "http://127.0.0.1:9000/hook",
+            "http://localhost/hook",
+            "http://LOCALHOST./hook",
+            "http://api.localhost/hook",
+            "http://[::1]/hook",
+            "http://169.254.169.254/latest/meta-data",
+            "http://10.0.0.5/hook",
+        ] {
+            assert!(check_url(inward, false).is_err(), "{inward}");
+            assert!(check_url(inward, true).is_ok(), "{inward}");
+        }
+    }
+
+    #[test]
+    fn only_absolute_http_urls_are_accepted() {
+        assert!(check_url("http://127.0.0.1:9000/hook", true).is_ok());
+        assert!(check_url("https://example.com/x?y=1", true).is_ok());
+        for bad in ["ftp://x/", "/relative", "example.com", "http://", ""] {
+            assert!(check_url(bad, true).is_err(), "{bad}");
+        }
+        let long = format!("https://example.com/{}", "x".repeat(MAX_URL));
+        assert!(check_url(&long, true).is_err());
+    }
+
+    #[actix_web::test]
+    async fn names_resolve_to_public_addresses_only() {
+        let refused = PublicOnly.lookup("localhost", 80).await.unwrap_err();
+        assert!(
+            refused.to_string().contains("resolves only to"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_webhook_ca_file_must_hold_a_certificate() {
+        assert!(tls_config(None).is_ok());
+        let scratch =
+            || std::env::temp_dir().join(format!("hatstand-{}.pem", uuid::Uuid::new_v4()));
+        let missing = scratch();
+        assert!(
+            tls_config(Some(&missing))
+                .unwrap_err()
+                .contains("webhook CA file")
+        );
+        let empty = scratch();
+        std::fs::write(&empty, "not a certificate\n").unwrap();
+        let refused = tls_config(Some(&empty));
+        std::fs::remove_file(&empty).unwrap();
+        assert!(refused.unwrap_err().contains("no certificate"));
+    }
+}
