@@ -378,10 +378,12 @@ async fn attempt(
     d: &Claimed,
     allow_private: bool,
 ) -> Result<i32, (Option<i32>, String)> {
-    let uri: Option<actix_web::http::Uri> = d.url.parse().ok();
+    let uri: actix_web::http::Uri = d
+        .url
+        .parse()
+        .map_err(|e| (None, format!("request failed: {e}")))?;
     if let Some(why) = uri
-        .as_ref()
-        .and_then(|u| u.host())
+        .host()
         .and_then(|host| target::refusal(host, allow_private))
     {
         return Err((None, why));
@@ -397,7 +399,7 @@ async fn attempt(
     let body = serde_json::to_vec(&payload).map_err(|e| (None, e.to_string()))?;
     let t = Utc::now().timestamp();
     let sent = client
-        .post(&d.url)
+        .post(uri)
         .insert_header(("Content-Type", "application/json"))
         .insert_header(("User-Agent", "hatstand-webhooks/1"))
         .insert_header(("Hatstand-Delivery", d.id.to_string()))

@@ -91,6 +91,16 @@ fn signature_is_valid(secret: &str, header: &str, body: &[u8]) -> bool {
     mac.verify_slice(&hex::decode(v1).unwrap()).is_ok()
 }
 
+/// Polls `user`'s webhooks (for at most 10 s) until the first one is as
+/// `ready` wants it, and returns them all.
+async fn first_webhook_when(app: &TestApp, user: &User, ready: impl Fn(&Value) -> bool) -> Value {
+    app.eventually(10, || async {
+        let hooks = app.get("/v1/me/webhooks", Some(&user.token)).await.ok(200);
+        ready(&hooks[0]).then_some(hooks)
+    })
+    .await
+}
+
 async fn register(app: &TestApp, user: &User, url: &str) -> Value {
     app.post("/v1/me/webhooks", Some(&user.token), &json!({"url": url}))
         .await
@@ -129,15 +139,7 @@ async fn a_webhook_receives_signed_notifications() {
     assert_eq!(payload["user_id"], users[seat].id.to_string());
     assert!(payload["id"].is_i64() && payload["game_id"].is_string());
     assert_eq!(payload["data"]["seat"], seat);
-    let hooks = app
-        .eventually(5, || async {
-            let hooks = app
-                .get("/v1/me/webhooks", Some(&users[seat].token))
-                .await
-                .ok(200);
-            (hooks[0]["delivered"] == 1).then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &users[seat], |hook| hook["delivered"] == 1).await;
     assert_eq!(hooks.as_array().unwrap().len(), 1);
     assert_eq!(hooks[0]["last_status"], 204);
     assert!(hooks[0].get("secret").is_none(), "the secret is shown once");
@@ -205,15 +207,7 @@ async fn failed_deliveries_are_retried_and_failures_are_shown() {
         register(&app, user, &url).await;
     }
     let seat = someones_turn(&app, &users).await;
-    let hooks = app
-        .eventually(5, || async {
-            let hooks = app
-                .get("/v1/me/webhooks", Some(&users[seat].token))
-                .await
-                .ok(200);
-            (hooks[0]["delivered"] == 1).then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &users[seat], |hook| hook["delivered"] == 1).await;
     assert_eq!(hooks[0]["attempts"], 3);
     assert_eq!(hooks[0]["failed"], 0);
     let got = got.lock().unwrap().clone();
@@ -241,12 +235,7 @@ async fn failed_deliveries_are_retried_and_failures_are_shown() {
     )
     .await
     .ok(201);
-    let hooks = app
-        .eventually(5, || async {
-            let hooks = app.get("/v1/me/webhooks", Some(&dead.token)).await.ok(200);
-            (hooks[0]["failed"].as_i64().unwrap() >= 1).then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &dead, |hook| hook["failed"].as_i64().unwrap() >= 1).await;
     assert_eq!(hooks[0]["delivered"], 0);
     assert!(
         hooks[0]["last_error"]
@@ -339,15 +328,7 @@ async fn a_webhook_is_delivered_over_https_to_a_trusted_receiver() {
         );
     }
     let seat = someones_turn(&app, &users).await;
-    let hooks = app
-        .eventually(10, || async {
-            let hooks = app
-                .get("/v1/me/webhooks", Some(&users[seat].token))
-                .await
-                .ok(200);
-            (hooks[0]["delivered"] == 1).then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &users[seat], |hook| hook["delivered"] == 1).await;
     assert_eq!(hooks[0]["last_status"], 204);
     let (_, signature, body) = got.lock().unwrap()[0].clone();
     assert!(signature_is_valid(&secrets[seat], &signature, &body));
@@ -367,15 +348,7 @@ async fn an_untrusted_https_receiver_is_never_sent_a_notification() {
         register(&app, user, &url).await;
     }
     let seat = someones_turn(&app, &users).await;
-    let hooks = app
-        .eventually(10, || async {
-            let hooks = app
-                .get("/v1/me/webhooks", Some(&users[seat].token))
-                .await
-                .ok(200);
-            hooks[0]["last_error"].is_string().then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &users[seat], |hook| hook["last_error"].is_string()).await;
     assert_eq!(hooks[0]["delivered"], 0);
     assert_eq!(hooks[0]["last_status"], Value::Null);
     let error = hooks[0]["last_error"].as_str().unwrap();
@@ -427,15 +400,7 @@ async fn webhooks_to_private_addresses_are_refused_unless_allowed() {
         .await;
     }
     let seat = someones_turn(&app, &users).await;
-    let hooks = app
-        .eventually(10, || async {
-            let hooks = app
-                .get("/v1/me/webhooks", Some(&users[seat].token))
-                .await
-                .ok(200);
-            hooks[0]["last_error"].is_string().then_some(hooks)
-        })
-        .await;
+    let hooks = first_webhook_when(&app, &users[seat], |hook| hook["last_error"].is_string()).await;
     assert_eq!(hooks[0]["delivered"], 0);
     let error = hooks[0]["last_error"].as_str().unwrap();
     assert!(error.contains("private"), "{error}");
