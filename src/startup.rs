@@ -131,6 +131,13 @@ impl RootSpanBuilder for RequestSpan {
     }
 }
 
+/// `/docs` without its slash: a permanent redirect to `/docs/`, where the UI lives.
+async fn docs_redirect() -> actix_web::HttpResponse {
+    actix_web::HttpResponse::PermanentRedirect()
+        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+        .finish()
+}
+
 /// The HTTP server on `listener`, serving the API, `/openapi.json` and `/docs`.
 ///
 /// # Errors
@@ -154,6 +161,8 @@ pub fn serve(
             .split_for_parts();
         let _ = &api;
         app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
+            // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
+            .route("/docs", web::get().to(docs_redirect))
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(ApiError::not_found("there is no such resource"))
             }))

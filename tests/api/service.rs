@@ -15,6 +15,9 @@ async fn the_openapi_document_and_the_docs_are_served() {
     assert!(doc["paths"]["/v1/games/{id}/commands"]["post"].is_object());
     let docs = app.get("/docs/", None).await;
     assert_eq!(docs.status.as_u16(), 200);
+    // The README's address, without the slash, lands on the same page.
+    let bare = app.get("/docs", None).await;
+    assert_eq!(bare.status.as_u16(), 200, "{}", bare.body);
 }
 
 #[actix_web::test]
