@@ -27,6 +27,17 @@ pub enum Command {
         /// The audit JSON file.
         file: PathBuf,
     },
+    /// Write the audits of every game that is over as JSON Lines (one audit a
+    /// line, each verifiable on its own), oldest end first.
+    Export {
+        /// Only games that ended strictly after this RFC 3339 time (the
+        /// `finished_at` of the last line of a previous export).
+        #[arg(long)]
+        since: Option<String>,
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print the OpenAPI document (or write it to a file).
     Openapi {
         /// Write here instead of standard output.

@@ -12,7 +12,9 @@
 //! `already_resigned` (409: the seat is already out), `no_deadline` (409: a
 //! vacation in a game without `turn_timeout`), `too_many_webhooks` (409),
 //! `illegal_command`, `invalid_options`, `idempotency_key_reused`,
-//! `vacation_exceeded` (422: more than `max_vacation`), `payload_too_large`,
+//! `vacation_exceeded` (422: more than `max_vacation`),
+//! `unknown_rules_version` (422: a rules version this build does not know),
+//! `payload_too_large`,
 //! `precondition_required`, `unavailable`, `internal`.
 
 use actix_web::http::StatusCode;

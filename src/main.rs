@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::Migrate => run_async(migrate(cli.settings)),
         Command::Verify { file } => verify_file(&file),
         Command::Openapi { out } => write_openapi(out.as_deref()),
+        Command::Export { since, out } => run_async(export(cli.settings, since, out)),
         Command::Probe => probe(cli.settings.bind),
         Command::Bench(args) => run_async(hatstand::bench::run(args, cli.settings)),
     };
@@ -59,15 +60,81 @@ async fn migrate(settings: Settings) -> Result<(), String> {
     db::migrate(&url).await
 }
 
+async fn export(
+    settings: Settings,
+    since: Option<String>,
+    out: Option<std::path::PathBuf>,
+) -> Result<(), String> {
+    use futures_util::TryStreamExt;
+    use std::io::Write;
+    let since =
+        hatstand::games::export::parse_since(since.as_deref()).map_err(|e| e.problem().detail)?;
+    let (url, _) = db::locate::locate(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        "hatstand",
+    )
+    .await?;
+    let pool = db::pool(&url, 2)?;
+    let mut writer: Box<dyn Write> = match &out {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut lines = std::pin::pin!(hatstand::games::export::lines(pool, None, since));
+    let mut count = 0u64;
+    while let Some(line) = lines.try_next().await.map_err(|e| e.to_string())? {
+        writer.write_all(&line).map_err(|e| e.to_string())?;
+        count += 1;
+    }
+    writer.flush().map_err(|e| e.to_string())?;
+    eprintln!("export: {count} games");
+    Ok(())
+}
+
+/// Verifies an audit file: one audit document, or JSON Lines of them (an
+/// export), each line checked on its own.
 fn verify_file(file: &std::path::Path) -> Result<(), String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let doc: verify::AuditDocument = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not an audit document: {e}", file.display()))?;
-    let verified = verify::verify(&doc).map_err(|why| format!("verification FAILED: {why}"))?;
+    if let Ok(doc) = serde_json::from_str::<verify::AuditDocument>(&text) {
+        return verify_document(&doc);
+    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() < 2 {
+        return serde_json::from_str::<verify::AuditDocument>(&text)
+            .map_err(|e| format!("{} is not an audit document: {e}", file.display()))
+            .and_then(|doc| verify_document(&doc));
+    }
+    let mut failed = 0;
+    for (n, line) in lines.iter().enumerate() {
+        let outcome = serde_json::from_str::<verify::AuditDocument>(line)
+            .map_err(|e| format!("not an audit document: {e}"))
+            .and_then(|doc| verify_document(&doc));
+        if let Err(why) = outcome {
+            println!("line {}: {why}", n + 1);
+            failed += 1;
+        }
+    }
+    if failed > 0 {
+        return Err(format!("{failed} of {} lines did not verify", lines.len()));
+    }
+    println!("verified: all {} lines", lines.len());
+    Ok(())
+}
+
+fn verify_document(doc: &verify::AuditDocument) -> Result<(), String> {
+    let verified = verify::verify(doc).map_err(|why| match why {
+        verify::Rejection::UnknownRules(why) => {
+            format!("verification REFUSED (not checked, not tampered): {why}")
+        }
+        verify::Rejection::Failed(why) => format!("verification FAILED: {why}"),
+    })?;
     println!(
-        "verified: {} game {}, {} events, {} commands replayed; chain, seed commitment, shuffles, final state and result all match",
-        verified.ruleset, doc.game_id, verified.events, verified.commands
+        "verified: {} game {} under {}, {} events, {} commands replayed; chain, seed commitment, shuffles, final state and result all match",
+        verified.ruleset, doc.game_id, verified.rules, verified.events, verified.commands
     );
     Ok(())
 }

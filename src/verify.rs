@@ -17,7 +17,7 @@
 //!    engine's) equal the document's.
 
 use hatstand_engine::random::{below, seed_commitment};
-use hatstand_engine::{GameKind, Randomness, Ruleset, seat, with_ruleset};
+use hatstand_engine::{Randomness, Rules, RulesError, Ruleset, seat, with_ruleset};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -38,7 +38,16 @@ pub struct AuditDocument {
     pub format: String,
     pub game_id: Uuid,
     pub ruleset: String,
+    /// The rules the game was played under (`hats@1`), as its first event
+    /// records them. Absent from documents written before rules versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "hats@1")]
+    pub rules: Option<String>,
     pub status: String,
+    /// When the game ended (RFC 3339, microseconds): the export's cursor.
+    /// Not part of what is verified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
     /// SHA-256 of `seed`, as published at creation.
     pub seed_commitment: String,
     /// The game's seed, revealed.
@@ -114,21 +123,48 @@ impl From<&AuditEvent> for LoggedEvent {
     }
 }
 
+/// Why a document did not verify.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// The game was played under rules this build does not know: nothing
+    /// can be said about it here (a newer build may verify it).
+    #[error("{0}")]
+    UnknownRules(String),
+    /// The document is not what its game produced: the first problem found.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for Rejection {
+    fn from(why: String) -> Self {
+        Rejection::Failed(why)
+    }
+}
+
+impl From<&str> for Rejection {
+    fn from(why: &str) -> Self {
+        Rejection::Failed(why.to_owned())
+    }
+}
+
 /// What a successful verification established.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verified {
     pub events: usize,
     pub commands: usize,
     pub ruleset: String,
+    /// The rules it was replayed under (`hats@1`).
+    pub rules: String,
 }
 
 /// Verifies an audit document (see the module documentation).
 ///
 /// # Errors
-/// The first problem found, saying where.
-pub fn verify(doc: &AuditDocument) -> Result<Verified, String> {
+/// `UnknownRules` when the game was played under rules this build does not
+/// know; otherwise `Failed` with the first problem found, saying where.
+pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
     if doc.format != FORMAT {
-        return Err(format!("not a {FORMAT} document"));
+        return Err(format!("not a {FORMAT} document").into());
     }
     let events: Vec<LoggedEvent> = doc.events.iter().map(LoggedEvent::from).collect();
     check_chain(&events)?;
@@ -147,13 +183,25 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, String> {
     if created.ruleset != doc.ruleset {
         return Err("event 1: the ruleset is not the document's".into());
     }
-    let kind = GameKind::from_id(&doc.ruleset)
-        .ok_or_else(|| format!("unknown ruleset {}", doc.ruleset))?;
-    let commands = with_ruleset!(kind, |R| replay_and_compare::<R>(doc, &events))?;
+    let rules = created.rules_name();
+    if doc.rules.as_ref().is_some_and(|shown| *shown != rules) {
+        return Err("event 1: the rules recorded at creation are not the document's".into());
+    }
+    let rules = Rules::parse(&rules).map_err(|e| match e {
+        RulesError::Malformed(_) => Rejection::Failed(format!("event 1: {e}")),
+        RulesError::UnknownRuleset(_) | RulesError::UnknownVersion { .. } => {
+            Rejection::UnknownRules(format!("the game was played under {e}"))
+        }
+    })?;
+    if rules.kind.id() != doc.ruleset {
+        return Err("event 1: the rules recorded are not the document's ruleset".into());
+    }
+    let commands = with_ruleset!(rules.kind, |R| replay_and_compare::<R>(doc, &events))?;
     Ok(Verified {
         events: events.len(),
         commands,
         ruleset: doc.ruleset.clone(),
+        rules: rules.to_string(),
     })
 }
 
@@ -247,6 +295,21 @@ fn check_autoplay<R: Ruleset>(
     Ok(())
 }
 
+/// A game cancelled before it started: its log ends with the cancellation,
+/// and it has neither a final state nor a result.
+fn never_started(doc: &AuditDocument, events: &[LoggedEvent]) -> Result<(), String> {
+    let cancelled = events
+        .last()
+        .is_some_and(|e| e.kind == lifecycle::GAME_CANCELLED);
+    if !cancelled || doc.status != "abandoned" {
+        return Err("the game never started, yet it was not cancelled".into());
+    }
+    if !doc.final_state.is_null() || doc.result.is_some() {
+        return Err("a game that never started has no final state or result".into());
+    }
+    Ok(())
+}
+
 fn replay_and_compare<R: Ruleset>(
     doc: &AuditDocument,
     events: &[LoggedEvent],
@@ -309,7 +372,9 @@ fn replay_and_compare<R: Ruleset>(
         i += expected.len();
         commands += 1;
     }
-    let state = replay.state.as_ref().ok_or("the game never started")?;
+    let Some(state) = replay.state.as_ref() else {
+        return never_started(doc, events).map(|()| commands);
+    };
     let final_state = serde_json::to_value(state).map_err(|e| e.to_string())?;
     if final_state != doc.final_state {
         return Err("the final state is not the one the log replays to".into());

@@ -35,6 +35,22 @@ impl GameKind {
         }
     }
 
+    /// Every version of this ruleset's rules, oldest first.
+    #[must_use]
+    pub fn rules_versions(self) -> &'static [crate::RulesVersion] {
+        crate::with_ruleset!(self, |R| <R as crate::Ruleset>::RULES_VERSIONS)
+    }
+
+    /// The versions this build knows, as `hats@1, hats@2`.
+    #[must_use]
+    pub fn known_rules(self) -> String {
+        self.rules_versions()
+            .iter()
+            .map(|v| format!("{}@{}", self.id(), v.number))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The ruleset with API id `id`.
     #[must_use]
     pub fn from_id(id: &str) -> Option<GameKind> {

@@ -11,12 +11,14 @@ pub mod hat_trick;
 pub mod hats;
 pub mod kind;
 pub mod random;
+pub mod rules_version;
 pub mod ruleset;
 pub mod testing;
 pub mod top_hats;
 
 pub use kind::GameKind;
 pub use random::Randomness;
+pub use rules_version::{Rules, RulesError, RulesVersion};
 pub use ruleset::{
     GameResult, OptionsError, RuleViolation, Ruleset, Seat, TeamResult, Viewer, apply_all, seat,
 };

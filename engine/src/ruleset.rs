@@ -144,6 +144,21 @@ pub trait Ruleset: 'static {
     const MIN_PLAYERS: usize;
     /// Most seats.
     const MAX_PLAYERS: usize;
+    /// Every version of these rules, oldest first; new games get the last
+    /// (see [`crate::rules_version`]). Bump it, with a summary, whenever a
+    /// change could alter any legal command, view, random draw, score or
+    /// result of a recorded game.
+    const RULES_VERSIONS: &'static [crate::RulesVersion];
+
+    /// Fills in, among the options a new table left unset, what `version`
+    /// decides differently from other versions (a default that changed).
+    /// The filled options are recorded, so the game keeps them to the end.
+    fn version_defaults(
+        _version: u16,
+        _players: usize,
+        _options: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+    }
 
     /// The ruleset's options, as clients send them (unknown fields refused).
     type Options: Clone + std::fmt::Debug + Default + Serialize + DeserializeOwned;

@@ -45,6 +45,16 @@ pub struct GameRow {
     pub private: bool,
     /// The code that lets anyone holding it join a private game.
     pub invite_code: Option<String>,
+    /// The version of the ruleset's rules the game is played under.
+    pub rules_version: i16,
+}
+
+impl GameRow {
+    /// The rules the game is played under (`hats@1`), as its first event records them.
+    #[must_use]
+    pub fn rules(&self) -> String {
+        format!("{}@{}", self.ruleset, self.rules_version)
+    }
 }
 
 /// A taken seat.
@@ -413,4 +423,41 @@ pub async fn version(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Opti
         .first(conn)
         .await
         .optional()
+}
+
+/// Where a walk through the games that are over has got to: the end time and
+/// id of the last game returned (games are ordered by both).
+pub type EndedCursor = (DateTime<Utc>, Uuid);
+
+/// Up to `limit` games that are over (finished or abandoned) and ended after
+/// `after`, oldest first; only those `user` was seated in, when given.
+pub async fn ended_after(
+    conn: &mut AsyncPgConnection,
+    user: Option<Uuid>,
+    after: EndedCursor,
+    limit: i64,
+) -> QueryResult<Vec<EndedCursor>> {
+    use super::schema::seats;
+    let (time, id) = after;
+    let mut query = games::table
+        .filter(games::status.eq_any(["finished", "abandoned"]))
+        .filter(
+            games::updated_at
+                .gt(time)
+                .or(games::updated_at.eq(time).and(games::id.gt(id))),
+        )
+        .select((games::updated_at, games::id))
+        .order((games::updated_at, games::id))
+        .limit(limit)
+        .into_boxed();
+    if let Some(user) = user {
+        query = query.filter(
+            games::id.eq_any(
+                seats::table
+                    .filter(seats::user_id.eq(user))
+                    .select(seats::game_id),
+            ),
+        );
+    }
+    query.load(conn).await
 }

@@ -38,6 +38,7 @@ diesel::table! {
         deadline -> Nullable<Timestamptz>,
         private -> Bool,
         invite_code -> Nullable<Text>,
+        rules_version -> Int2,
     }
 }
 

@@ -24,7 +24,18 @@ use crate::verify::{AuditDocument, AuditEvent, FORMAT};
 /// `not_found`, `game_not_finished`.
 pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError> {
     let mut conn = state.pool.get().await?;
-    let loaded = games::load(&mut conn, id, None, None)
+    audit_on(&mut conn, id).await
+}
+
+/// The audit of game `id`, read on `conn` (the export reads many in a row).
+///
+/// # Errors
+/// `not_found`, `game_not_finished`.
+pub async fn audit_on(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<AuditDocument, ApiError> {
+    let loaded = games::load(conn, id, None, None)
         .await?
         .ok_or_else(|| ApiError::not_found("there is no such game"))?;
     let game = &loaded.game;
@@ -34,13 +45,14 @@ pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError
             "the audit reveals every card: it is published once the game is over",
         ));
     }
-    let events = event_store::load(&mut conn, id, 0, game.version, game.version).await?;
-    drop(conn);
+    let events = event_store::load(conn, id, 0, game.version, game.version).await?;
     Ok(AuditDocument {
         format: FORMAT.to_owned(),
         game_id: id,
         ruleset: game.ruleset.clone(),
+        rules: Some(game.rules()),
         status: game.status.clone(),
+        finished_at: Some(event_store::format_time(game.updated_at)),
         seed_commitment: game.seed_commitment.clone(),
         seed: game.seed.clone(),
         events: events.iter().map(AuditEvent::from).collect(),

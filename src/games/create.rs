@@ -3,7 +3,7 @@
 
 use diesel_async::{AsyncConnection, RunQueryDsl};
 use hatstand_engine::random::seed_commitment;
-use hatstand_engine::{GameKind, with_ruleset};
+use hatstand_engine::{GameKind, Rules, Ruleset, with_ruleset};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -37,6 +37,11 @@ pub struct CreateGame {
     #[schema(value_type = Option<Object>)]
     #[serde(default)]
     pub options: Option<Value>,
+    /// The version of the ruleset's rules to play under (see
+    /// `rules_versions` in `/v1/rulesets`); the newest when absent.
+    #[schema(example = 1, minimum = 1)]
+    #[serde(default)]
+    pub rules_version: Option<u16>,
     /// Whether the creator takes seat 0 (default true).
     #[serde(default = "yes")]
     pub join: bool,
@@ -105,7 +110,13 @@ pub async fn create(
     }
     let private = request.private || !request.invitees.is_empty();
     let players = usize::from(request.players);
+    let rules = match request.rules_version {
+        None => Rules::newest(kind),
+        Some(number) => Rules::of(kind, number)
+            .map_err(|e| ApiError::unprocessable("unknown_rules_version", e.to_string()))?,
+    };
     let engine_options = with_ruleset!(kind, |R| {
+        R::version_defaults(rules.version, players, &mut options);
         parse_options::<R>(Value::Object(options), players).and_then(|o| to_json(&o))
     })?;
     let seed_public = public_seed.is_some();
@@ -123,6 +134,7 @@ pub async fn create(
         created_by: caller.user_id,
         server_options: Some(server_options.clone()),
         private,
+        rules: Some(rules.to_string()),
     };
     chain.push(
         GAME_CREATED,
@@ -155,6 +167,7 @@ pub async fn create(
             deadline: None,
             private,
             invite_code: private.then(invite_code),
+            rules_version: i16::try_from(rules.version).unwrap_or(i16::MAX),
         },
         seats: Vec::new(),
         idempotent: None,

@@ -59,6 +59,21 @@ pub struct GameCreated {
     /// Whether the game is closed to the public.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub private: bool,
+    /// The rules the game is played under (`hats@1`). Records written before
+    /// rules versions existed have none: they were played under version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+}
+
+impl GameCreated {
+    /// The recorded rules, or version 1 of the ruleset for a record written
+    /// before versions existed (the upcast of such a record).
+    #[must_use]
+    pub fn rules_name(&self) -> String {
+        self.rules
+            .clone()
+            .unwrap_or_else(|| format!("{}@1", self.ruleset))
+    }
 }
 
 /// The data of `player_joined`.

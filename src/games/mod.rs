@@ -8,6 +8,7 @@ pub mod codec;
 pub mod command;
 pub mod create;
 pub mod events;
+pub mod export;
 pub mod invite;
 pub mod join;
 pub mod leave;

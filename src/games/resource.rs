@@ -33,6 +33,10 @@ pub struct Game {
     /// `hats`, `goathead`, `top-hats` or `hat-trick`.
     #[schema(example = "hats")]
     pub ruleset: String,
+    /// The version of the ruleset's rules the game is played under, from
+    /// its first event to its last (`/v1/rulesets` says what each means).
+    #[schema(example = "hats@1")]
+    pub rules: String,
     /// `open` (waiting for players), `active`, `finished` or `abandoned`.
     #[schema(example = "active")]
     pub status: String,
@@ -216,6 +220,7 @@ pub fn project<R: Ruleset>(
     Ok(Game {
         id: game.id,
         ruleset: game.ruleset.clone(),
+        rules: game.rules(),
         status: game.status.clone(),
         version: game.version,
         players: u8::try_from(game.players).unwrap_or(0),

@@ -17,9 +17,30 @@ pub struct RulesetInfo {
     /// A JSON Schema of the ruleset's options (plus the common `seed`).
     #[schema(value_type = Object)]
     pub options: Value,
-    /// The options' defaults.
+    /// The options' defaults (under version 1; a newer version may fill
+    /// some in differently, as its summary says).
     #[schema(value_type = Object)]
     pub defaults: Value,
+    /// The rules new games are played under (the newest version).
+    #[schema(example = "hats@1")]
+    pub rules: String,
+    /// Every version of the rules this server plays, newest first. A game
+    /// keeps the version it was created with; `rules_version` at creation
+    /// picks an older one.
+    pub rules_versions: Vec<RulesVersionInfo>,
+}
+
+/// One version of a ruleset's rules.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct RulesVersionInfo {
+    /// `<ruleset>@<number>`.
+    #[schema(example = "hats@1")]
+    pub id: String,
+    /// The number, as `rules_version` takes it at creation.
+    #[schema(example = 1)]
+    pub version: u16,
+    /// What this version decides, in words.
+    pub summary: String,
 }
 
 fn info<R: Ruleset>() -> RulesetInfo {
@@ -41,6 +62,20 @@ fn info<R: Ruleset>() -> RulesetInfo {
         max_players: u8::try_from(R::MAX_PLAYERS).unwrap_or(u8::MAX),
         options: schema,
         defaults: serde_json::to_value(R::Options::default()).unwrap_or(Value::Null),
+        rules: format!(
+            "{}@{}",
+            R::ID,
+            R::RULES_VERSIONS.last().map_or(1, |v| v.number)
+        ),
+        rules_versions: R::RULES_VERSIONS
+            .iter()
+            .rev()
+            .map(|v| RulesVersionInfo {
+                id: format!("{}@{}", R::ID, v.number),
+                version: v.number,
+                summary: v.summary.to_owned(),
+            })
+            .collect(),
     }
 }
 

@@ -9,10 +9,13 @@ use uuid::Uuid;
 use super::extract::{StreamQuery, event_stream, resume_after};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
+use crate::games::export;
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::stream::{self as streams, NotificationPage};
 use crate::state::AppState;
+use crate::verify::AuditDocument;
 use crate::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
+use futures_util::TryStreamExt;
 
 /// Which of the caller's games.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -72,6 +75,46 @@ pub async fn games(
     )
     .await?;
     Ok(web::Json(page))
+}
+
+/// From where to export.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// Only games that ended strictly after this RFC 3339 time: the
+    /// `finished_at` of the last line of the previous export.
+    #[param(example = "2026-11-24T10:00:00.123456Z")]
+    pub since: Option<String>,
+}
+
+/// Every game the caller played that is over (finished or abandoned), as
+/// JSON Lines of audit documents (`application/x-ndjson`), oldest end
+/// first, streamed. Each line is a complete audit that `hatstand verify`
+/// checks on its own; its `finished_at` is the cursor for the next export.
+#[utoipa::path(
+    operation_id = "export_my_games",
+    tag = "audit",
+    params(ExportQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "One audit document per line", body = AuditDocument, content_type = "application/x-ndjson"),
+        (status = 400, description = "`bad_request`: `since` is not an RFC 3339 time", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/me/games/export")]
+pub async fn export_games(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let since = export::parse_since(query.since.as_deref())?;
+    let lines =
+        export::lines(state.pool.clone(), Some(caller.user_id), since).map_ok(web::Bytes::from);
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .streaming(lines))
 }
 
 /// Which notifications.

@@ -38,6 +38,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(audit::audit)
                 .service(audit::state_at)
                 .service(me::games)
+                .service(me::export_games)
                 .service(me::notifications)
                 .service(me::stream)
                 .service(me::create_webhook)

@@ -33,6 +33,11 @@ pub async fn play(
         out
     };
     let id = app.started_game(&users, ruleset, options).await;
+    play_out(app, id, users, seed).await
+}
+
+/// Plays the started game `id` of `users` to the end, as [`play`] does.
+pub async fn play_out(app: &TestApp, id: String, users: Vec<User>, seed: u64) -> Played {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game = app.game(&id, None).await;
     let mut commands = 0;

@@ -115,6 +115,10 @@ impl Ruleset for Goathead {
     const NAME: &'static str = "Goathead";
     const MIN_PLAYERS: usize = 3;
     const MAX_PLAYERS: usize = 4;
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
+        number: 1,
+        summary: "The rules of seed 002 with the rulings of the first release.",
+    }];
 
     type Options = GoatheadOptions;
     type State = GoatheadState;

@@ -124,6 +124,10 @@ impl Ruleset for HatTrick {
     const NAME: &'static str = "Hat Trick";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 6;
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
+        number: 1,
+        summary: "The rules of seed 004 with the rulings of the first release.",
+    }];
 
     type Options = HatTrickOptions;
     type State = HatTrickState;

@@ -92,6 +92,10 @@ impl Ruleset for Hats {
     const NAME: &'static str = "Hats";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 4;
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
+        number: 1,
+        summary: "The rules of seeds 000 and 001 with the rulings of the first release.",
+    }];
 
     type Options = HatsOptions;
     type State = HatsState;

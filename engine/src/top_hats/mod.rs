@@ -111,6 +111,16 @@ impl Ruleset for TopHats {
     const NAME: &'static str = "Top Hats";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 3;
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[
+        crate::RulesVersion {
+            number: 1,
+            summary: "The rules of seed 003 with the rulings of the first release: a game with no removed hat for 60 played turns in a row is drawn, at any table size.",
+        },
+        crate::RulesVersion {
+            number: 2,
+            summary: "The quiet-turn draw counts per player, as chess's fifty-move rule does: by default 50 played turns per player in a row with no removed hat (100 at two players, 150 at three).",
+        },
+    ];
 
     type Options = Options;
     type State = State;
@@ -122,6 +132,23 @@ impl Ruleset for TopHats {
 
     fn options_schema() -> serde_json::Value {
         options::schema()
+    }
+
+    /// `top-hats@2`: an unset `quiet_turn_limit` is 50 played turns per player.
+    fn version_defaults(
+        version: u16,
+        players: usize,
+        options: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        if version >= 2 && !options.contains_key("quiet_turn_limit") {
+            let players = u32::try_from(players).unwrap_or(u32::MAX);
+            options.insert(
+                "quiet_turn_limit".to_owned(),
+                options::QUIET_TURNS_PER_PLAYER
+                    .saturating_mul(players)
+                    .into(),
+            );
+        }
     }
 
     fn new_game(players: usize, options: Options) -> Result<State, OptionsError> {

@@ -7,8 +7,12 @@ use super::board::{Board, Cell, Colour, MAX_HEIGHT, NEUTRAL, NO_BUILDER, Stack};
 use crate::ruleset::{OptionsError, Seat};
 
 /// The default number of played turns in a row without a removed hat after
-/// which the game is drawn.
+/// which the game is drawn, under `top-hats@1`.
 pub const DEFAULT_QUIET_TURN_LIMIT: u32 = 60;
+
+/// Under `top-hats@2` the default limit is this many played turns per player
+/// (chess's fifty-move rule: 100 at two players, 150 at three).
+pub const QUIET_TURNS_PER_PLAYER: u32 = 50;
 
 /// What a table may choose.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +74,7 @@ pub fn schema() -> serde_json::Value {
         "properties": {
             "quiet_turn_limit": {
                 "type": "integer", "minimum": 1, "default": DEFAULT_QUIET_TURN_LIMIT,
-                "description": "Played turns in a row without a removed hat after which the game is a draw (skips do not count)."
+                "description": "Played turns in a row without a removed hat after which the game is a draw (skips do not count). Default: 60 under top-hats@1, 50 per player under top-hats@2."
             },
             "position": {
                 "type": ["object", "null"],

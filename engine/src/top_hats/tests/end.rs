@@ -139,3 +139,30 @@ fn given_skipped_turns_then_they_do_not_count_as_quiet_turns() {
     let (state, _) = given_with(3, options);
     assert_eq!(state.quiet_turns, 0);
 }
+
+#[test]
+fn given_rules_version_1_when_the_table_leaves_the_quiet_limit_unset_then_it_is_60_at_any_size() {
+    for players in [2, 3] {
+        let mut options = serde_json::Map::new();
+        TopHats::version_defaults(1, players, &mut options);
+        let parsed: Options = serde_json::from_value(options.into()).unwrap();
+        assert_eq!(parsed.quiet_turn_limit, 60);
+    }
+}
+
+#[test]
+fn given_rules_version_2_when_the_table_leaves_the_quiet_limit_unset_then_it_is_50_per_player() {
+    for (players, limit) in [(2, 100), (3, 150)] {
+        let mut options = serde_json::Map::new();
+        TopHats::version_defaults(2, players, &mut options);
+        let parsed: Options = serde_json::from_value(options.into()).unwrap();
+        assert_eq!(parsed.quiet_turn_limit, limit);
+    }
+    let mut chosen = serde_json::Map::new();
+    chosen.insert("quiet_turn_limit".into(), 7.into());
+    TopHats::version_defaults(2, 3, &mut chosen);
+    assert_eq!(
+        chosen["quiet_turn_limit"], 7,
+        "a limit the table chose stands"
+    );
+}
