@@ -21,4 +21,5 @@ mod secrecy;
 mod service;
 mod snapshots;
 mod streams;
+mod upgrade;
 mod webhooks;

@@ -171,6 +171,35 @@ impl TestDb {
     }
 }
 
+impl TestDb {
+    /// A fresh database as the release before `migration` left it: every
+    /// migration from `migration` on reverted (their `down.sql`), so a test
+    /// can write data as earlier code did and then upgrade it in place.
+    pub async fn before(migration: &str) -> TestDb {
+        use diesel::Connection;
+        use diesel_async::AsyncPgConnection;
+        use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+        use diesel_migrations::MigrationHarness;
+        let db = TestDb::new().await;
+        let version = migration.split('_').next().unwrap_or(migration);
+        let (url, stop) = (db.url.clone(), version.replace('-', ""));
+        std::thread::spawn(move || {
+            let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url).unwrap();
+            loop {
+                let applied = conn.applied_migrations().unwrap();
+                let newest = applied.iter().map(ToString::to_string).max().unwrap();
+                if newest.as_str() < stop.as_str() {
+                    break;
+                }
+                conn.revert_last_migration(db::MIGRATIONS).unwrap();
+            }
+        })
+        .join()
+        .unwrap();
+        db
+    }
+}
+
 impl Drop for TestDb {
     fn drop(&mut self) {
         let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
@@ -282,7 +311,12 @@ impl TestApp {
 
     /// The application with adjusted settings (for instance no background workers).
     pub async fn spawn_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
-        let db = TestDb::new().await;
+        Self::spawn_on(TestDb::new().await, adjust).await
+    }
+
+    /// The application on `db`, migrated first as a new release would at start.
+    pub async fn spawn_on(db: TestDb, adjust: impl FnOnce(&mut Settings)) -> TestApp {
+        db::migrate(&db.url).await.unwrap();
         let mut settings = settings(&db.url);
         adjust(&mut settings);
         let base = start_server(&db.url, &settings).await;

@@ -1,0 +1,194 @@
+//! Upgrading a live database in place: games written by the release before
+//! keep their status, version, turn and result, games in progress play on,
+//! and their audits verify.
+
+use hatstand::db::event_store::LoggedEvent;
+use hatstand::games::replay::Replay;
+use hatstand::verify::AuditDocument;
+use hatstand_engine::{GameKind, Ruleset, with_ruleset};
+use serde_json::{Value, json};
+
+use crate::play::{play_out, verified_audit};
+use crate::support::{TestApp, TestDb, User};
+
+fn legacy(name: &str) -> AuditDocument {
+    let path = format!("{}/tests/records/legacy/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// SQL text literal (dollar-quoted; the documents never contain the tag).
+fn lit(text: &str) -> String {
+    assert!(!text.contains("$q$"));
+    format!("$q${text}$q$")
+}
+
+fn opt(value: Option<String>) -> String {
+    value.map_or_else(|| "NULL".to_owned(), |v| lit(&v))
+}
+
+/// The rows the release before rules versions wrote for the game of `doc`,
+/// as far as its first `upto` events (the whole game when that is all of
+/// them): its users, game row (snapshot included), seats and events.
+fn rows_as_written_before(doc: &AuditDocument, upto: usize) -> String {
+    let events: Vec<LoggedEvent> = doc.events[..upto].iter().map(LoggedEvent::from).collect();
+    let created = &doc.events[0].data;
+    let kind = GameKind::from_id(&doc.ruleset).unwrap();
+    let (state, to_act, result) = with_ruleset!(kind, |R| {
+        let replay = Replay::<R>::of(&events).unwrap();
+        let state = replay.state.as_ref().unwrap();
+        (
+            serde_json::to_string(state).unwrap(),
+            R::to_act(state)
+                .iter()
+                .map(|s| s.0.to_string())
+                .collect::<Vec<_>>(),
+            R::result(state).map(|r| serde_json::to_value(r).unwrap()),
+        )
+    });
+    let whole = upto == doc.events.len();
+    let (status, to_act, result) = if whole {
+        (doc.status.clone(), Vec::new(), doc.result.clone())
+    } else {
+        assert!(result.is_none(), "a prefix of a game in progress");
+        ("active".to_owned(), to_act, None)
+    };
+    let last = events.last().unwrap();
+    let password = hatstand::auth::password::hash("password123").unwrap();
+    let mut sql = String::new();
+    for joined in events.iter().filter(|e| e.kind == "player_joined") {
+        sql += &format!(
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES ('{}', {}, {}, now());\n",
+            joined.data["user_id"].as_str().unwrap(),
+            lit(joined.data["username"].as_str().unwrap()),
+            lit(&password),
+        );
+    }
+    sql += &format!(
+        "INSERT INTO games (id, ruleset, players, options, seed, seed_public, seed_commitment, status, \
+         version, last_hash, state, to_act, result, created_by, created_at, updated_at, server_options, \
+         deadline, private, invite_code) VALUES ('{}', {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, '{{{}}}', {}, \
+         '{}', {}, {}, {}, NULL, false, NULL);\n",
+        doc.game_id,
+        lit(&doc.ruleset),
+        created["players"],
+        lit(&created["options"].to_string()),
+        lit(&doc.seed),
+        created.get("seed").is_some(),
+        lit(&doc.seed_commitment),
+        lit(&status),
+        last.seq,
+        lit(&last.hash),
+        lit(&state),
+        to_act.join(","),
+        opt(result.map(|r| r.to_string())),
+        created["created_by"].as_str().unwrap(),
+        lit(&events[0].created_at),
+        lit(&last.created_at),
+        lit(&created
+            .get("server_options")
+            .cloned()
+            .unwrap_or(json!({}))
+            .to_string()),
+    );
+    for joined in events.iter().filter(|e| e.kind == "player_joined") {
+        sql += &format!(
+            "INSERT INTO seats (game_id, seat, user_id, joined_at, vacation_used_secs, timeouts) \
+             VALUES ('{}', {}, '{}', {}, 0, 0);\n",
+            doc.game_id,
+            joined.data["seat"],
+            joined.data["user_id"].as_str().unwrap(),
+            lit(&joined.created_at),
+        );
+    }
+    for e in &events {
+        sql += &format!(
+            "INSERT INTO events (game_id, seq, \"type\", data, actor_user, actor_seat, command, prev_hash, hash, created_at) \
+             VALUES ('{}', {}, {}, {}, {}, {}, {}, {}, {}, {});\n",
+            doc.game_id,
+            e.seq,
+            lit(&e.kind),
+            lit(&e.data.to_string()),
+            opt(e.actor_user.map(|u| u.to_string())),
+            e.actor_seat
+                .map_or_else(|| "NULL".to_owned(), |s| s.to_string()),
+            opt(e.command.as_ref().map(Value::to_string)),
+            lit(&e.prev_hash),
+            lit(&e.hash),
+            lit(&e.created_at),
+        );
+    }
+    sql
+}
+
+async fn login(app: &TestApp, doc: &AuditDocument, seat: usize) -> User {
+    let joined = doc
+        .events
+        .iter()
+        .find(|e| e.kind == "player_joined" && e.data["seat"] == seat)
+        .unwrap();
+    let login = app
+        .post(
+            "/v1/auth/login",
+            None,
+            &json!({"username": joined.data["username"], "password": "password123"}),
+        )
+        .await
+        .ok(200);
+    User {
+        id: joined.data["user_id"].as_str().unwrap().parse().unwrap(),
+        token: login["access_token"].as_str().unwrap().to_owned(),
+    }
+}
+
+#[actix_web::test]
+async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_version_1() {
+    // Given a database of the release before rules versions, holding a
+    // finished game and a game in progress, as that release wrote them …
+    let db = TestDb::before("2026-11-26-000100_rules_version").await;
+    let finished = legacy("goathead-3p.json");
+    let in_progress = legacy("hats-2p.json");
+    let upto = in_progress.events.len() - 6;
+    let sql = rows_as_written_before(&finished, finished.events.len())
+        + &rows_as_written_before(&in_progress, upto);
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release starts on it (and migrates it) …
+    let app = TestApp::spawn_on(db, |_| {}).await;
+
+    // … the finished game is as it was, its record unchanged and verified.
+    let game = app.game(&finished.game_id.to_string(), None).await;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["version"], finished.events.len());
+    assert_eq!(game["rules"], "goathead@1");
+    assert_eq!(game["result"], finished.result.clone().unwrap());
+    let audit = verified_audit(&app, &finished.game_id.to_string()).await;
+    assert_eq!(
+        audit["events"],
+        serde_json::to_value(&finished.events).unwrap()
+    );
+    assert_eq!(audit["rules"], "goathead@1");
+
+    // … and the game in progress keeps its version and turn, and plays on
+    // to the end under version 1.
+    let id = in_progress.game_id.to_string();
+    let before = app.game(&id, None).await;
+    assert_eq!(before["status"], "active");
+    assert_eq!(before["version"], upto);
+    assert_eq!(before["rules"], "hats@1");
+    assert!(!before["to_act"].as_array().unwrap().is_empty());
+    let users = vec![
+        login(&app, &in_progress, 0).await,
+        login(&app, &in_progress, 1).await,
+    ];
+    let played = play_out(&app, id.clone(), users, 3).await;
+    assert_eq!(played.game["status"], "finished");
+    let audit = verified_audit(&app, &id).await;
+    assert_eq!(audit["rules"], "hats@1");
+    assert!(
+        audit["events"][0]["data"].get("rules").is_none(),
+        "the record is not rewritten"
+    );
+}
