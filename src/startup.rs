@@ -131,6 +131,21 @@ impl RootSpanBuilder for RequestSpan {
     }
 }
 
+/// A URL whose path or query holds an encoded NUL (`%00`) is refused with
+/// `400 bad_request` before any handler runs: PostgreSQL cannot store or
+/// compare such text, and no id, filter or cursor contains one.
+async fn refuse_nul_in_url(
+    req: ServiceRequest,
+    next: actix_web::middleware::Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    let uri = req.uri();
+    let encoded_nul = |part: &str| part.contains("%00");
+    if encoded_nul(uri.path()) || uri.query().is_some_and(encoded_nul) {
+        return Err(ApiError::bad_request("the URL holds a NUL character (%00)").into());
+    }
+    next.call(req).await
+}
+
 /// `/docs` without its slash: a permanent redirect to `/docs/`, where the UI lives.
 async fn docs_redirect() -> actix_web::HttpResponse {
     actix_web::HttpResponse::PermanentRedirect()
@@ -166,6 +181,7 @@ pub fn serve(
             .default_service(web::to(|| async {
                 Err::<actix_web::HttpResponse, _>(ApiError::not_found("there is no such resource"))
             }))
+            .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))
             .wrap(TracingLogger::<RequestSpan>::new())
     })

@@ -26,7 +26,7 @@ use diesel::QueryableByName;
 use diesel::sql_types::{
     BigInt, Double, Int4, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
 };
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -140,23 +140,34 @@ pub async fn create(
         #[diesel(sql_type = BigInt)]
         n: i64,
     }
-    let inserted: Inserted = diesel::sql_query(
-        "WITH ins AS (
-            INSERT INTO webhooks (id, user_id, url, secret, created_at)
-            SELECT $1, $2, $3, $4, $5
-             WHERE (SELECT count(*) FROM webhooks WHERE user_id = $2) < $6
-            RETURNING 1)
-         SELECT count(*) AS n FROM ins",
-    )
-    .bind::<SqlUuid, _>(id)
-    .bind::<SqlUuid, _>(caller.user_id)
-    .bind::<Text, _>(&request.url)
-    .bind::<Text, _>(&secret)
-    .bind::<Timestamptz, _>(now)
-    .bind::<BigInt, _>(MAX_WEBHOOKS)
-    .get_result(&mut conn)
-    .await
-    .map_err(crate::games::join::unknown_user_is_unauthenticated)?;
+    // The cap holds under concurrent registrations: the user's row is locked
+    // first, so the count below (a new statement, a new snapshot) sees every
+    // webhook committed before this transaction got the lock.
+    let inserted: Inserted = conn
+        .transaction::<_, diesel::result::Error, _>(async |conn| {
+            diesel::sql_query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
+                .bind::<SqlUuid, _>(caller.user_id)
+                .execute(conn)
+                .await?;
+            diesel::sql_query(
+                "WITH ins AS (
+                    INSERT INTO webhooks (id, user_id, url, secret, created_at)
+                    SELECT $1, $2, $3, $4, $5
+                     WHERE (SELECT count(*) FROM webhooks WHERE user_id = $2) < $6
+                    RETURNING 1)
+                 SELECT count(*) AS n FROM ins",
+            )
+            .bind::<SqlUuid, _>(id)
+            .bind::<SqlUuid, _>(caller.user_id)
+            .bind::<Text, _>(&request.url)
+            .bind::<Text, _>(&secret)
+            .bind::<Timestamptz, _>(now)
+            .bind::<BigInt, _>(MAX_WEBHOOKS)
+            .get_result(conn)
+            .await
+        })
+        .await
+        .map_err(crate::games::join::unknown_user_is_unauthenticated)?;
     if inserted.n == 0 {
         return Err(ApiError::conflict(
             "too_many_webhooks",

@@ -12,6 +12,10 @@ use crate::error::ApiError;
 /// The issuer written into and required from every token.
 pub const ISSUER: &str = "hatstand";
 
+/// How far in the future a token's `iat` may lie (clock skew between
+/// server processes).
+const IAT_SKEW_SECS: i64 = 60;
+
 /// The claims of an access token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
@@ -79,6 +83,18 @@ impl JwtKeys {
     /// # Errors
     /// `unauthenticated` for anything but a valid, unexpired HS256 token of ours.
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+        let claims = self.decode(token)?;
+        // A token issued in the future was not issued by this server's
+        // clock (a minute of skew between processes is allowed).
+        if claims.iat > chrono::Utc::now().timestamp() + IAT_SKEW_SECS {
+            return Err(ApiError::unauthenticated(
+                "the token was issued in the future",
+            ));
+        }
+        Ok(claims)
+    }
+
+    fn decode(&self, token: &str) -> Result<Claims, ApiError> {
         decode::<Claims>(token, &self.decoding, &self.validation)
             .map(|data| data.claims)
             .map_err(|e| {
@@ -141,6 +157,21 @@ mod tests {
         let other = JwtKeys::new(b"another secret of enough length.", 3600);
         let token = other.issue(Uuid::new_v4(), "ann").unwrap();
         assert_eq!(keys().verify(&token).unwrap_err().code(), "unauthenticated");
+    }
+
+    #[test]
+    fn a_token_issued_in_the_future_is_refused() {
+        let keys = keys();
+        let now = chrono::Utc::now().timestamp();
+        let claims = Claims {
+            sub: Uuid::new_v4(),
+            name: "ann".into(),
+            iat: now + 3600,
+            exp: now + 7200,
+            iss: ISSUER.to_owned(),
+        };
+        let token = encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).unwrap();
+        assert_eq!(keys.verify(&token).unwrap_err().code(), "unauthenticated");
     }
 
     #[test]

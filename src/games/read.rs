@@ -116,7 +116,7 @@ const LIST_HEAD: &str = "
 SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
        g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, NULL::jsonb AS result,
        g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
-       NULL::text AS invite_code,";
+       NULL::text AS invite_code, g.rules_version,";
 
 const LIST_TAIL: &str = "
   FROM games g

@@ -20,7 +20,7 @@ use crate::state::AppState;
 #[post("/auth/register")]
 pub async fn register(
     state: web::Data<AppState>,
-    body: web::Json<Credentials>,
+    body: super::body::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let user = users::register(&state, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(user))
@@ -39,7 +39,7 @@ pub async fn register(
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
-    body: web::Json<Credentials>,
+    body: super::body::Json<Credentials>,
 ) -> Result<web::Json<AccessToken>, ApiError> {
     Ok(web::Json(users::login(&state, body.into_inner()).await?))
 }

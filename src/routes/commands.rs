@@ -42,7 +42,7 @@ pub async fn submit(
     caller: Caller,
     id: web::Path<Uuid>,
     req: HttpRequest,
-    body: web::Json<CommandRequest>,
+    body: super::body::Json<CommandRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
     let key = header_value(req.headers(), "Idempotency-Key")?;

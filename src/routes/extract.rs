@@ -66,8 +66,7 @@ pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, Ap
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request(format!("the JSON body does not fit: {e}")))
+    super::body::parse(body)
 }
 
 /// A header's value as text.

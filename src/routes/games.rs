@@ -38,7 +38,7 @@ use crate::state::AppState;
 pub async fn create(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<CreateGame>,
+    body: super::body::Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let game = creating::create(&state, &caller, body.into_inner()).await?;
     Ok(HttpResponse::Created()
@@ -184,6 +184,7 @@ pub async fn decline(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<Uuid>,
+    _body: super::body::NoBody,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
         invite::decline(&state, &caller, id.into_inner()).await?,
@@ -209,6 +210,7 @@ pub async fn cancel(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<Uuid>,
+    _body: super::body::NoBody,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
         invite::cancel(&state, &caller, id.into_inner()).await?,
@@ -236,6 +238,7 @@ pub async fn resign(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<Uuid>,
+    _body: super::body::NoBody,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
         leave::resign(&state, &caller, id.into_inner()).await?,
@@ -265,7 +268,7 @@ pub async fn vacation(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<Uuid>,
-    body: web::Json<VacationRequest>,
+    body: super::body::Json<VacationRequest>,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
         leave::vacation(&state, &caller, id.into_inner(), &body).await?,

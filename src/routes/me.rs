@@ -208,7 +208,7 @@ pub async fn stream(
 pub async fn create_webhook(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<NewWebhook>,
+    body: super::body::Json<NewWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let created = webhooks::create(&state, &caller, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(created))

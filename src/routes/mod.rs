@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod body;
 pub mod commands;
 pub mod events;
 pub mod extract;

@@ -193,3 +193,147 @@ async fn bad_headers_are_400_and_write_nothing() {
     reply.assert_problem(400, "bad_request");
     assert_eq!(app.footprint().await, before);
 }
+
+#[actix_web::test]
+async fn nul_characters_and_repeated_keys_are_400_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let token = users[0].token.as_str();
+    let before = app.footprint().await;
+    let cases: Vec<(&str, &str)> = vec![
+        // Strings PostgreSQL cannot store, where they would be stored.
+        (
+            "/v1/games",
+            r#"{"ruleset": "hats", "players": 2, "options": {"seed": "a\u0000b"}}"#,
+        ),
+        (
+            "/v1/games",
+            r#"{"ruleset": "hats", "players": 2, "invitees": ["pl\u0000ayer1"]}"#,
+        ),
+        (
+            "/v1/auth/register",
+            r#"{"username": "nul\u0000name", "password": "password123"}"#,
+        ),
+        (
+            "/v1/auth/login",
+            r#"{"username": "player0", "password": "pass\u0000word123"}"#,
+        ),
+        (
+            "/v1/me/webhooks",
+            r#"{"url": "https://example.com/\u0000"}"#,
+        ),
+        // A key given twice means two things: refused, not read as either.
+        (
+            "/v1/games",
+            r#"{"ruleset": "hats", "ruleset": "goathead", "players": 2}"#,
+        ),
+        (
+            "/v1/games",
+            r#"{"ruleset": "hats", "players": 2, "options": {"seed": "a", "seed": "b"}}"#,
+        ),
+    ];
+    for (path, body) in &cases {
+        app.send_raw(
+            "POST",
+            path,
+            Some(token),
+            &[("content-type", "application/json")],
+            body.as_bytes().to_vec(),
+        )
+        .await
+        .assert_problem(400, "bad_request");
+    }
+    let version = app.game(&id, Some(&users[0])).await["version"]
+        .as_i64()
+        .unwrap();
+    let command = format!(
+        r#"{{"expected_version": {version}, "expected_version": {version}, "command": {{"type": "black_hat", "card": "H1"}}}}"#
+    );
+    app.send_raw(
+        "POST",
+        &format!("/v1/games/{id}/commands"),
+        Some(token),
+        &[("content-type", "application/json")],
+        command.into_bytes(),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    // An encoded NUL in a path or query never reaches the database.
+    for path in [
+        "/v1/games?status=%00".to_owned(),
+        "/v1/me/games?cursor=a%00b".to_owned(),
+        format!("/v1/games/{id}%00"),
+    ] {
+        app.get(&path, Some(token))
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    assert_eq!(app.footprint().await, before);
+}
+
+#[actix_web::test]
+async fn body_less_endpoints_refuse_a_body_and_an_oversize_one_is_413() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let token = users[0].token.as_str();
+    let before = app.footprint().await;
+    for action in ["resign", "cancel", "decline"] {
+        let path = format!("/v1/games/{id}/{action}");
+        app.send_raw("POST", &path, Some(token), &[], vec![b'x'; 70 * 1024])
+            .await
+            .assert_problem(413, "payload_too_large");
+        app.send_raw(
+            "POST",
+            &path,
+            Some(token),
+            &[],
+            br#"{"why": "bored"}"#.to_vec(),
+        )
+        .await
+        .assert_problem(400, "bad_request");
+    }
+    assert_eq!(app.footprint().await, before);
+    // Empty and `{}` are still fine.
+    app.send_raw(
+        "POST",
+        &format!("/v1/games/{id}/resign"),
+        Some(token),
+        &[],
+        b"{}".to_vec(),
+    )
+    .await
+    .ok(200);
+}
+
+#[actix_web::test]
+async fn the_webhook_cap_holds_under_concurrent_registrations() {
+    let app = TestApp::spawn().await;
+    let users = app.users(1).await;
+    let token = users[0].token.clone();
+    let attempts = (0..40).map(|i| {
+        let (app, token) = (&app, token.clone());
+        async move {
+            app.post(
+                "/v1/me/webhooks",
+                Some(&token),
+                &json!({"url": format!("http://127.0.0.1:9/{i}")}),
+            )
+            .await
+            .status
+            .as_u16()
+        }
+    });
+    let statuses = futures_util::future::join_all(attempts).await;
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        10,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 201 || *s == 409),
+        "{statuses:?}"
+    );
+    assert_eq!(app.count("webhooks").await, 10);
+}

@@ -1,0 +1,211 @@
+//! Request bodies, strictly: JSON that PostgreSQL can store and that means
+//! one thing, and no body where an endpoint takes none.
+//!
+//! Rules every JSON body obeys (else `400 bad_request`, nothing written):
+//! - at most 64 KiB (`413 payload_too_large`);
+//! - no object repeats a key (`{"a": 1, "a": 2}` is refused, not read as
+//!   either value);
+//! - no string holds the NUL character (`\u0000`), which PostgreSQL cannot
+//!   store in `text` or `jsonb`; keys included.
+//!
+//! Endpoints that take no body (`resign`, `cancel`, `decline`) accept an
+//! empty body, `{}` or `null`, and refuse anything else.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+use super::extract::BODY_LIMIT;
+use crate::error::ApiError;
+
+/// A JSON body of type `T`, checked as the module says.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The parsed body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Json<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// An endpoint's promise to take no body: empty, `{}` or `null`.
+#[derive(Debug)]
+pub struct NoBody;
+
+/// The raw body, at most [`BODY_LIMIT`] bytes.
+async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, ApiError> {
+    web::Bytes::from_request(&req, &mut payload)
+        .await
+        .map_err(|e| {
+            if e.as_response_error().status_code() == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+            {
+                ApiError::payload_too_large(BODY_LIMIT)
+            } else {
+                ApiError::bad_request(format!("the body could not be read: {e}"))
+            }
+        })
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let (req, payload) = (req.clone(), payload.take());
+        Box::pin(async move {
+            let bytes = read(req, payload).await?;
+            Ok(Json(parse(&bytes)?))
+        })
+    }
+}
+
+impl FromRequest for NoBody {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let (req, payload) = (req.clone(), payload.take());
+        Box::pin(async move {
+            let bytes = read(req, payload).await?;
+            let text = std::str::from_utf8(&bytes).unwrap_or("?").trim();
+            if text.is_empty() || text == "null" || text.replace(char::is_whitespace, "") == "{}" {
+                Ok(NoBody)
+            } else {
+                Err(ApiError::bad_request("this endpoint takes no body (send none, or {})").into())
+            }
+        })
+    }
+}
+
+/// Parses a JSON body strictly (see the module documentation).
+///
+/// # Errors
+/// `bad_request`, saying what is wrong.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    check(bytes)?;
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request(format!("the JSON body does not fit: {e}")))
+}
+
+/// Checks a JSON document for repeated keys and NUL characters.
+///
+/// # Errors
+/// `bad_request` for invalid JSON, a repeated key or a NUL.
+pub fn check(bytes: &[u8]) -> Result<(), ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    Strict
+        .deserialize(&mut deserializer)
+        .and_then(|()| deserializer.end())
+        .map_err(|e| {
+            if e.is_data() {
+                ApiError::bad_request(format!("the JSON body is refused: {e}"))
+            } else {
+                ApiError::bad_request(format!("the body is not valid JSON: {e}"))
+            }
+        })
+}
+
+/// Walks any JSON value, refusing repeated keys and NUL characters.
+struct Strict;
+
+impl<'de> DeserializeSeed<'de> for Strict {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn no_nul<E: de::Error>(s: &str) -> Result<(), E> {
+    if s.contains('\0') {
+        Err(E::custom("a string holds the NUL character (\\u0000)"))
+    } else {
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for Strict {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        no_nul(s)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Strict)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            no_nul(&key)?;
+            if !seen.insert(key.clone()) {
+                return Err(de::Error::custom(format!(
+                    "the key {key:?} appears twice in one object"
+                )));
+            }
+            map.next_value_seed(Strict)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_keys_and_nul_are_refused_at_any_depth() {
+        for bad in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"o": {"x": [1, {"k": 0, "k": 0}]}}"#,
+            r#"{"s": "a\u0000b"}"#,
+            r#"{"a\u0000": 1}"#,
+            r#"["\u0000"]"#,
+            r#"{"a": 1} trailing"#,
+            "{",
+        ] {
+            assert_eq!(
+                check(bad.as_bytes()).unwrap_err().code(),
+                "bad_request",
+                "{bad}"
+            );
+        }
+        for good in [
+            r#"{"a": 1, "b": {"a": 1}}"#,
+            r#"[{"a": 1}, {"a": 2}]"#,
+            r#""x\u0001""#,
+            "null",
+        ] {
+            assert!(check(good.as_bytes()).is_ok(), "{good}");
+        }
+    }
+}
