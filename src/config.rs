@@ -91,6 +91,24 @@ pub struct Settings {
     /// Database connections per process.
     #[arg(long, env = "HATSTAND_POOL_SIZE", default_value_t = 16, global = true)]
     pub pool_size: usize,
+    /// How long a request waits for a database connection before it
+    /// answers 503 `unavailable`, in milliseconds.
+    #[arg(
+        long,
+        env = "HATSTAND_POOL_TIMEOUT_MS",
+        default_value_t = 2_000,
+        global = true
+    )]
+    pub pool_timeout_ms: u64,
+    /// The longest a statement may run (PostgreSQL's `statement_timeout`)
+    /// before the request answers 503 `unavailable`, in milliseconds (0: no limit).
+    #[arg(
+        long,
+        env = "HATSTAND_STATEMENT_TIMEOUT_MS",
+        default_value_t = 5_000,
+        global = true
+    )]
+    pub statement_timeout_ms: u64,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "HATSTAND_WORKERS", global = true)]
     pub workers: Option<usize>,

@@ -297,6 +297,10 @@ impl From<diesel::result::Error> for ApiError {
             tracing::warn!(error = %e, "database connection lost");
             return ApiError::unavailable("the database connection was lost; try again");
         }
+        if timed_out(&e) {
+            tracing::warn!(error = %e, "database statement timed out");
+            return ApiError::unavailable("the database did not answer in time; try again");
+        }
         ApiError::internal(format!("database: {e}"))
     }
 }
@@ -319,6 +323,15 @@ fn connection_lost(e: &diesel::result::Error) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether PostgreSQL cancelled the statement because it ran longer than
+/// `statement_timeout` (a hung or overloaded database; SQLSTATE 57014,
+/// handed on with the kind `Unknown` and known by its wording).
+fn timed_out(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    matches!(e, Error::DatabaseError(DatabaseErrorKind::Unknown, info)
+        if info.message().starts_with("canceling statement due to statement timeout"))
 }
 
 impl From<diesel_async::pooled_connection::deadpool::PoolError> for ApiError {
@@ -353,6 +366,10 @@ mod tests {
             (
                 DatabaseErrorKind::Unknown,
                 "terminating connection because of crash of another server process",
+            ),
+            (
+                DatabaseErrorKind::Unknown,
+                "canceling statement due to statement timeout",
             ),
         ] {
             let error = database_error(kind, message);

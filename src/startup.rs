@@ -46,7 +46,11 @@ pub async fn prepare(settings: &Settings) -> Result<AppState, String> {
 /// # Errors
 /// When the database cannot be reached.
 pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, String> {
-    let pool = db::pool(url, settings.pool_size)?;
+    let limits = db::Limits {
+        acquire: Duration::from_millis(settings.pool_timeout_ms),
+        statement: Duration::from_millis(settings.statement_timeout_ms),
+    };
+    let pool = db::pool_with(url, settings.pool_size, &limits)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let listeners = Listeners::default();
     tokio::spawn(notify::listen(url.to_owned(), listeners.clone()));

@@ -34,13 +34,53 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 /// # Errors
 /// Only for an invalid pool configuration.
 pub fn pool(url: &str, size: usize) -> Result<Pool, String> {
+    pool_with(url, size, &Limits::default())
+}
+
+/// How long the server waits on the database before it answers 503.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The wait for a connection from the pool (or for a new one).
+    pub acquire: std::time::Duration,
+    /// PostgreSQL's `statement_timeout` on every pooled connection (zero: none).
+    pub statement: std::time::Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            acquire: std::time::Duration::from_secs(2),
+            statement: std::time::Duration::from_secs(5),
+        }
+    }
+}
+
+/// `url` with PostgreSQL's `statement_timeout` set for every session (as a
+/// startup option, so it costs no round trip).
+fn with_statement_timeout(url: &str, timeout: std::time::Duration) -> String {
+    if timeout.is_zero() {
+        return url.to_owned();
+    }
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!(
+        "{url}{separator}options=-c%20statement_timeout%3D{}",
+        timeout.as_millis()
+    )
+}
+
+/// A pool of at most `size` connections to `url`, within `limits`.
+///
+/// # Errors
+/// Only for an invalid pool configuration.
+pub fn pool_with(url: &str, size: usize, limits: &Limits) -> Result<Pool, String> {
     let mut config = ManagerConfig::default();
     config.recycling_method = RecyclingMethod::Fast;
+    let url = with_statement_timeout(url, limits.statement);
     let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, config);
     deadpool::Pool::builder(manager)
         .max_size(size)
-        .wait_timeout(Some(std::time::Duration::from_secs(10)))
-        .create_timeout(Some(std::time::Duration::from_secs(5)))
+        .wait_timeout(Some(limits.acquire))
+        .create_timeout(Some(limits.acquire))
         .runtime(::deadpool::Runtime::Tokio1)
         .build()
         .map_err(|e| e.to_string())

@@ -6,6 +6,9 @@ use diesel_async::SimpleAsyncConnection;
 use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 
+/// How long `/readyz` waits for the database.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The process is up.
 #[utoipa::path(tag = "service", responses((status = 200, description = "The process is up")))]
 #[get("/healthz")]
@@ -23,9 +26,16 @@ pub async fn healthz() -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let mut conn = state.pool.get().await?;
-    conn.batch_execute("SELECT 1")
+    // Ready means the database answers now: a load balancer asking must
+    // not wait on a hung one, so the check gives up after a second.
+    let check = async {
+        let mut conn = state.pool.get().await?;
+        conn.batch_execute("SELECT 1")
+            .await
+            .map_err(|e| ApiError::unavailable(format!("the database does not answer: {e}")))
+    };
+    tokio::time::timeout(READY_WITHIN, check)
         .await
-        .map_err(|e| ApiError::unavailable(format!("the database does not answer: {e}")))?;
+        .map_err(|_| ApiError::unavailable("the database did not answer within a second"))??;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
 }

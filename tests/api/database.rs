@@ -240,3 +240,38 @@ async fn a_command_whose_session_is_ended_mid_statement_is_unavailable() {
     assert_eq!(app.footprint().await, before);
     app.command(&id, &users[0], version, &command).await.ok(200);
 }
+
+/// A database that does not answer (here: the game's row held by another
+/// session, so the command's statement waits) makes a command answer 503
+/// `unavailable` once `statement_timeout` passes, instead of hanging; it
+/// writes nothing, `/readyz` still answers at once, and once the database
+/// answers again the same command is accepted.
+#[actix_web::test]
+async fn a_command_on_a_hung_database_answers_503_in_bounded_time() {
+    use diesel_async::SimpleAsyncConnection;
+    use hatstand::db::locate;
+
+    let app = TestApp::spawn_with(|s| s.statement_timeout_ms = 300).await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&id, Some(&users[0])).await;
+    let version = game["version"].as_i64().unwrap();
+    let command = game["legal_commands"][0].clone();
+    let before = app.footprint().await;
+
+    let mut holder = locate::connect(&app.db.url).await.unwrap();
+    holder
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM games WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    app.command(&id, &users[0], version, &command)
+        .await
+        .assert_problem(503, "unavailable");
+    assert_eq!(app.get("/readyz", None).await.ok(200)["status"], "ready");
+    holder.batch_execute("ROLLBACK").await.unwrap();
+
+    assert_eq!(app.footprint().await, before);
+    app.command(&id, &users[0], version, &command).await.ok(200);
+}

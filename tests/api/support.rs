@@ -229,6 +229,8 @@ pub fn settings(url: &str) -> Settings {
         jwt_secret: None,
         token_ttl: 3600,
         pool_size: 4,
+        pool_timeout_ms: 2000,
+        statement_timeout_ms: 5000,
         workers: Some(2),
         background: hatstand::config::Background {
             deadline_tick_ms: 100,
