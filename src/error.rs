@@ -15,7 +15,8 @@
 //! `vacation_exceeded` (422: more than `max_vacation`),
 //! `unknown_rules_version` (422: a rules version this build does not know),
 //! `payload_too_large`,
-//! `precondition_required`, `unavailable`, `internal`.
+//! `precondition_required`, `rate_limited` (429, with `Retry-After`),
+//! `unavailable`, `internal`.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
@@ -56,6 +57,8 @@ pub struct ApiError {
     title: &'static str,
     detail: String,
     current_version: Option<i64>,
+    /// With `rate_limited`: seconds until a retry may succeed (`Retry-After`).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -71,7 +74,20 @@ impl ApiError {
             title,
             detail: detail.into(),
             current_version: None,
+            retry_after: None,
         }
+    }
+
+    /// Too many attempts: `429 rate_limited`, with `Retry-After` in seconds.
+    pub fn rate_limited(detail: impl Into<String>, retry_after_secs: u64) -> Self {
+        let mut error = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "Too many requests",
+            detail,
+        );
+        error.retry_after = Some(retry_after_secs.max(1));
+        error
     }
 
     /// Malformed JSON, wrong types, unknown fields, bad query or path values.
@@ -283,6 +299,9 @@ impl ResponseError for ApiError {
         ));
         if self.status == StatusCode::UNAUTHORIZED {
             response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
+        if let Some(secs) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         response.json(self.problem())
     }

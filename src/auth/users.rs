@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::password;
 use crate::db::schema::users;
+use crate::db::throttle;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -100,16 +101,46 @@ pub async fn register(state: &AppState, creds: Credentials) -> Result<Registered
     }
 }
 
-/// Checks credentials and issues an access token.
+/// Failed logins an account may have in a window (15 minutes) before every
+/// login to it answers `429 rate_limited` until the window ends.
+pub const ACCOUNT_FAILURES: i32 = 10;
+
+/// Failed logins from one client address in a window before every login
+/// from it answers `429 rate_limited` (generous: many players share an
+/// address behind a carrier's NAT).
+pub const ADDRESS_FAILURES: i32 = 100;
+
+/// Checks credentials and issues an access token. Failures are counted per
+/// account and per client address in PostgreSQL, so the limits hold across
+/// every server process; a success clears the account's count.
 ///
 /// # Errors
 /// `unauthenticated` for an unknown user or a wrong password (the same answer).
-pub async fn login(state: &AppState, creds: Credentials) -> Result<AccessToken, ApiError> {
+pub async fn login(
+    state: &AppState,
+    creds: Credentials,
+    address: Option<std::net::IpAddr>,
+) -> Result<AccessToken, ApiError> {
     let wrong = || ApiError::unauthenticated("wrong username or password");
     if check_username(&creds.username).is_err() || check_password(&creds.password).is_err() {
         return Err(wrong());
     }
+    let account = format!("account:{}", creds.username.to_lowercase());
+    let mut keys = vec![(account.clone(), ACCOUNT_FAILURES)];
+    if let Some(address) = address {
+        keys.push((format!("address:{address}"), ADDRESS_FAILURES));
+    }
+    let now = crate::db::event_store::now();
     let mut conn = state.pool.get().await?;
+    // Refused before the password is hashed: a storm of guesses costs a
+    // lookup each, not an argon2 computation.
+    if let Some(until) = throttle::blocked_until(&mut conn, &keys, now).await? {
+        let secs = u64::try_from((until - now).num_seconds()).unwrap_or(0) + 1;
+        return Err(ApiError::rate_limited(
+            "too many failed logins for this account or from this address; try again later",
+            secs,
+        ));
+    }
     let found: Option<(Uuid, String, String)> = users::table
         .filter(
             diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
@@ -127,9 +158,13 @@ pub async fn login(state: &AppState, creds: Credentials) -> Result<AccessToken, 
     let ok = password::off_the_runtime(move || password::verify(&password, &hash))
         .await
         .map_err(ApiError::internal)?;
+    let mut conn = state.pool.get().await?;
     if !ok || id.is_nil() {
+        throttle::record_failure(&mut conn, &keys, now).await?;
         return Err(wrong());
     }
+    throttle::clear(&mut conn, &account).await?;
+    drop(conn);
     Ok(AccessToken {
         access_token: state.jwt.issue(id, &username)?,
         token_type: "Bearer".to_owned(),

@@ -8,6 +8,7 @@ pub mod locate;
 pub mod notifications;
 pub mod prepared;
 pub mod schema;
+pub mod throttle;
 
 use diesel_async::AsyncPgConnection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;

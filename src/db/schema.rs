@@ -52,6 +52,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    login_failures (key) {
+        key -> Text,
+        window_start -> Timestamptz,
+        failures -> Int4,
+    }
+}
+
+diesel::table! {
     notifications (id) {
         id -> Int8,
         user_id -> Uuid,
@@ -147,6 +155,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     idempotency_keys,
     invitations,
+    login_failures,
     notifications,
     seats,
     server_secrets,

@@ -34,12 +34,20 @@ pub async fn register(
         (status = 200, description = "A bearer token", body = AccessToken),
         (status = 400, description = "`bad_request`: malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: wrong username or password", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many failed logins for the account (10 in 15 minutes) or from the address (100); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u64, description = "Seconds until a login may succeed"))),
     )
 )]
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
+    req: actix_web::HttpRequest,
     body: super::body::Json<Credentials>,
 ) -> Result<web::Json<AccessToken>, ApiError> {
-    Ok(web::Json(users::login(&state, body.into_inner()).await?))
+    // The peer's address, not a forwarded header a client could forge.
+    let address = req.peer_addr().map(|a| a.ip());
+    Ok(web::Json(
+        users::login(&state, body.into_inner(), address).await?,
+    ))
 }

@@ -227,3 +227,81 @@ async fn the_generated_secret_survives_a_restart() {
     let claims = state.jwt.verify(&ann.token).unwrap();
     assert_eq!(claims.sub, ann.id);
 }
+
+#[actix_web::test]
+async fn failed_logins_are_throttled_per_account_across_processes_with_retry_after() {
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    app.register("bob").await;
+    let login = |base: String, name: &'static str, password: &'static str| {
+        let client = app.client.clone();
+        async move {
+            let reply = client
+                .post(format!("{base}/v1/auth/login"))
+                .send_json(&json!({"username": name, "password": password}))
+                .await
+                .unwrap();
+            let retry = reply
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().parse::<u64>().unwrap());
+            (reply.status().as_u16(), retry)
+        }
+    };
+    // Given ten wrong passwords for ann, all refused as wrong …
+    for _ in 0..hatstand::auth::users::ACCOUNT_FAILURES {
+        assert_eq!(
+            login(app.base.clone(), "ann", "wrong-password").await,
+            (401, None)
+        );
+    }
+    // … then even the right password is 429 with Retry-After, on this process
+    // and on another one on the same database …
+    let second =
+        crate::support::start_server(&app.db.url, &crate::support::settings(&app.db.url)).await;
+    for base in [app.base.clone(), second] {
+        let (status, retry) = login(base, "ANN", "password123").await;
+        assert_eq!(status, 429);
+        assert!(
+            retry.is_some_and(|s| (1..=15 * 60).contains(&s)),
+            "{retry:?}"
+        );
+    }
+    let reply = app
+        .post(
+            "/v1/auth/login",
+            None,
+            &json!({"username": "ann", "password": "password123"}),
+        )
+        .await;
+    reply.assert_problem(429, "rate_limited");
+    // … while another account logs in as usual, and ann's tokens still work.
+    assert_eq!(login(app.base.clone(), "bob", "password123").await.0, 200);
+    app.get("/v1/me/games", Some(&ann.token)).await.ok(200);
+    // When the window has passed, ann logs in again and her count is cleared.
+    app.sql("UPDATE login_failures SET window_start = window_start - interval '16 minutes'")
+        .await;
+    assert_eq!(login(app.base.clone(), "ann", "password123").await.0, 200);
+    assert_eq!(
+        app.count("login_failures WHERE key = 'account:ann'").await,
+        0
+    );
+}
+
+#[actix_web::test]
+async fn an_address_with_too_many_failures_is_throttled_for_every_account() {
+    let app = TestApp::spawn().await;
+    app.register("carol").await;
+    app.sql(&format!(
+        "INSERT INTO login_failures VALUES ('address:127.0.0.1', now(), {})",
+        hatstand::auth::users::ADDRESS_FAILURES
+    ))
+    .await;
+    app.post(
+        "/v1/auth/login",
+        None,
+        &json!({"username": "carol", "password": "password123"}),
+    )
+    .await
+    .assert_problem(429, "rate_limited");
+}
