@@ -8,6 +8,10 @@
 //! in flight at a time, so at most `--games` commands are in flight. Without
 //! `--base` it starts its own server in-process on a fresh database, and
 //! drops that database at the end.
+//!
+//! With `--login-storm N` it plays twice, quiet and then while N clients
+//! send wrong passwords as fast as they are answered, and prints both
+//! latencies and their ratio: what a login storm costs a player.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -43,6 +47,9 @@ pub struct BenchArgs {
     /// Ruleset options for every game, as JSON.
     #[arg(long, default_value = "{}")]
     pub options: String,
+    /// Clients sending wrong logins during a second run (0: no storm).
+    #[arg(long, default_value_t = 0)]
+    pub login_storm: usize,
 }
 
 /// What one command cost.
@@ -77,38 +84,126 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         args.games, args.ruleset, args.seconds
     );
     let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+    let quiet = play_for(&client, &base, &args, &options, players).await?;
+    let quiet = report(&quiet);
+    if args.login_storm > 0 {
+        println!(
+            "bench: again, while {} clients send wrong passwords",
+            args.login_storm
+        );
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let storm: Vec<_> = (0..args.login_storm)
+            .map(|n| {
+                actix_web::rt::spawn(wrong_logins(
+                    client.clone(),
+                    base.clone(),
+                    n,
+                    std::sync::Arc::clone(&stop),
+                ))
+            })
+            .collect();
+        let stormy = play_for(&client, &base, &args, &options, players).await?;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut answers: BTreeMap<u16, u64> = BTreeMap::new();
+        for client in storm {
+            for (status, n) in client.await.map_err(|e| e.to_string())? {
+                *answers.entry(status).or_default() += n;
+            }
+        }
+        let stormy = report(&stormy);
+        let logins: u64 = answers.values().sum();
+        #[expect(clippy::cast_precision_loss, reason = "figures for people")]
+        let per_second = logins as f64 / stormy.elapsed;
+        println!("bench: storm: {logins} wrong logins ({per_second:.0}/s), answered {answers:?}");
+        println!(
+            "bench: storm vs quiet: commands/s {:.2}x, p50 {:.2}x, p99 {:.2}x",
+            stormy.rate / quiet.rate,
+            stormy.p50 / quiet.p50,
+            stormy.p99 / quiet.p99
+        );
+    }
+    if let Some(scratch) = scratch {
+        scratch.drop_database().await;
+    }
+    Ok(())
+}
+
+/// What one run of the tables produced.
+struct Played {
+    samples: Vec<Sample>,
+    elapsed: f64,
+    reads: u64,
+    finished: u64,
+}
+
+/// Plays `--games` tables for `--seconds`, each with fresh users.
+async fn play_for(
+    client: &Client,
+    base: &str,
+    args: &BenchArgs,
+    options: &Value,
+    players: usize,
+) -> Result<Played, String> {
     let run_id = uuid::Uuid::new_v4().simple().to_string();
     let deadline = Instant::now() + Duration::from_secs(args.seconds);
     let tables = (0..args.games).map(|g| {
-        let client = client.clone();
-        let base = base.clone();
-        let options = options.clone();
-        let ruleset = args.ruleset.clone();
         let name = format!("b{}{g}", &run_id[..8]);
         async move {
             play_table(
-                &client, &base, &ruleset, players, &options, &name, g as u64, deadline,
+                client,
+                base,
+                &args.ruleset,
+                players,
+                options,
+                &name,
+                g as u64,
+                deadline,
             )
             .await
         }
     });
     let started = Instant::now();
     let results = futures_util::future::join_all(tables).await;
-    let elapsed = started.elapsed().as_secs_f64();
-    let mut samples = Vec::new();
-    let mut reads = 0;
-    let mut games_finished = 0;
+    let mut played = Played {
+        samples: Vec::new(),
+        elapsed: started.elapsed().as_secs_f64(),
+        reads: 0,
+        finished: 0,
+    };
     for result in results {
         let table = result?;
-        samples.extend(table.samples);
-        reads += table.reads;
-        games_finished += table.finished;
+        played.samples.extend(table.samples);
+        played.reads += table.reads;
+        played.finished += table.finished;
     }
-    report(&samples, elapsed, reads, games_finished);
-    if let Some(scratch) = scratch {
-        scratch.drop_database().await;
+    Ok(played)
+}
+
+/// Sends wrong logins (for unknown users, a new name each time, so no
+/// account limit stops them) until told to stop; counts the answers.
+async fn wrong_logins(
+    client: Client,
+    base: String,
+    n: usize,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> BTreeMap<u16, u64> {
+    let mut answers = BTreeMap::new();
+    let mut i = 0u64;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        i += 1;
+        let creds = json!({"username": format!("storm{n}x{i}"), "password": "not-the-password"});
+        let status = call(
+            &client,
+            "POST",
+            &format!("{base}/v1/auth/login"),
+            None,
+            Some(&creds),
+        )
+        .await
+        .map_or(0, |(status, _)| status);
+        *answers.entry(status).or_default() += 1;
     }
-    Ok(())
+    answers
 }
 
 /// A database made for one benchmark run.
@@ -346,8 +441,23 @@ async fn play_table(
     Ok(report)
 }
 
+/// The headline figures of a run.
+struct Figures {
+    elapsed: f64,
+    rate: f64,
+    p50: f64,
+    p99: f64,
+}
+
 #[expect(clippy::cast_precision_loss, reason = "figures for people")]
-fn report(samples: &[Sample], elapsed: f64, reads: u64, finished: u64) {
+fn report(played: &Played) -> Figures {
+    let Played {
+        samples,
+        elapsed,
+        reads,
+        finished,
+    } = played;
+    let elapsed = *elapsed;
     let mut latencies: Vec<u64> = samples
         .iter()
         .filter(|s| s.error.is_none())
@@ -410,4 +520,10 @@ fn report(samples: &[Sample], elapsed: f64, reads: u64, finished: u64) {
         pct(0.50),
         pct(0.99)
     );
+    Figures {
+        elapsed,
+        rate,
+        p50: pct(0.50),
+        p99: pct(0.99),
+    }
 }

@@ -80,14 +80,63 @@ pub struct Settings {
         global = true
     )]
     pub jwt_secret: Option<String>,
-    /// How long access tokens live, in seconds.
+    /// How long access tokens live, in seconds (short: a client refreshes
+    /// them with its refresh token).
+    #[arg(long, env = "HATSTAND_TOKEN_TTL", default_value_t = 900, global = true)]
+    pub token_ttl: i64,
+    /// How long a refresh token lives without use, in seconds (each refresh
+    /// starts it anew).
     #[arg(
         long,
-        env = "HATSTAND_TOKEN_TTL",
-        default_value_t = 86_400,
+        env = "HATSTAND_REFRESH_TTL",
+        default_value_t = 2_592_000,
         global = true
     )]
-    pub token_ttl: i64,
+    pub refresh_ttl: i64,
+    /// Requests a second one access token's session may make on average
+    /// (0: no limit); over it answers 429 `rate_limited`.
+    #[arg(
+        long,
+        env = "HATSTAND_TOKEN_RATE",
+        default_value_t = 100,
+        global = true
+    )]
+    pub token_rate: u32,
+    /// How many requests a session may make at once above its rate.
+    #[arg(
+        long,
+        env = "HATSTAND_TOKEN_BURST",
+        default_value_t = 200,
+        global = true
+    )]
+    pub token_burst: u32,
+    /// Failed logins an account may have in 15 minutes before its logins
+    /// answer 429 `rate_limited` until the window ends.
+    #[arg(
+        long,
+        env = "HATSTAND_LOGIN_ACCOUNT_FAILURES",
+        default_value_t = 10,
+        global = true
+    )]
+    pub login_account_failures: i32,
+    /// Failed logins one client address may have in 15 minutes (generous:
+    /// many players share an address behind a carrier's NAT).
+    #[arg(
+        long,
+        env = "HATSTAND_LOGIN_ADDRESS_FAILURES",
+        default_value_t = 100,
+        global = true
+    )]
+    pub login_address_failures: i32,
+    /// How long a request body may take to arrive before the request
+    /// answers 408 `request_timeout`, in milliseconds.
+    #[arg(
+        long,
+        env = "HATSTAND_BODY_TIMEOUT_MS",
+        default_value_t = 10_000,
+        global = true
+    )]
+    pub body_timeout_ms: u64,
     /// Database connections per process.
     #[arg(long, env = "HATSTAND_POOL_SIZE", default_value_t = 16, global = true)]
     pub pool_size: usize,

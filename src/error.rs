@@ -4,7 +4,10 @@
 //! Domain errors (rule violations, options errors, database failures) are
 //! mapped here, once.
 //!
-//! The codes: `bad_request`, `unauthenticated`, `not_a_player`, `forbidden`,
+//! The codes: `bad_request`, `unauthenticated`, `refresh_token_reused` (401:
+//! a rotated refresh token sent again; its session is now revoked),
+//! `not_a_player`, `forbidden`, `wrong_password` (403: a password change
+//! with the wrong current password),
 //! `not_invited` (403: a private game without its code or an invitation),
 //! `not_found`, `method_not_allowed`, `version_conflict`, `game_full`,
 //! `seat_taken`, `already_joined`, `game_not_open`, `game_finished`,
@@ -14,6 +17,7 @@
 //! `illegal_command`, `invalid_options`, `idempotency_key_reused`,
 //! `vacation_exceeded` (422: more than `max_vacation`),
 //! `unknown_rules_version` (422: a rules version this build does not know),
+//! `request_timeout` (408: the body did not arrive in time),
 //! `payload_too_large`,
 //! `precondition_required`, `rate_limited` (429, with `Retry-After`),
 //! `unavailable`, `internal`.
@@ -107,6 +111,40 @@ impl ApiError {
             "unauthenticated",
             "Unauthenticated",
             detail,
+        )
+    }
+
+    /// A refresh token presented after it was rotated: the session it
+    /// belonged to has just been revoked.
+    pub fn refresh_token_reused() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "refresh_token_reused",
+            "Refresh token reused",
+            "this refresh token was used before, so its session is now signed out; sign in again",
+        )
+    }
+
+    /// A password change whose current password is wrong.
+    pub fn wrong_password() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "wrong_password",
+            "Wrong password",
+            "the current password is wrong",
+        )
+    }
+
+    /// A request body that did not arrive within the body timeout.
+    pub fn request_timeout(limit: std::time::Duration) -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            "Request timeout",
+            format!(
+                "the request body must arrive within {} ms",
+                limit.as_millis()
+            ),
         )
     }
 
@@ -302,6 +340,11 @@ impl ResponseError for ApiError {
         }
         if let Some(secs) = self.retry_after {
             response.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        if self.status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body may still be on its way: the connection
+            // cannot carry another request.
+            response.force_close();
         }
         response.json(self.problem())
     }

@@ -22,7 +22,7 @@ use utoipa_actix_web::AppExt;
     ),
     modifiers(&BearerAuth),
     tags(
-        (name = "auth", description = "Accounts and access tokens"),
+        (name = "auth", description = "Accounts and sign-in sessions: a short-lived access token (15 minutes) and a refresh token that rotates on every use (30 days without use). Sign out one device or all; a password change signs out the others."),
         (name = "rulesets", description = "What can be played"),
         (name = "games", description = "Creating, joining, reading and playing games"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
@@ -43,7 +43,7 @@ impl Modify for BearerAuth {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
-                    .description(Some("An access token from POST /v1/auth/login"))
+                    .description(Some("An access token from POST /v1/auth/login or /v1/auth/refresh; refused once its session is signed out"))
                     .build(),
             ),
         );

@@ -15,6 +15,7 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::auth::limits::TokenLimits;
 use crate::auth::{JwtKeys, secret};
 use crate::config::Settings;
 use crate::db::{self, locate};
@@ -72,10 +73,22 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             Arc::clone(&listeners.outbox),
         ));
     }
+    let token_limits = Arc::new(TokenLimits::new(settings.token_rate, settings.token_burst));
+    tokio::spawn(TokenLimits::forget_idle_forever(
+        Arc::clone(&token_limits),
+        Duration::from_secs(60),
+    ));
     Ok(AppState {
         announcer,
         pool,
         jwt: JwtKeys::new(&secret, settings.token_ttl),
+        refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
+        token_limits,
+        body_timeout: Duration::from_millis(settings.body_timeout_ms),
+        login_limits: crate::auth::users::LoginLimits {
+            per_account: settings.login_account_failures,
+            per_address: settings.login_address_failures,
+        },
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,

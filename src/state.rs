@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::auth::JwtKeys;
+use crate::auth::limits::TokenLimits;
 use crate::db::Pool;
 use crate::notify::{Announcer, GameWatch};
 
@@ -12,6 +13,14 @@ use crate::notify::{Announcer, GameWatch};
 pub struct AppState {
     pub pool: Pool,
     pub jwt: JwtKeys,
+    /// How long a refresh token lives without use.
+    pub refresh_ttl: chrono::TimeDelta,
+    /// Request rates per access token.
+    pub token_limits: Arc<TokenLimits>,
+    /// Failed logins per account and per client address in a window.
+    pub login_limits: crate::auth::users::LoginLimits,
+    /// How long a request body may take to arrive.
+    pub body_timeout: std::time::Duration,
     pub watch: Arc<GameWatch>,
     pub announcer: Announcer,
     /// The latest notification id of each user someone streams (`/v1/me/stream`).

@@ -1,26 +1,60 @@
-//! Who is calling: `Caller` requires a valid bearer token; `MaybeCaller`
-//! accepts anonymous reads (spectators) but still refuses a bad token.
-
-use std::future::{Ready, ready};
+//! Who is calling: `Caller` requires a valid bearer token of a live session;
+//! `MaybeCaller` accepts anonymous reads (spectators) but still refuses a
+//! bad token; `Claimed` is a token whose session the command path checks in
+//! its own load statement (to keep it at two round trips).
+//!
+//! Every token counts against its session's request rate first.
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
 use uuid::Uuid;
 
+use crate::db::sessions;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// An authenticated user.
+/// An authenticated user of a live session.
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub user_id: Uuid,
     pub username: String,
+    /// The sign-in session the token belongs to.
+    pub session: Uuid,
 }
 
 /// An authenticated user, or nobody (a spectator).
 #[derive(Debug, Clone)]
 pub struct MaybeCaller(pub Option<Caller>);
+
+/// A valid token whose session has not been checked yet: only
+/// [`Claimed::vouched`] turns it into a [`Caller`], given the answer of a
+/// query that checked the session.
+#[derive(Debug, Clone)]
+pub struct Claimed(Caller);
+
+impl Claimed {
+    /// The user and session the token names, for the query that checks them.
+    #[must_use]
+    pub fn unchecked(&self) -> &Caller {
+        &self.0
+    }
+
+    /// The caller, once the database said whether the session is live.
+    ///
+    /// # Errors
+    /// `unauthenticated` when it is not.
+    pub fn vouched(self, live: bool) -> Result<Caller, ApiError> {
+        if live { Ok(self.0) } else { Err(signed_out()) }
+    }
+}
+
+fn signed_out() -> ApiError {
+    ApiError::unauthenticated(
+        "this token's session has ended (signed out, or the account is gone); sign in again",
+    )
+}
 
 fn bearer(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else {
@@ -40,38 +74,87 @@ fn bearer(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
     Ok(Some(token.trim()))
 }
 
-fn caller(req: &HttpRequest) -> Result<Option<Caller>, ApiError> {
+fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal("application state missing"))
+}
+
+/// The token's claims, checked for signature, expiry and rate; `None`
+/// without a token.
+fn claimed(req: &HttpRequest, state: &AppState) -> Result<Option<Caller>, ApiError> {
     let Some(token) = bearer(req)? else {
         return Ok(None);
     };
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::internal("application state missing"))?;
     let claims = state.jwt.verify(token)?;
+    let session = claims.sid.ok_or_else(|| {
+        ApiError::unauthenticated("this token was issued before sign-in sessions; sign in again")
+    })?;
+    state.token_limits.check(session)?;
     Ok(Some(Caller {
         user_id: claims.sub,
         username: claims.name,
+        session,
     }))
+}
+
+fn needed() -> ApiError {
+    ApiError::unauthenticated("this call needs Authorization: Bearer <token>")
+}
+
+/// The caller of a valid token of a live session, `None` without a token.
+async fn checked(
+    state: web::Data<AppState>,
+    claimed: Option<Caller>,
+) -> Result<Option<Caller>, ApiError> {
+    let Some(caller) = claimed else {
+        return Ok(None);
+    };
+    let mut conn = state.pool.get().await?;
+    if sessions::is_live(&mut conn, caller.session, caller.user_id).await? {
+        Ok(Some(caller))
+    } else {
+        Err(signed_out())
+    }
 }
 
 impl FromRequest for Caller {
     type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller(req).and_then(|c| {
-            c.ok_or_else(|| {
-                ApiError::unauthenticated("this call needs Authorization: Bearer <token>")
-            })
-        }))
+        let found = state(req).and_then(|state| Ok((claimed(req, &state)?, state)));
+        Box::pin(async move {
+            let (claimed, state) = found?;
+            checked(state, Some(claimed.ok_or_else(needed)?))
+                .await?
+                .ok_or_else(needed)
+        })
     }
 }
 
 impl FromRequest for MaybeCaller {
     type Error = ApiError;
-    type Future = Ready<Result<Self, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller(req).map(MaybeCaller))
+        let found = state(req).and_then(|state| Ok((claimed(req, &state)?, state)));
+        Box::pin(async move {
+            let (claimed, state) = found?;
+            Ok(MaybeCaller(checked(state, claimed).await?))
+        })
+    }
+}
+
+impl FromRequest for Claimed {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            state(req)
+                .and_then(|state| claimed(req, &state))
+                .and_then(|c| c.map(Claimed).ok_or_else(needed)),
+        )
     }
 }

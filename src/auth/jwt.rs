@@ -1,5 +1,5 @@
-//! Access tokens: JWT signed with HS256, carrying the user id (`sub`), issue
-//! and expiry times and the issuer. Only HS256 with our key and issuer is
+//! Access tokens: JWT signed with HS256, carrying the user id (`sub`), the
+//! sign-in session (`sid`), issue and expiry times and the issuer. Only HS256 with our key and issuer is
 //! accepted: `alg: none`, other algorithms, other keys, expired tokens and
 //! tokens of another issuer are all refused.
 
@@ -23,6 +23,11 @@ pub struct Claims {
     pub sub: Uuid,
     /// The username at issue time (informative).
     pub name: String,
+    /// The sign-in session the token belongs to: it is honoured only while
+    /// that session is live. (Tokens issued before sessions existed have
+    /// none and are refused.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<Uuid>,
     /// Issued at (seconds since the epoch).
     pub iat: i64,
     /// Expires at (seconds since the epoch).
@@ -62,15 +67,16 @@ impl JwtKeys {
         self.ttl_seconds
     }
 
-    /// A fresh access token for the user.
+    /// A fresh access token for the user's session `sid`.
     ///
     /// # Errors
     /// Only if signing fails, which HS256 with a key does not.
-    pub fn issue(&self, user_id: Uuid, username: &str) -> Result<String, ApiError> {
+    pub fn issue(&self, user_id: Uuid, username: &str, sid: Uuid) -> Result<String, ApiError> {
         let now = chrono::Utc::now().timestamp();
         let claims = Claims {
             sub: user_id,
             name: username.to_owned(),
+            sid: Some(sid),
             iat: now,
             exp: now + self.ttl_seconds,
             iss: ISSUER.to_owned(),
@@ -78,7 +84,8 @@ impl JwtKeys {
         encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(ApiError::internal)
     }
 
-    /// The claims of a valid token.
+    /// The claims of a valid token. (Whether its session is still live is
+    /// for the database to say.)
     ///
     /// # Errors
     /// `unauthenticated` for anything but a valid, unexpired HS256 token of ours.
@@ -146,7 +153,7 @@ mod tests {
     #[test]
     fn a_token_we_issue_verifies() {
         let id = Uuid::new_v4();
-        let token = keys().issue(id, "ann").unwrap();
+        let token = keys().issue(id, "ann", Uuid::new_v4()).unwrap();
         let claims = keys().verify(&token).unwrap();
         assert_eq!(claims.sub, id);
         assert_eq!(claims.iss, ISSUER);
@@ -155,7 +162,7 @@ mod tests {
     #[test]
     fn a_token_signed_with_another_key_is_refused() {
         let other = JwtKeys::new(b"another secret of enough length.", 3600);
-        let token = other.issue(Uuid::new_v4(), "ann").unwrap();
+        let token = other.issue(Uuid::new_v4(), "ann", Uuid::new_v4()).unwrap();
         assert_eq!(keys().verify(&token).unwrap_err().code(), "unauthenticated");
     }
 
@@ -166,6 +173,7 @@ mod tests {
         let claims = Claims {
             sub: Uuid::new_v4(),
             name: "ann".into(),
+            sid: Some(Uuid::new_v4()),
             iat: now + 3600,
             exp: now + 7200,
             iss: ISSUER.to_owned(),
@@ -177,7 +185,9 @@ mod tests {
     #[test]
     fn an_expired_token_is_refused() {
         let expired = JwtKeys::new(b"test secret of enough length....", -120);
-        let token = expired.issue(Uuid::new_v4(), "ann").unwrap();
+        let token = expired
+            .issue(Uuid::new_v4(), "ann", Uuid::new_v4())
+            .unwrap();
         assert!(keys().verify(&token).is_err());
     }
 

@@ -2,12 +2,13 @@
 
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncConnection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::password;
+use super::sessions::{self, AccessToken};
+use super::{Caller, password};
 use crate::db::schema::users;
 use crate::db::throttle;
 use crate::error::ApiError;
@@ -32,17 +33,16 @@ pub struct RegisteredUser {
     pub username: String,
 }
 
-/// An access token.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct AccessToken {
-    /// A JWT (HS256) to send as `Authorization: Bearer <access_token>`.
-    pub access_token: String,
-    /// Always `Bearer`.
-    #[schema(example = "Bearer")]
-    pub token_type: String,
-    /// Seconds until the token expires.
-    #[schema(example = 86400)]
-    pub expires_in: i64,
+/// A password change.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    /// The password now.
+    #[schema(example = "correct horse battery")]
+    pub current_password: String,
+    /// The new password: 8–128 characters.
+    #[schema(example = "a longer horse battery staple")]
+    pub new_password: String,
 }
 
 fn check_username(username: &str) -> Result<(), ApiError> {
@@ -101,16 +101,17 @@ pub async fn register(state: &AppState, creds: Credentials) -> Result<Registered
     }
 }
 
-/// Failed logins an account may have in a window (15 minutes) before every
-/// login to it answers `429 rate_limited` until the window ends.
-pub const ACCOUNT_FAILURES: i32 = 10;
+/// How many failed logins a window (15 minutes) allows before every login
+/// answers `429 rate_limited` until the window ends (settings
+/// `--login-account-failures`, 10, and `--login-address-failures`, 100:
+/// generous, since many players share an address behind a carrier's NAT).
+#[derive(Debug, Clone, Copy)]
+pub struct LoginLimits {
+    pub per_account: i32,
+    pub per_address: i32,
+}
 
-/// Failed logins from one client address in a window before every login
-/// from it answers `429 rate_limited` (generous: many players share an
-/// address behind a carrier's NAT).
-pub const ADDRESS_FAILURES: i32 = 100;
-
-/// Checks credentials and issues an access token. Failures are counted per
+/// Checks credentials and starts a session. Failures are counted per
 /// account and per client address in PostgreSQL, so the limits hold across
 /// every server process; a success clears the account's count.
 ///
@@ -126,9 +127,10 @@ pub async fn login(
         return Err(wrong());
     }
     let account = format!("account:{}", creds.username.to_lowercase());
-    let mut keys = vec![(account.clone(), ACCOUNT_FAILURES)];
+    let limits = state.login_limits;
+    let mut keys = vec![(account.clone(), limits.per_account)];
     if let Some(address) = address {
-        keys.push((format!("address:{address}"), ADDRESS_FAILURES));
+        keys.push((format!("address:{address}"), limits.per_address));
     }
     let now = crate::db::event_store::now();
     let mut conn = state.pool.get().await?;
@@ -165,11 +167,45 @@ pub async fn login(
     }
     throttle::clear(&mut conn, &account).await?;
     drop(conn);
-    Ok(AccessToken {
-        access_token: state.jwt.issue(id, &username)?,
-        token_type: "Bearer".to_owned(),
-        expires_in: state.jwt.ttl_seconds(),
+    sessions::start(state, id, &username).await
+}
+
+/// Changes the caller's password and signs out every other session (this
+/// one stays signed in).
+///
+/// # Errors
+/// `bad_request` for a new password out of bounds, `wrong_password`.
+pub async fn change_password(
+    state: &AppState,
+    caller: &Caller,
+    change: PasswordChange,
+) -> Result<(), ApiError> {
+    check_password(&change.new_password)?;
+    let mut conn = state.pool.get().await?;
+    let current: String = users::table
+        .find(caller.user_id)
+        .select(users::password_hash)
+        .first(&mut conn)
+        .await?;
+    drop(conn);
+    let (old, new) = (change.current_password, change.new_password);
+    let hashed = password::off_the_runtime(move || {
+        password::verify(&old, &current).then(|| password::hash(&new))
     })
+    .await
+    .map_err(ApiError::internal)?
+    .ok_or_else(ApiError::wrong_password)?
+    .map_err(ApiError::internal)?;
+    let mut conn = state.pool.get().await?;
+    conn.transaction::<_, ApiError, _>(async |conn| {
+        diesel::update(users::table.find(caller.user_id))
+            .set(users::password_hash.eq(hashed))
+            .execute(conn)
+            .await?;
+        sessions::end_others(conn, caller).await?;
+        Ok(())
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -103,6 +103,8 @@ pub struct LoadedGame {
     pub game: GameRow,
     pub seats: Vec<SeatRow>,
     pub idempotent: Option<StoredResponse>,
+    /// On the command path: whether the caller's sign-in session is live.
+    pub session_live: bool,
 }
 
 impl LoadedGame {
@@ -124,6 +126,8 @@ struct LoadedRow {
     seats: Value,
     #[diesel(sql_type = Nullable<Json>)]
     idempotent: Option<Value>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
+    session_live: Option<bool>,
 }
 
 /// The seats of game `g` as a JSON array (shared with the listing). Each
@@ -144,22 +148,34 @@ const IDEMPOTENT: &str = ",
           FROM idempotency_keys k
          WHERE k.user_id = $2 AND k.key = $3) AS idempotent";
 
+/// Whether the caller's sign-in session (`$4`) is live, checked in the same
+/// round trip as the game.
+const SESSION_LIVE: &str = ",
+       EXISTS (SELECT 1 FROM sessions s
+                WHERE s.id = $4 AND s.user_id = $2 AND s.revoked_at IS NULL) AS session_live";
+
 /// The load statement: with the response stored under an idempotency key
-/// or not, locking the row or not (four constant texts). Without a key the
+/// or not, locking the row or not, checking a session or not (eight
+/// constant texts). Without a key the
 /// statement does not mention `idempotency_keys` at all, so its plan is one
 /// primary-key lookup. (One text with a `NULL` key was re-planned on every
 /// execution: PostgreSQL's plan for the actual `NULL` always looked cheaper
 /// than the cached generic one.)
-fn load_sql(with_key: bool, for_update: bool) -> &'static str {
+fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static str {
     static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
-        (0..4)
+        (0..8)
             .map(|bits| {
                 format!(
-                    "SELECT g.*,{SEATS_JSON}{}\n  FROM games g\n WHERE g.id = $1{}",
+                    "SELECT g.*,{SEATS_JSON}{}{}\n  FROM games g\n WHERE g.id = $1{}",
                     if bits & 1 != 0 {
                         IDEMPOTENT
                     } else {
                         ",\n       NULL::json AS idempotent"
+                    },
+                    if bits & 4 != 0 {
+                        SESSION_LIVE
+                    } else {
+                        ",\n       NULL::bool AS session_live"
                     },
                     if bits & 2 != 0 {
                         " FOR UPDATE OF g"
@@ -170,7 +186,7 @@ fn load_sql(with_key: bool, for_update: bool) -> &'static str {
             })
             .collect()
     });
-    &TEXTS[usize::from(with_key) | usize::from(for_update) << 1]
+    &TEXTS[usize::from(with_key) | usize::from(for_update) << 1 | usize::from(with_session) << 2]
 }
 
 /// One round trip: the game, its seats, and the response stored for
@@ -184,22 +200,40 @@ pub async fn load(
     user: Option<Uuid>,
     idempotency_key: Option<&str>,
 ) -> QueryResult<Option<LoadedGame>> {
-    load_with(conn, id, user, idempotency_key, false).await
+    load_with(conn, id, user, None, idempotency_key, false).await
+}
+
+/// [`load`] for a command of `user` in sign-in `session`, whose liveness
+/// comes back in [`LoadedGame::session_live`] (same round trip).
+///
+/// # Errors
+/// Database errors.
+pub async fn load_for_command(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    user: Uuid,
+    session: Uuid,
+    idempotency_key: Option<&str>,
+) -> QueryResult<Option<LoadedGame>> {
+    load_with(conn, id, Some(user), Some(session), idempotency_key, false).await
 }
 
 async fn load_with(
     conn: &mut AsyncPgConnection,
     id: Uuid,
     user: Option<Uuid>,
+    session: Option<Uuid>,
     idempotency_key: Option<&str>,
     for_update: bool,
 ) -> QueryResult<Option<LoadedGame>> {
     let with_key = user.is_some() && idempotency_key.is_some();
+    let with_session = user.is_some() && session.is_some();
     let row: Option<LoadedRow> = crate::db::prepared::Prepared(
-        diesel::sql_query(load_sql(with_key, for_update))
+        diesel::sql_query(load_sql(with_key, for_update, with_session))
             .bind::<SqlUuid, _>(id)
             .bind::<Nullable<SqlUuid>, _>(user)
-            .bind::<Nullable<Text>, _>(idempotency_key),
+            .bind::<Nullable<Text>, _>(idempotency_key)
+            .bind::<Nullable<SqlUuid>, _>(session),
     )
     .get_result(conn)
     .await
@@ -216,6 +250,7 @@ async fn load_with(
             game: r.game,
             seats,
             idempotent,
+            session_live: r.session_live.unwrap_or(false),
         })
     })
     .transpose()
@@ -229,7 +264,7 @@ pub async fn load_for_update(
     conn: &mut AsyncPgConnection,
     id: Uuid,
 ) -> QueryResult<Option<LoadedGame>> {
-    load_with(conn, id, None, None, true).await
+    load_with(conn, id, None, None, None, true).await
 }
 
 /// The new state of a game after a command.

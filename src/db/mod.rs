@@ -8,6 +8,7 @@ pub mod locate;
 pub mod notifications;
 pub mod prepared;
 pub mod schema;
+pub mod sessions;
 pub mod throttle;
 
 use diesel_async::AsyncPgConnection;

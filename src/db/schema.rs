@@ -103,6 +103,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    sessions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        refresh_hash -> Bytea,
+        previous_hash -> Nullable<Bytea>,
+        rotated_at -> Timestamptz,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+        revoked_at -> Nullable<Timestamptz>,
+        revoked_why -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Uuid,
         username -> Text,
@@ -146,6 +160,7 @@ diesel::joinable!(notifications -> users (user_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
+diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(webhook_deliveries -> notifications (notification_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(webhooks -> users (user_id));
@@ -159,6 +174,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     notifications,
     seats,
     server_secrets,
+    sessions,
     users,
     webhook_deliveries,
     webhooks,

@@ -20,7 +20,7 @@ use super::events::{EventOut, redact_one};
 use super::kind_of;
 use super::resource::{Game, project};
 use super::step::{Finished, Step};
-use crate::auth::Caller;
+use crate::auth::{Caller, Claimed};
 use crate::db::event_store::{self, canonical_json};
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::error::ApiError;
@@ -123,15 +123,16 @@ fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition
     hex::encode(Sha256::digest(canonical.as_bytes()))
 }
 
-/// Applies a command of `caller` to game `id`.
+/// Applies a command of `claimed`'s user to game `id`. The token's session
+/// is checked in the statement that loads the game.
 ///
 /// # Errors
-/// `not_found`, `idempotency_key_reused`, `game_not_open`, `game_finished`,
+/// `unauthenticated` (the session has ended), `not_found`, `idempotency_key_reused`, `game_not_open`, `game_finished`,
 /// `not_a_player`, `version_conflict`, `not_your_turn`, `bad_request` (not a
 /// command of this ruleset), `illegal_command`.
 pub async fn submit(
     state: &AppState,
-    caller: &Caller,
+    claimed: Claimed,
     id: Uuid,
     request: CommandRequest,
     precondition: Precondition,
@@ -143,9 +144,18 @@ pub async fn submit(
     // Only a request with a key can be a retry, so only then is it hashed.
     let hash = idempotency_key.map(|_| request_hash(id, &request, precondition));
     let mut conn = state.pool.get().await?;
-    let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
-        .await?
-        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let token = claimed.unchecked();
+    let loaded =
+        games::load_for_command(&mut conn, id, token.user_id, token.session, idempotency_key)
+            .await?;
+    let Some(loaded) = loaded else {
+        // No game row to check the session with: ask on its own (a
+        // signed-out session learns nothing, not even that the game is not).
+        let live = crate::db::sessions::is_live(&mut conn, token.session, token.user_id).await?;
+        claimed.vouched(live)?;
+        return Err(ApiError::not_found("there is no such game"));
+    };
+    let caller = &claimed.vouched(loaded.session_live)?;
     if let Some(stored) = replay_stored(&loaded, hash.as_deref())? {
         return Ok(stored);
     }

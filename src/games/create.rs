@@ -171,6 +171,7 @@ pub async fn create(
         },
         seats: Vec::new(),
         idempotent: None,
+        session_live: true,
     };
     let mut new_seats = Vec::new();
     if request.join {

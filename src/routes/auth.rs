@@ -2,7 +2,9 @@
 
 use actix_web::{HttpResponse, post, web};
 
-use crate::auth::users::{self, AccessToken, Credentials, RegisteredUser};
+use crate::auth::Caller;
+use crate::auth::sessions::{self, AccessToken, RefreshRequest};
+use crate::auth::users::{self, Credentials, PasswordChange, RegisteredUser};
 use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 
@@ -26,12 +28,13 @@ pub async fn register(
     Ok(HttpResponse::Created().json(user))
 }
 
-/// Exchanges a username and password for an access token (JWT, HS256).
+/// Signs in: exchanges a username and password for a new session's tokens,
+/// a short-lived access token (JWT, HS256) and a refresh token.
 #[utoipa::path(
     tag = "auth",
     request_body = Credentials,
     responses(
-        (status = 200, description = "A bearer token", body = AccessToken),
+        (status = 200, description = "The new session's access and refresh tokens", body = AccessToken),
         (status = 400, description = "`bad_request`: malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: wrong username or password", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
@@ -50,4 +53,96 @@ pub async fn login(
     Ok(web::Json(
         users::login(&state, body.into_inner(), address).await?,
     ))
+}
+
+/// Trades the session's refresh token for a new pair. The refresh token sent
+/// stops working; sending it again later signs the session out
+/// (`refresh_token_reused`), since one of its holders is not the user. A
+/// client that lost the answer may retry with the same token for 30 s.
+#[utoipa::path(
+    tag = "auth",
+    request_body = RefreshRequest,
+    responses(
+        (status = 200, description = "A new pair; keep the new refresh token", body = AccessToken),
+        (status = 400, description = "`bad_request`: malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`: unknown, expired or signed-out refresh token; `refresh_token_reused`: it was already used, and its session is now signed out", body = Problem, content_type = "application/problem+json",
+         example = json!({"type": "about:blank", "title": "Refresh token reused", "status": 401, "code": "refresh_token_reused",
+                          "detail": "this refresh token was used before, so its session is now signed out; sign in again"})),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/refresh")]
+pub async fn refresh(
+    state: web::Data<AppState>,
+    body: super::body::Json<RefreshRequest>,
+) -> Result<web::Json<AccessToken>, ApiError> {
+    Ok(web::Json(
+        sessions::refresh(&state, body.into_inner()).await?,
+    ))
+}
+
+/// Signs this device out: the session's access and refresh tokens stop
+/// working at once, in every server process.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Signed out"),
+        (status = 400, description = "`bad_request`: a body was sent", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/logout")]
+pub async fn logout(
+    state: web::Data<AppState>,
+    caller: Caller,
+    _body: super::body::NoBody,
+) -> Result<HttpResponse, ApiError> {
+    sessions::logout(&state, &caller).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Signs out everywhere: every session of the account ends, this one too.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Every session signed out"),
+        (status = 400, description = "`bad_request`: a body was sent", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/logout-all")]
+pub async fn logout_all(
+    state: web::Data<AppState>,
+    caller: Caller,
+    _body: super::body::NoBody,
+) -> Result<HttpResponse, ApiError> {
+    sessions::logout_all(&state, &caller).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Changes the password. Every other session is signed out; this one stays.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PasswordChange,
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Changed; other sessions are signed out"),
+        (status = 400, description = "`bad_request`: new password out of bounds, malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`wrong_password`: the current password is wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/password")]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: super::body::Json<PasswordChange>,
+) -> Result<HttpResponse, ApiError> {
+    users::change_password(&state, &caller, body.into_inner()).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

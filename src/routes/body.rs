@@ -3,6 +3,9 @@
 //!
 //! Rules every JSON body obeys (else `400 bad_request`, nothing written):
 //! - at most 64 KiB (`413 payload_too_large`);
+//! - whole within the body timeout (`--body-timeout-ms`, 10 s; else `408
+//!   request_timeout` and the connection is closed), so a client that
+//!   dribbles its body cannot hold a connection;
 //! - no object repeats a key (`{"a": 1, "a": 2}` is refused, not read as
 //!   either value);
 //! - no string holds the NUL character (`\u0000`), which PostgreSQL cannot
@@ -44,10 +47,16 @@ impl<T> std::ops::Deref for Json<T> {
 #[derive(Debug)]
 pub struct NoBody;
 
-/// The raw body, at most [`BODY_LIMIT`] bytes.
+/// The raw body, at most [`BODY_LIMIT`] bytes, within the body timeout.
 async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, ApiError> {
-    web::Bytes::from_request(&req, &mut payload)
+    let limit = req
+        .app_data::<web::Data<crate::state::AppState>>()
+        .map_or(std::time::Duration::from_secs(10), |state| {
+            state.body_timeout
+        });
+    tokio::time::timeout(limit, web::Bytes::from_request(&req, &mut payload))
         .await
+        .map_err(|_| ApiError::request_timeout(limit))?
         .map_err(|e| {
             if e.as_response_error().status_code() == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
             {

@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use uuid::Uuid;
 
 use super::extract::{etag, header as header_value, version_tag};
-use crate::auth::Caller;
+use crate::auth::Claimed;
 use crate::error::{ApiError, Problem};
 use crate::games::command::{self, CommandRequest, CommandResponse, Precondition};
 use crate::state::AppState;
@@ -39,7 +39,7 @@ use crate::state::AppState;
 #[post("/games/{id}/commands")]
 pub async fn submit(
     state: web::Data<AppState>,
-    caller: Caller,
+    caller: Claimed,
     id: web::Path<Uuid>,
     req: HttpRequest,
     body: super::body::Json<CommandRequest>,
@@ -52,7 +52,7 @@ pub async fn submit(
     let if_match = version_tag(&req, "If-Match")?;
     let precondition = Precondition::from(request.expected_version, if_match)?;
     let outcome =
-        command::submit(&state, &caller, id.into_inner(), request, precondition, key).await?;
+        command::submit(&state, caller, id.into_inner(), request, precondition, key).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::ETAG, etag(outcome.version)))
         .content_type("application/json")

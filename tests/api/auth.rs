@@ -192,8 +192,10 @@ async fn forged_expired_unsigned_and_malformed_tokens_are_401() {
         .await
         .assert_problem(401, "unauthenticated");
     assert_eq!(app.footprint().await, before);
-    // The server's own fresh token still works.
-    let good = hs256(&secret, &claims(now + 600, "hatstand"));
+    // The server's own fresh token of a live session still works.
+    let mut good = claims(now + 600, "hatstand");
+    good["sid"] = json!(session_of(&app, ann.id).await);
+    let good = hs256(&secret, &good);
     app.post(
         "/v1/games",
         Some(&good),
@@ -203,8 +205,22 @@ async fn forged_expired_unsigned_and_malformed_tokens_are_401() {
     .ok(201);
 }
 
+/// The id of `user`'s one session.
+pub(crate) async fn session_of(app: &TestApp, user: uuid::Uuid) -> uuid::Uuid {
+    use diesel::prelude::*;
+    use diesel_async::RunQueryDsl;
+    use hatstand::db::schema::sessions;
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    sessions::table
+        .filter(sessions::user_id.eq(user))
+        .select(sessions::id)
+        .first(&mut conn)
+        .await
+        .unwrap()
+}
+
 /// The signing secret the server generated and stored.
-async fn server_secret(app: &TestApp) -> Vec<u8> {
+pub(crate) async fn server_secret(app: &TestApp) -> Vec<u8> {
     use diesel::prelude::*;
     use diesel_async::RunQueryDsl;
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
@@ -249,7 +265,7 @@ async fn failed_logins_are_throttled_per_account_across_processes_with_retry_aft
         }
     };
     // Given ten wrong passwords for ann, all refused as wrong …
-    for _ in 0..hatstand::auth::users::ACCOUNT_FAILURES {
+    for _ in 0..crate::support::settings(&app.db.url).login_account_failures {
         assert_eq!(
             login(app.base.clone(), "ann", "wrong-password").await,
             (401, None)
@@ -294,7 +310,7 @@ async fn an_address_with_too_many_failures_is_throttled_for_every_account() {
     app.register("carol").await;
     app.sql(&format!(
         "INSERT INTO login_failures VALUES ('address:127.0.0.1', now(), {})",
-        hatstand::auth::users::ADDRESS_FAILURES
+        crate::support::settings(&app.db.url).login_address_failures
     ))
     .await;
     app.post(

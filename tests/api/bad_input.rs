@@ -337,3 +337,40 @@ async fn the_webhook_cap_holds_under_concurrent_registrations() {
     );
     assert_eq!(app.count("webhooks").await, 10);
 }
+
+#[actix_web::test]
+async fn a_dribbled_body_is_cut_off_with_408_and_the_connection_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = TestApp::spawn_with(|s| s.body_timeout_ms = 800).await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let socket = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let (mut reader, mut writer) = socket.into_split();
+    writer
+        .write_all(
+            b"POST /v1/auth/login HTTP/1.1\r\nHost: hatstand\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    // One byte every 100 ms: the whole body would take 20 s.
+    let dribble = actix_web::rt::spawn(async move {
+        for _ in 0..199 {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            if writer.write_all(b" ").await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        reader.read_to_end(&mut answer),
+    )
+    .await;
+    dribble.abort();
+    assert!(read.is_ok(), "the connection was held for 10 s");
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"code\":\"request_timeout\""), "{text}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -56,6 +56,7 @@ fn diesel_type(udt: &str) -> &'static str {
         "int4" => "Int4",
         "int8" => "Int8",
         "bool" => "Bool",
+        "bytea" => "Bytea",
         "jsonb" => "Jsonb",
         "timestamptz" => "Timestamptz",
         "_int2" => "Array<Int2>",

@@ -19,6 +19,7 @@ mod play;
 mod rules_versions;
 mod secrecy;
 mod service;
+mod sessions;
 mod snapshots;
 mod streams;
 mod upgrade;

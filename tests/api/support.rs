@@ -228,6 +228,14 @@ pub fn settings(url: &str) -> Settings {
         data_dir: PathBuf::from(".hatstand"),
         jwt_secret: None,
         token_ttl: 3600,
+        refresh_ttl: 86_400,
+        // Off: tests play whole games as fast as the server answers; the
+        // limit has its own test.
+        token_rate: 0,
+        token_burst: 0,
+        body_timeout_ms: 10_000,
+        login_account_failures: 10,
+        login_address_failures: 100,
         pool_size: 4,
         pool_timeout_ms: 2000,
         statement_timeout_ms: 5000,
