@@ -1,7 +1,8 @@
 //! Who is calling: `Caller` requires a valid bearer token of a live session;
 //! `MaybeCaller` accepts anonymous reads (spectators) but still refuses a
-//! bad token; `Claimed` is a token whose session the command path checks in
-//! its own load statement (to keep it at two round trips).
+//! bad token; `Claimed` (and `MaybeClaimed`) is a token whose session the
+//! command path and the game read check in their own load statement (to
+//! save a round trip).
 //!
 //! Every token counts against its session's request rate first.
 
@@ -48,7 +49,29 @@ impl Claimed {
     pub fn vouched(self, live: bool) -> Result<Caller, ApiError> {
         if live { Ok(self.0) } else { Err(signed_out()) }
     }
+
+    /// The caller, by the liveness a load statement returned, or, when that
+    /// statement found no row to answer with, by asking on its own (so a
+    /// signed-out session learns nothing, not even that a game is not there).
+    ///
+    /// # Errors
+    /// `unauthenticated` when the session is not live; database errors.
+    pub async fn vouched_by(
+        self,
+        conn: &mut diesel_async::AsyncPgConnection,
+        loaded: Option<bool>,
+    ) -> Result<Caller, ApiError> {
+        let live = match loaded {
+            Some(live) => live,
+            None => sessions::is_live(conn, self.0.session, self.0.user_id).await?,
+        };
+        self.vouched(live)
+    }
 }
+
+/// A [`Claimed`] token, or none (a spectator).
+#[derive(Debug, Clone)]
+pub struct MaybeClaimed(pub Option<Claimed>);
 
 fn signed_out() -> ApiError {
     ApiError::unauthenticated(
@@ -143,6 +166,19 @@ impl FromRequest for MaybeCaller {
             let (claimed, state) = found?;
             Ok(MaybeCaller(checked(state, claimed).await?))
         })
+    }
+}
+
+impl FromRequest for MaybeClaimed {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            state(req)
+                .and_then(|state| claimed(req, &state))
+                .map(|c| MaybeClaimed(c.map(Claimed))),
+        )
     }
 }
 

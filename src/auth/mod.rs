@@ -10,5 +10,5 @@ pub mod secret;
 pub mod sessions;
 pub mod users;
 
-pub use extractor::{Caller, Claimed, MaybeCaller};
+pub use extractor::{Caller, Claimed, MaybeCaller, MaybeClaimed};
 pub use jwt::JwtKeys;

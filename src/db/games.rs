@@ -203,12 +203,12 @@ pub async fn load(
     load_with(conn, id, user, None, idempotency_key, false).await
 }
 
-/// [`load`] for a command of `user` in sign-in `session`, whose liveness
-/// comes back in [`LoadedGame::session_live`] (same round trip).
+/// [`load`] for `user` in sign-in `session`, whose liveness comes back in
+/// [`LoadedGame::session_live`] (same round trip).
 ///
 /// # Errors
 /// Database errors.
-pub async fn load_for_command(
+pub async fn load_checking(
     conn: &mut AsyncPgConnection,
     id: Uuid,
     user: Uuid,

@@ -146,16 +146,11 @@ pub async fn submit(
     let mut conn = state.pool.get().await?;
     let token = claimed.unchecked();
     let loaded =
-        games::load_for_command(&mut conn, id, token.user_id, token.session, idempotency_key)
-            .await?;
-    let Some(loaded) = loaded else {
-        // No game row to check the session with: ask on its own (a
-        // signed-out session learns nothing, not even that the game is not).
-        let live = crate::db::sessions::is_live(&mut conn, token.session, token.user_id).await?;
-        claimed.vouched(live)?;
-        return Err(ApiError::not_found("there is no such game"));
-    };
-    let caller = &claimed.vouched(loaded.session_live)?;
+        games::load_checking(&mut conn, id, token.user_id, token.session, idempotency_key).await?;
+    let caller = &claimed
+        .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
+        .await?;
+    let loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
     if let Some(stored) = replay_stored(&loaded, hash.as_deref())? {
         return Ok(stored);
     }

@@ -13,6 +13,7 @@ use uuid::Uuid;
 use super::codec::state_from_json;
 use super::kind_of;
 use super::resource::{Game, GameSummary, project, summary};
+use crate::auth::Claimed;
 use crate::db::games::{self, GameRow, LoadedGame, SEATS_JSON, SeatRow};
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -64,16 +65,27 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, A
     })
 }
 
-/// Game `id` as `user` (or a spectator) sees it.
+/// Game `id` as the token's user (or a spectator) sees it; the token's
+/// session is checked in the statement that loads the game.
 ///
 /// # Errors
-/// `not_found`.
-pub async fn get(state: &AppState, user: Option<Uuid>, id: Uuid) -> Result<Game, ApiError> {
+/// `unauthenticated` (a signed-out session), `not_found`.
+pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result<Game, ApiError> {
     let mut conn = state.pool.get().await?;
-    let loaded = games::load(&mut conn, id, None, None)
-        .await?
-        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let (loaded, user) = match claimed {
+        None => (games::load(&mut conn, id, None, None).await?, None),
+        Some(claimed) => {
+            let token = claimed.unchecked();
+            let loaded =
+                games::load_checking(&mut conn, id, token.user_id, token.session, None).await?;
+            let caller = claimed
+                .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
+                .await?;
+            (loaded, Some(caller.user_id))
+        }
+    };
     drop(conn);
+    let loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
     project_stored(&loaded, user)
 }
 

@@ -7,7 +7,7 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::extract::{etag, optional_json, version_tag};
-use crate::auth::{Caller, MaybeCaller};
+use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
 use crate::error::{ApiError, Problem};
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::events::EventOut;
@@ -112,12 +112,12 @@ pub async fn list(
 #[get("/games/{id}")]
 pub async fn get(
     state: web::Data<AppState>,
-    caller: MaybeCaller,
+    caller: MaybeClaimed,
     id: web::Path<Uuid>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let known = version_tag(&req, "If-None-Match")?;
-    let game = read::get(&state, caller.0.map(|c| c.user_id), id.into_inner()).await?;
+    let game = read::get(&state, caller.0, id.into_inner()).await?;
     let mut response = if known == Some(game.version) {
         HttpResponse::NotModified()
     } else {
