@@ -6,16 +6,18 @@ use argon2::{Algorithm, Argon2, Params, Version};
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// The password threads: one per core, started on first use. Each argon2
-/// computation takes 19 MiB and tens of milliseconds, so they run here, off
-/// the async workers, at most one per core: a flood of logins queues instead
-/// of taking every blocking thread, and the memory (reused by the same few
-/// threads) stays at a few tens of MiB instead of growing with concurrency.
+/// The password threads: one per two cores (at least one), started on
+/// first use. Each argon2 computation takes 19 MiB and tens of milliseconds,
+/// so they run here, off the async workers, on at most half the cores: a
+/// flood of logins queues instead of taking the cores commands need, and the
+/// memory (reused by the same few threads) stays at a few tens of MiB
+/// instead of growing with concurrency.
 static HASHERS: std::sync::LazyLock<std::sync::Mutex<std::sync::mpsc::Sender<Job>>> =
     std::sync::LazyLock::new(|| {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let queue = std::sync::Arc::new(std::sync::Mutex::new(queue));
-        for n in 0..std::thread::available_parallelism().map_or(2, usize::from) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1));
+        for n in 0..threads {
             let queue = std::sync::Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
                 .name(format!("password-{n}"))
