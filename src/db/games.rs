@@ -103,7 +103,8 @@ pub struct LoadedGame {
     pub game: GameRow,
     pub seats: Vec<SeatRow>,
     pub idempotent: Option<StoredResponse>,
-    /// On the command path: whether the caller's sign-in session is live.
+    /// Loaded by [`load_checking`]: whether the caller's sign-in session is
+    /// live (false for other loads, which do not ask).
     pub session_live: bool,
 }
 
@@ -156,9 +157,8 @@ const SESSION_LIVE: &str = ",
 
 /// The load statement: with the response stored under an idempotency key
 /// or not, locking the row or not, checking a session or not (eight
-/// constant texts). Without a key the
-/// statement does not mention `idempotency_keys` at all, so its plan is one
-/// primary-key lookup. (One text with a `NULL` key was re-planned on every
+/// constant texts). Without a key the statement does not mention
+/// `idempotency_keys` at all, so its plan is one primary-key lookup. (One text with a `NULL` key was re-planned on every
 /// execution: PostgreSQL's plan for the actual `NULL` always looked cheaper
 /// than the cached generic one.)
 fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static str {
