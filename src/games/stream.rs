@@ -4,10 +4,14 @@
 //!
 //! Each message is `id: <seq or notification id>\nevent: <type>\ndata: <JSON>\n\n`;
 //! a `: keep-alive` comment is sent when nothing happened for 15 seconds.
+//!
+//! A stream opened with a token ends once the token's session has ended
+//! (logout, password change, deleted user): its session is checked again at
+//! every keep-alive and at least every [`SESSION_RECHECK`] while events flow.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
 use chrono::{DateTime, Utc};
@@ -22,12 +26,15 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::events::{self, EventOut};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::webhooks::WebhookPayload;
 
 /// How long a stream stays silent before a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often a stream's session is checked again while events flow.
+pub const SESSION_RECHECK: Duration = Duration::from_secs(15);
 /// The most notifications one read returns.
 pub const MAX_NOTIFICATIONS: i64 = 100;
 
@@ -52,9 +59,30 @@ struct Feed {
     after: i64,
     changed: watch::Receiver<i64>,
     pending: VecDeque<Bytes>,
+    /// The token's (session, user), checked again now and then.
+    session: Option<(Uuid, Uuid)>,
+    checked_at: Instant,
 }
 
 impl Feed {
+    /// Whether the stream may go on: no session, or a live one (checked
+    /// when `force`d or when the last check is [`SESSION_RECHECK`] old).
+    async fn session_holds(&mut self, force: bool) -> bool {
+        let Some((session, user)) = self.session else {
+            return true;
+        };
+        if !force && self.checked_at.elapsed() < SESSION_RECHECK {
+            return true;
+        }
+        self.checked_at = Instant::now();
+        let Ok(mut conn) = self.state.pool.get().await else {
+            return false;
+        };
+        crate::db::sessions::is_live(&mut conn, session, user)
+            .await
+            .unwrap_or(false)
+    }
+
     /// Reads what is new after `self.after` into `pending`.
     async fn read(&mut self) -> Result<(), ApiError> {
         match self.source {
@@ -85,6 +113,9 @@ impl Feed {
 
 async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
     loop {
+        if !feed.session_holds(false).await {
+            return None;
+        }
         if let Some(bytes) = feed.pending.pop_front() {
             return Some((Ok(bytes), feed));
         }
@@ -98,22 +129,24 @@ async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
         match tokio::time::timeout(KEEP_ALIVE, feed.changed.changed()).await {
             Ok(Ok(())) => {}
             Ok(Err(_)) => return None,
+            Err(_) if !feed.session_holds(true).await => return None,
             Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_COMMENT)), feed)),
         }
     }
 }
 
-/// The events of game `id` after `after`, as `user` (or a spectator) may
+/// The events of game `id` after `after`, as `viewer` (or a spectator) may
 /// see them, then each new one as it is written.
 ///
 /// # Errors
 /// `not_found`, `bad_request` (negative `after`).
 pub async fn game(
     state: &AppState,
-    user: Option<Uuid>,
+    viewer: Option<&Caller>,
     id: Uuid,
     after: i64,
 ) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+    let user = viewer.map(|c| c.user_id);
     let changed = state.watch.subscribe(id);
     let first = events::list(state, user, id, after, events::MAX_PAGE, 0).await?;
     let mut feed = Feed {
@@ -122,20 +155,23 @@ pub async fn game(
         after,
         changed,
         pending: VecDeque::new(),
+        session: viewer.map(|c| (c.session, c.user_id)),
+        checked_at: Instant::now(),
     };
     feed.push_events(first.events);
     Ok(futures_util::stream::unfold(feed, next))
 }
 
-/// The notifications of `user` after `after`, then each new one.
+/// The notifications of `caller` after `after`, then each new one.
 ///
 /// # Errors
 /// `bad_request` (negative `after`).
 pub async fn user(
     state: &AppState,
-    user: Uuid,
+    caller: &Caller,
     after: i64,
 ) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+    let user = caller.user_id;
     if after < 0 {
         return Err(ApiError::bad_request("after must be 0 or more"));
     }
@@ -146,6 +182,8 @@ pub async fn user(
         after,
         changed,
         pending: VecDeque::new(),
+        session: Some((caller.session, caller.user_id)),
+        checked_at: Instant::now(),
     };
     feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))

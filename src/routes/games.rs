@@ -304,6 +304,6 @@ pub async fn stream(
     query: web::Query<super::extract::StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let after = super::extract::resume_after(&req, query.after)?;
-    let events = streams::game(&state, caller.0.map(|c| c.user_id), id.into_inner(), after).await?;
+    let events = streams::game(&state, caller.0.as_ref(), id.into_inner(), after).await?;
     Ok(super::extract::event_stream(events))
 }

@@ -183,9 +183,7 @@ pub async fn stream(
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let after = resume_after(&req, query.after)?;
-    Ok(event_stream(
-        streams::user(&state, caller.user_id, after).await?,
-    ))
+    Ok(event_stream(streams::user(&state, &caller, after).await?))
 }
 
 /// Registers a webhook: each of the caller's notifications is POSTed to

@@ -363,3 +363,48 @@ async fn signing_in_beyond_the_live_session_cap_signs_out_the_oldest() {
         hatstand::db::sessions::MAX_LIVE
     );
 }
+
+#[actix_web::test]
+async fn an_open_stream_ends_when_its_session_is_signed_out() {
+    use futures_util::StreamExt;
+    let app = TestApp::spawn().await;
+    let ann = app.register("ann").await;
+    let game = game_of(&app, &ann).await;
+    let spectator = sign_in(&app, "ann", "password123").await;
+    let mut mine = app
+        .request("GET", "/v1/me/stream", Some(&ann.token), &[])
+        .send()
+        .await
+        .unwrap();
+    let mut watching = app
+        .request(
+            "GET",
+            &format!("/v1/games/{game}/stream"),
+            Some(access(&spectator)),
+            &[],
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (mine.status().as_u16(), watching.status().as_u16()),
+        (200, 200)
+    );
+    // Given both streams open, when ann signs out everywhere …
+    app.request("POST", "/v1/auth/logout-all", Some(&ann.token), &[])
+        .send()
+        .await
+        .unwrap();
+    // … each ends by the next keep-alive (15 s) instead of running on.
+    for response in [&mut mine, &mut watching] {
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(25), async {
+            while let Some(chunk) = response.next().await {
+                if chunk.is_err() {
+                    break;
+                }
+            }
+        })
+        .await;
+        assert!(ended.is_ok(), "the stream of a signed-out session ran on");
+    }
+}
