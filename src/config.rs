@@ -163,6 +163,46 @@ pub struct Settings {
     pub workers: Option<usize>,
     #[command(flatten)]
     pub background: Background,
+    #[command(flatten)]
+    pub retention: RetentionSettings,
+}
+
+/// How long what clients no longer need is kept (see `retention.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct RetentionSettings {
+    /// How long an `Idempotency-Key` answers its stored response, in hours;
+    /// after that the same key is a new request.
+    #[arg(
+        long,
+        env = "HATSTAND_IDEMPOTENCY_TTL_HOURS",
+        default_value_t = 24,
+        global = true
+    )]
+    pub idempotency_ttl_hours: u32,
+    /// How long notifications are kept, in days.
+    #[arg(
+        long,
+        env = "HATSTAND_NOTIFICATION_RETENTION_DAYS",
+        default_value_t = 30,
+        global = true
+    )]
+    pub notification_retention_days: u32,
+    /// How long finished (delivered or failed) webhook deliveries are kept, in days.
+    #[arg(
+        long,
+        env = "HATSTAND_DELIVERY_RETENTION_DAYS",
+        default_value_t = 7,
+        global = true
+    )]
+    pub delivery_retention_days: u32,
+    /// How often this process prunes what has expired, in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_PRUNE_TICK_MS",
+        default_value_t = 60_000,
+        global = true
+    )]
+    pub prune_tick_ms: u64,
 }
 
 /// The background workers: deadlines and webhook deliveries.

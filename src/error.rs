@@ -18,6 +18,7 @@
 //! `vacation_exceeded` (422: more than `max_vacation`),
 //! `unknown_rules_version` (422: a rules version this build does not know),
 //! `request_timeout` (408: the body did not arrive in time),
+//! `cursor_expired` (410: a notification cursor into what was pruned),
 //! `payload_too_large`,
 //! `precondition_required`, `rate_limited` (429, with `Retry-After`),
 //! `unavailable`, `internal`.
@@ -133,6 +134,12 @@ impl ApiError {
             "Wrong password",
             "the current password is wrong",
         )
+    }
+
+    /// A cursor (`after`, `Last-Event-ID`) into notifications that may have
+    /// been pruned: the client refetches from the start.
+    pub fn cursor_expired(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::GONE, "cursor_expired", "Cursor expired", detail)
     }
 
     /// A request body that did not arrive within the body timeout.

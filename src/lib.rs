@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod notify;
 pub mod openapi;
+pub mod retention;
 pub mod routes;
 pub mod startup;
 pub mod state;

@@ -21,6 +21,7 @@ use crate::config::Settings;
 use crate::db::{self, locate};
 use crate::error::ApiError;
 use crate::notify::{self, Announcer, Listeners};
+use crate::retention::Retention;
 use crate::routes::{self, extract};
 use crate::state::AppState;
 
@@ -30,6 +31,8 @@ use crate::state::AppState;
 /// # Errors
 /// A message saying what is missing and the ways out.
 pub async fn prepare(settings: &Settings) -> Result<AppState, String> {
+    // Settings are checked before anything is touched.
+    Retention::from_settings(&settings.retention)?;
     let (url, origin) = locate::locate(
         settings.database_url.as_deref(),
         &settings.data_dir,
@@ -45,12 +48,13 @@ pub async fn prepare(settings: &Settings) -> Result<AppState, String> {
 /// The shared state for an already migrated database at `url`.
 ///
 /// # Errors
-/// When the database cannot be reached.
+/// Invalid settings; when the database cannot be reached.
 pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, String> {
     let limits = db::Limits {
         acquire: Duration::from_millis(settings.pool_timeout_ms),
         statement: Duration::from_millis(settings.statement_timeout_ms),
     };
+    let retention = Retention::from_settings(&settings.retention)?;
     let pool = db::pool_with(url, settings.pool_size, &limits)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let listeners = Listeners::default();
@@ -73,6 +77,13 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             Arc::clone(&listeners.outbox),
         ));
     }
+    if let Some(tick) = retention.tick {
+        tokio::spawn(crate::retention::prune_forever(
+            pool.clone(),
+            retention,
+            tick,
+        ));
+    }
     let token_limits = Arc::new(TokenLimits::new(settings.token_rate, settings.token_burst));
     tokio::spawn(TokenLimits::forget_idle_forever(
         Arc::clone(&token_limits),
@@ -85,6 +96,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         token_limits,
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
+        retention,
         login_limits: crate::auth::users::LoginLimits {
             per_account: settings.login_account_failures,
             per_address: settings.login_address_failures,

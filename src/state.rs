@@ -19,6 +19,8 @@ pub struct AppState {
     pub token_limits: Arc<TokenLimits>,
     /// Failed logins per account and per client address in a window.
     pub login_limits: crate::auth::users::LoginLimits,
+    /// How long idempotency keys, notifications and deliveries are kept.
+    pub retention: crate::retention::Retention,
     /// How long a request body may take to arrive.
     pub body_timeout: std::time::Duration,
     pub watch: Arc<GameWatch>,

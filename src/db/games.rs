@@ -95,6 +95,8 @@ pub struct StoredResponse {
     pub request_hash: String,
     pub status: i16,
     pub body: Value,
+    /// When it was stored (it answers retries until the key expires).
+    pub created_at: DateTime<Utc>,
 }
 
 /// A game with its seats (and, on the command path, a stored idempotent response).
@@ -145,7 +147,7 @@ pub const SEATS_JSON: &str = "
 
 const IDEMPOTENT: &str = ",
        (SELECT json_build_object('request_hash', k.request_hash, 'status', k.response_status,
-                                 'body', k.response_body)
+                                 'body', k.response_body, 'created_at', k.created_at)
           FROM idempotency_keys k
          WHERE k.user_id = $2 AND k.key = $3) AS idempotent";
 
@@ -254,6 +256,30 @@ async fn load_with(
         })
     })
     .transpose()
+}
+
+/// Forgets `user`'s idempotency key `key` if it was stored at or before
+/// `expired_by` (an expired key is a new request; the pruner may not have
+/// come by yet).
+///
+/// # Errors
+/// Database errors.
+pub async fn forget_expired_key(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    key: &str,
+    expired_by: DateTime<Utc>,
+) -> QueryResult<()> {
+    use crate::db::schema::idempotency_keys as k;
+    diesel::delete(
+        k::table
+            .filter(k::user_id.eq(user))
+            .filter(k::key.eq(key))
+            .filter(k::created_at.le(expired_by)),
+    )
+    .execute(conn)
+    .await
+    .map(|_| ())
 }
 
 /// The game row locked for update (inside a transaction), with its seats.

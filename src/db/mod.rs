@@ -7,6 +7,7 @@ pub mod json_text;
 pub mod locate;
 pub mod notifications;
 pub mod prepared;
+pub mod retention;
 pub mod schema;
 pub mod sessions;
 pub mod throttle;

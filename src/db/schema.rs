@@ -83,6 +83,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    pruned (what) {
+        what -> Text,
+        upto -> Int8,
+    }
+}
+
+diesel::table! {
     seats (game_id, seat) {
         game_id -> Uuid,
         seat -> Int2,
@@ -172,6 +179,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     invitations,
     login_failures,
     notifications,
+    pruned,
     seats,
     server_secrets,
     sessions,

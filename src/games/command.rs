@@ -150,7 +150,21 @@ pub async fn submit(
     let caller = &claimed
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
-    let loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let mut loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let now = event_store::now();
+    if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
+        && state.retention.key_expired(stored.created_at, now)
+    {
+        // An expired key is a new request: its old answer goes first.
+        games::forget_expired_key(
+            &mut conn,
+            caller.user_id,
+            key,
+            now - state.retention.idempotency,
+        )
+        .await?;
+        loaded.idempotent = None;
+    }
     if let Some(stored) = replay_stored(&loaded, hash.as_deref())? {
         return Ok(stored);
     }

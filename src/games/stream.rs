@@ -215,7 +215,8 @@ pub struct NotificationPage {
 /// The notifications of `user` with ids after `after`, oldest first, at most `limit`.
 ///
 /// # Errors
-/// `bad_request` for out-of-range parameters.
+/// `bad_request` for out-of-range parameters; `cursor_expired` when
+/// notifications after `after` may have been pruned (refetch from 0).
 pub async fn notifications(
     state: &AppState,
     user: Uuid,
@@ -231,6 +232,11 @@ pub async fn notifications(
         )));
     }
     let mut conn = state.pool.get().await?;
+    if after > 0 && after < crate::db::retention::notifications_pruned_upto(&mut conn).await? {
+        return Err(ApiError::cursor_expired(
+            "notifications after this id may have been pruned (they are kept 30 days by default); fetch again from after=0",
+        ));
+    }
     let rows: Vec<NoteRow> = diesel::sql_query(
         "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
           WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",

@@ -129,7 +129,8 @@ pub struct NotificationsQuery {
 }
 
 /// The caller's notifications (`your_turn`, `game_finished`, `invited`),
-/// oldest first, each as webhooks receive it.
+/// oldest first, each as webhooks receive it. Notifications are kept 30
+/// days; a cursor into what was pruned answers `410 cursor_expired`.
 #[utoipa::path(
     tag = "notifications",
     params(NotificationsQuery),
@@ -138,6 +139,7 @@ pub struct NotificationsQuery {
         (status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`cursor_expired`: notifications after `after` may have been pruned (kept 30 days); fetch again from `after=0`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/me/notifications")]
@@ -173,6 +175,7 @@ pub async fn notifications(
         (status = 200, description = "`text/event-stream` of `WebhookPayload` messages", content_type = "text/event-stream", body = WebhookPayload),
         (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "`cursor_expired`: notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/me/stream")]

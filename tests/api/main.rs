@@ -16,6 +16,7 @@ mod export;
 mod games;
 mod invitations;
 mod play;
+mod retention;
 mod rules_versions;
 mod secrecy;
 mod service;

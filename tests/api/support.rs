@@ -249,6 +249,13 @@ pub fn settings(url: &str) -> Settings {
             webhook_ca_file: None,
             webhook_allow_private: true,
         },
+        retention: hatstand::config::RetentionSettings {
+            idempotency_ttl_hours: 24,
+            notification_retention_days: 30,
+            delivery_retention_days: 7,
+            // Tests that prune call it themselves.
+            prune_tick_ms: 0,
+        },
     }
 }
 

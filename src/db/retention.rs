@@ -1,0 +1,166 @@
+//! Pruning what has expired, one small batch a statement.
+//!
+//! Each statement picks at most `batch` expired rows with `FOR UPDATE SKIP
+//! LOCKED` and deletes them: rows another process is pruning (or a command
+//! is using) are skipped, not waited for, so pruning never blocks the
+//! command path and any number of processes may prune at once.
+
+use chrono::{DateTime, Utc};
+use diesel::QueryableByName;
+use diesel::sql_types::{BigInt, Timestamptz};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use super::schema::pruned;
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+async fn count(
+    conn: &mut AsyncPgConnection,
+    sql: &'static str,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    let counted: Count = diesel::sql_query(sql)
+        .bind::<Timestamptz, _>(before)
+        .bind::<BigInt, _>(batch)
+        .get_result(conn)
+        .await?;
+    Ok(counted.n)
+}
+
+/// Deletes up to `batch` idempotency keys stored before `before`.
+///
+/// # Errors
+/// Database errors.
+pub async fn idempotency_keys(
+    conn: &mut AsyncPgConnection,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    count(
+        conn,
+        "WITH doomed AS (
+             SELECT user_id, key FROM idempotency_keys
+              WHERE created_at < $1 ORDER BY created_at LIMIT $2
+                FOR UPDATE SKIP LOCKED),
+         gone AS (
+             DELETE FROM idempotency_keys k USING doomed
+              WHERE k.user_id = doomed.user_id AND k.key = doomed.key
+             RETURNING 1)
+         SELECT count(*) AS n FROM gone",
+        before,
+        batch,
+    )
+    .await
+}
+
+/// Deletes up to `batch` notifications written before `before`, with their
+/// webhook deliveries, and raises the `notifications` mark to the highest
+/// id deleted.
+///
+/// # Errors
+/// Database errors.
+pub async fn notifications(
+    conn: &mut AsyncPgConnection,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    count(
+        conn,
+        "WITH doomed AS (
+             SELECT id FROM notifications
+              WHERE created_at < $1 ORDER BY id LIMIT $2
+                FOR UPDATE SKIP LOCKED),
+         deliveries AS (
+             DELETE FROM webhook_deliveries d USING doomed
+              WHERE d.notification_id = doomed.id),
+         gone AS (
+             DELETE FROM notifications n USING doomed
+              WHERE n.id = doomed.id
+             RETURNING n.id),
+         marked AS (
+             UPDATE pruned SET upto = greatest(upto, (SELECT max(id) FROM gone))
+              WHERE what = 'notifications' AND EXISTS (SELECT 1 FROM gone))
+         SELECT count(*) AS n FROM gone",
+        before,
+        batch,
+    )
+    .await
+}
+
+/// Deletes up to `batch` webhook deliveries that ended (delivered or
+/// failed) before `before`.
+///
+/// # Errors
+/// Database errors.
+pub async fn deliveries(
+    conn: &mut AsyncPgConnection,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    count(
+        conn,
+        "WITH doomed AS (
+             SELECT id FROM webhook_deliveries
+              WHERE state <> 'pending' AND coalesce(delivered_at, last_attempt_at) < $1
+              LIMIT $2
+                FOR UPDATE SKIP LOCKED),
+         gone AS (
+             DELETE FROM webhook_deliveries d USING doomed
+              WHERE d.id = doomed.id
+             RETURNING 1)
+         SELECT count(*) AS n FROM gone",
+        before,
+        batch,
+    )
+    .await
+}
+
+/// Deletes up to `batch` sessions that expired or were signed out before `before`.
+///
+/// # Errors
+/// Database errors.
+pub async fn sessions(
+    conn: &mut AsyncPgConnection,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    count(
+        conn,
+        "WITH doomed AS (
+             SELECT id FROM sessions WHERE expires_at < $1
+             UNION
+             SELECT id FROM sessions WHERE revoked_at < $1
+             LIMIT $2),
+         locked AS (
+             SELECT s.id FROM sessions s JOIN doomed USING (id)
+                FOR UPDATE OF s SKIP LOCKED),
+         gone AS (
+             DELETE FROM sessions s USING locked
+              WHERE s.id = locked.id
+             RETURNING 1)
+         SELECT count(*) AS n FROM gone",
+        before,
+        batch,
+    )
+    .await
+}
+
+/// The highest notification id pruned so far (0: none).
+///
+/// # Errors
+/// Database errors.
+pub async fn notifications_pruned_upto(conn: &mut AsyncPgConnection) -> diesel::QueryResult<i64> {
+    use diesel::{ExpressionMethods, OptionalExtension, QueryDsl};
+    pruned::table
+        .filter(pruned::what.eq("notifications"))
+        .select(pruned::upto)
+        .first(conn)
+        .await
+        .optional()
+        .map(Option::unwrap_or_default)
+}

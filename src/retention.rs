@@ -1,0 +1,216 @@
+//! Retention: what clients no longer need is pruned, so storage stays
+//! bounded by the load of the last few weeks, not by the server's age.
+//!
+//! Rules (settings in brackets, with their defaults):
+//! - An `Idempotency-Key` answers its stored response for 24 hours
+//!   (`--idempotency-ttl-hours`); after that the same key is a new request,
+//!   as payment APIs promise. An expired key is treated as absent at once,
+//!   pruned or not.
+//! - Notifications are kept 30 days (`--notification-retention-days`), with
+//!   their webhook deliveries. A client that resumes a notification list or
+//!   stream from an id that may have been pruned gets `410 cursor_expired`
+//!   (refetch from the start), never a silent gap.
+//! - Finished webhook deliveries (delivered or failed) are kept 7 days
+//!   (`--delivery-retention-days`).
+//! - Sessions are kept 7 days after they expire or are signed out.
+//!
+//! Every process prunes every `--prune-tick-ms` (60 s; 0: never) in batches
+//! of [`BATCH`] rows that skip locked rows, so processes share the work and
+//! never wait on each other or on a command.
+
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::config::RetentionSettings;
+use crate::db::{self, Pool};
+
+/// Rows pruned by one statement.
+pub const BATCH: i64 = 1_000;
+
+/// How long sessions are kept after they end.
+pub const SESSION_RETENTION: TimeDelta = TimeDelta::days(7);
+
+/// The longest any retention may be set to (ten years).
+const MOST_DAYS: u32 = 3_650;
+
+/// How long each kind of row is kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Retention {
+    pub idempotency: TimeDelta,
+    pub notifications: TimeDelta,
+    pub deliveries: TimeDelta,
+    /// How often this process prunes (`None`: never).
+    pub tick: Option<Duration>,
+}
+
+impl Retention {
+    /// The retention the settings ask for.
+    ///
+    /// # Errors
+    /// A message naming the setting, for a value out of bounds (at least 1
+    /// hour or day, at most ten years).
+    pub fn from_settings(settings: &RetentionSettings) -> Result<Self, String> {
+        let check = |flag: &str, value: u32, most: u32| {
+            if (1..=most).contains(&value) {
+                Ok(i64::from(value))
+            } else {
+                Err(format!(
+                    "--{flag} must be between 1 and {most} (got {value})"
+                ))
+            }
+        };
+        Ok(Retention {
+            idempotency: TimeDelta::hours(check(
+                "idempotency-ttl-hours",
+                settings.idempotency_ttl_hours,
+                MOST_DAYS * 24,
+            )?),
+            notifications: TimeDelta::days(check(
+                "notification-retention-days",
+                settings.notification_retention_days,
+                MOST_DAYS,
+            )?),
+            deliveries: TimeDelta::days(check(
+                "delivery-retention-days",
+                settings.delivery_retention_days,
+                MOST_DAYS,
+            )?),
+            tick: (settings.prune_tick_ms > 0)
+                .then(|| Duration::from_millis(settings.prune_tick_ms)),
+        })
+    }
+
+    /// Whether something stored at `at` has expired by `now` as an
+    /// idempotency key.
+    #[must_use]
+    pub fn key_expired(&self, at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+        at <= now - self.idempotency
+    }
+}
+
+/// Rows deleted by one pass, per kind.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    pub idempotency_keys: i64,
+    pub notifications: i64,
+    pub deliveries: i64,
+    pub sessions: i64,
+}
+
+/// Prunes everything that expired by `now`, batch after batch until no
+/// batch is full.
+///
+/// # Errors
+/// Database errors (what was pruned before stays pruned).
+pub async fn prune(
+    pool: &Pool,
+    retention: &Retention,
+    now: DateTime<Utc>,
+) -> Result<Pruned, String> {
+    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
+    let mut pruned = Pruned::default();
+    macro_rules! drain {
+        ($field:ident, $prune:path, $before:expr) => {
+            loop {
+                let n = $prune(&mut conn, $before, BATCH)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                pruned.$field += n;
+                if n < BATCH {
+                    break;
+                }
+                // Let commands have the connection's share of the database.
+                tokio::task::yield_now().await;
+            }
+        };
+    }
+    drain!(
+        idempotency_keys,
+        db::retention::idempotency_keys,
+        now - retention.idempotency
+    );
+    drain!(
+        notifications,
+        db::retention::notifications,
+        now - retention.notifications
+    );
+    drain!(
+        deliveries,
+        db::retention::deliveries,
+        now - retention.deliveries
+    );
+    drain!(sessions, db::retention::sessions, now - SESSION_RETENTION);
+    Ok(pruned)
+}
+
+/// Prunes every `tick`, for as long as the process runs.
+pub async fn prune_forever(pool: Pool, retention: Retention, tick: Duration) {
+    let mut interval = tokio::time::interval(tick);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        interval.tick().await;
+        match prune(&pool, &retention, db::event_store::now()).await {
+            Ok(pruned) if pruned != Pruned::default() => tracing::info!(?pruned, "pruned"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "pruning failed; trying again next tick"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> RetentionSettings {
+        RetentionSettings {
+            idempotency_ttl_hours: 24,
+            notification_retention_days: 30,
+            delivery_retention_days: 7,
+            prune_tick_ms: 60_000,
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_valid() {
+        let retention = Retention::from_settings(&settings()).unwrap();
+        assert_eq!(retention.idempotency, TimeDelta::hours(24));
+        assert_eq!(retention.notifications, TimeDelta::days(30));
+        assert_eq!(retention.deliveries, TimeDelta::days(7));
+        assert_eq!(retention.tick, Some(Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn each_setting_out_of_bounds_is_refused_by_name() {
+        type Spoil = fn(&mut RetentionSettings);
+        let cases: [(Spoil, &str); 4] = [
+            (|s| s.idempotency_ttl_hours = 0, "--idempotency-ttl-hours"),
+            (
+                |s| s.notification_retention_days = 0,
+                "--notification-retention-days",
+            ),
+            (
+                |s| s.delivery_retention_days = 0,
+                "--delivery-retention-days",
+            ),
+            (
+                |s| s.notification_retention_days = 3_651,
+                "--notification-retention-days",
+            ),
+        ];
+        for (spoil, flag) in cases {
+            let mut s = settings();
+            spoil(&mut s);
+            let message = Retention::from_settings(&s).unwrap_err();
+            assert!(message.starts_with(flag), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_key_expires_after_its_ttl() {
+        let retention = Retention::from_settings(&settings()).unwrap();
+        let now = Utc::now();
+        assert!(!retention.key_expired(now - TimeDelta::hours(23), now));
+        assert!(retention.key_expired(now - TimeDelta::hours(24), now));
+    }
+}
