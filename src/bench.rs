@@ -47,6 +47,17 @@ pub struct BenchArgs {
     /// Ruleset options for every game, as JSON.
     #[arg(long, default_value = "{}")]
     pub options: String,
+    /// Send an `Idempotency-Key` with every command, as careful clients do.
+    #[arg(long)]
+    pub idempotency_keys: bool,
+    /// At the end, print what the finished games cost on disk (`hatstand
+    /// storage` of the bench's database; not with `--base`).
+    #[arg(long)]
+    pub storage: bool,
+    /// Expired idempotency keys and notifications to add, and prune while a
+    /// second run plays (0: none; not with `--base`).
+    #[arg(long, default_value_t = 0)]
+    pub prune_backlog: u64,
     /// Clients sending wrong logins during a second run (0: no storm).
     #[arg(long, default_value_t = 0)]
     pub login_storm: usize,
@@ -115,17 +126,79 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         #[expect(clippy::cast_precision_loss, reason = "figures for people")]
         let per_second = logins as f64 / stormy.elapsed;
         println!("bench: storm: {logins} wrong logins ({per_second:.0}/s), answered {answers:?}");
+        compare("storm", &quiet, &stormy);
+    }
+    if args.prune_backlog > 0 {
+        let scratch = scratch
+            .as_ref()
+            .ok_or("--prune-backlog needs the bench's own server (no --base)")?;
+        let n = args.prune_backlog;
+        add_backlog(&scratch.url, n).await?;
         println!(
-            "bench: storm vs quiet: commands/s {:.2}x, p50 {:.2}x, p99 {:.2}x",
-            stormy.rate / quiet.rate,
-            stormy.p50 / quiet.p50,
-            stormy.p99 / quiet.p99
+            "bench: again, while pruning {n} expired idempotency keys and {n} expired notifications"
         );
+        let pool = db::pool(&scratch.url, 1)?;
+        let retention = crate::retention::Retention::from_settings(&settings.retention)?;
+        let pruner = actix_web::rt::spawn(async move {
+            let started = Instant::now();
+            let pruned = crate::retention::prune(&pool, &retention, db::event_store::now()).await;
+            (pruned, started.elapsed())
+        });
+        let pruning = play_for(&client, &base, &args, &options, players).await?;
+        let (pruned, took) = pruner.await.map_err(|e| e.to_string())?;
+        let pruned = pruned?;
+        let pruning = report(&pruning);
+        #[expect(clippy::cast_precision_loss, reason = "figures for people")]
+        let rows = (pruned.idempotency_keys + pruned.notifications) as f64;
+        println!(
+            "bench: pruned {} keys and {} notifications in {:.1} s ({:.0} rows/s, one connection)",
+            pruned.idempotency_keys,
+            pruned.notifications,
+            took.as_secs_f64(),
+            rows / took.as_secs_f64()
+        );
+        compare("pruning", &quiet, &pruning);
     }
     if let Some(scratch) = scratch {
+        if args.storage {
+            let mut conn = locate::connect(&scratch.url).await?;
+            let costs = crate::storage::measure(&mut conn)
+                .await
+                .map_err(|e| e.to_string())?;
+            print!("{}", crate::storage::render(&costs));
+        }
         scratch.drop_database().await;
     }
     Ok(())
+}
+
+/// Prints a run's figures against the quiet run's.
+fn compare(label: &str, quiet: &Figures, other: &Figures) {
+    println!(
+        "bench: {label} vs quiet: commands/s {:.2}x, p50 {:.2}x, p99 {:.2}x",
+        other.rate / quiet.rate,
+        other.p50 / quiet.p50,
+        other.p99 / quiet.p99
+    );
+}
+
+/// Adds `n` idempotency keys a day past their expiry (with answers of a
+/// typical size) and `n` notifications past theirs, to the bench's database.
+async fn add_backlog(url: &str, n: u64) -> Result<(), String> {
+    use diesel_async::SimpleAsyncConnection;
+    let mut conn = locate::connect(url).await?;
+    conn.batch_execute(&format!(
+        "INSERT INTO idempotency_keys (user_id, key, game_id, request_hash, response_status, response_body, created_at)
+         SELECT g.created_by, 'backlog-' || i, g.id, repeat('0', 64), 200,
+                jsonb_build_object('version', i, 'pad', repeat('x', 1300)), now() - interval '2 days'
+           FROM generate_series(1, {n}) AS i, (SELECT id, created_by FROM games LIMIT 1) AS g;
+         INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+         SELECT g.created_by, g.id, 'your_turn', jsonb_build_object('version', i), now() - interval '31 days'
+           FROM generate_series(1, {n}) AS i, (SELECT id, created_by FROM games LIMIT 1) AS g;
+         ANALYZE idempotency_keys; ANALYZE notifications;"
+    ))
+    .await
+    .map_err(|e| e.to_string())
 }
 
 /// What one run of the tables produced.
@@ -158,6 +231,7 @@ async fn play_for(
                 &name,
                 g as u64,
                 deadline,
+                args.idempotency_keys,
             )
             .await
         }
@@ -209,6 +283,7 @@ async fn wrong_logins(
 /// A database made for one benchmark run.
 struct Scratch {
     admin_url: String,
+    url: String,
     name: String,
 }
 
@@ -247,6 +322,7 @@ async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> 
         format!("http://127.0.0.1:{port}"),
         Scratch {
             admin_url: locate::with_database(&url, "postgres"),
+            url: bench_url.clone(),
             name,
         },
     ))
@@ -265,11 +341,25 @@ async fn call(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> Result<(u16, Value), String> {
+    call_keyed(client, method, url, token, body, None).await
+}
+
+async fn call_keyed(
+    client: &Client,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+    idempotency_key: Option<&str>,
+) -> Result<(u16, Value), String> {
     let method =
         actix_web::http::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
     let mut req = client.request(method, url);
     if let Some(t) = token {
         req = req.insert_header(("Authorization", format!("Bearer {t}")));
+    }
+    if let Some(key) = idempotency_key {
+        req = req.insert_header(("Idempotency-Key", key));
     }
     let mut res = match body {
         Some(b) => req.send_json(b).await,
@@ -323,6 +413,7 @@ async fn play_table(
     name: &str,
     seed: u64,
     deadline: Instant,
+    keyed: bool,
 ) -> Result<TableReport, String> {
     let mut tokens = Vec::new();
     for seat in 0..players {
@@ -404,13 +495,15 @@ async fn play_table(
             };
             let version = view["version"].as_i64().unwrap_or_default();
             let body = json!({"expected_version": version, "command": command});
+            let key = keyed.then(|| uuid::Uuid::new_v4().to_string());
             let sent = Instant::now();
-            let (status, answer) = call(
+            let (status, answer) = call_keyed(
                 client,
                 "POST",
                 &format!("{base}/v1/games/{id}/commands"),
                 Some(&tokens[seat]),
                 Some(&body),
+                key.as_deref(),
             )
             .await?;
             let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);

@@ -38,6 +38,8 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Print what a finished game costs on disk, per ruleset and table.
+    Storage,
     /// Print the OpenAPI document (or write it to a file).
     Openapi {
         /// Write here instead of standard output.

@@ -14,6 +14,7 @@ pub mod retention;
 pub mod routes;
 pub mod startup;
 pub mod state;
+pub mod storage;
 pub mod verify;
 pub mod webhooks;
 

@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Openapi { out } => write_openapi(out.as_deref()),
         Command::Export { since, out } => run_async(export(cli.settings, since, out)),
         Command::Probe => probe(cli.settings.bind),
+        Command::Storage => run_async(storage(cli.settings)),
         Command::Bench(args) => run_async(hatstand::bench::run(args, cli.settings)),
     };
     match outcome {
@@ -47,6 +48,21 @@ async fn serve(settings: Settings) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .await
         .map_err(|e| e.to_string())
+}
+
+async fn storage(settings: Settings) -> Result<(), String> {
+    let (url, _) = db::locate::locate(
+        settings.database_url.as_deref(),
+        &settings.data_dir,
+        "hatstand",
+    )
+    .await?;
+    let mut conn = db::locate::connect(&url).await?;
+    let costs = hatstand::storage::measure(&mut conn)
+        .await
+        .map_err(|e| e.to_string())?;
+    print!("{}", hatstand::storage::render(&costs));
+    Ok(())
 }
 
 async fn migrate(settings: Settings) -> Result<(), String> {

@@ -255,3 +255,36 @@ fn invalid_retention_settings_stop_the_server_at_start() {
         );
     }
 }
+
+#[actix_web::test]
+async fn the_storage_report_counts_each_finished_games_rows() {
+    let app = TestApp::spawn().await;
+    // Given two finished games of Hats and one game still going …
+    let first = crate::play::play(&app, "hats", 2, json!({}), 1).await;
+    crate::play::play(&app, "hats", 2, json!({}), 2).await;
+    let users = app.users(2).await;
+    app.started_game(&users, "hats", json!({})).await;
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let costs = hatstand::storage::measure(&mut conn).await.unwrap();
+    // … the report has Hats alone, with the finished games' rows only.
+    assert_eq!(costs.len(), 1);
+    let hats = &costs[0];
+    assert_eq!((hats.ruleset.as_str(), hats.games), ("hats", 2));
+    let events = app
+        .count(&format!(
+            "events WHERE game_id IN (SELECT id FROM games WHERE status = 'finished')"
+        ))
+        .await;
+    let table = |name: &str| hats.tables.iter().find(|t| t.table == name).unwrap();
+    assert_eq!(table("events").rows, events);
+    assert_eq!(table("seats").rows, 4);
+    assert_eq!(table("games").rows, 2);
+    assert!(table("events").heap_bytes > events * 100, "{hats:?}");
+    assert!(hats.kept_per_game() > 0.0 && hats.expiring_per_game() > 0.0);
+    let printed = hatstand::storage::render(&costs);
+    assert!(
+        printed.contains("storage: hats: 2 finished games"),
+        "{printed}"
+    );
+    assert!(first.commands > 0);
+}
