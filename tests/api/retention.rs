@@ -271,9 +271,7 @@ async fn the_storage_report_counts_each_finished_games_rows() {
     let hats = &costs[0];
     assert_eq!((hats.ruleset.as_str(), hats.games), ("hats", 2));
     let events = app
-        .count(&format!(
-            "events WHERE game_id IN (SELECT id FROM games WHERE status = 'finished')"
-        ))
+        .count("events WHERE game_id IN (SELECT id FROM games WHERE status = 'finished')")
         .await;
     let table = |name: &str| hats.tables.iter().find(|t| t.table == name).unwrap();
     assert_eq!(table("events").rows, events);
