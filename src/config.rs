@@ -197,7 +197,17 @@ pub struct RetentionSettings {
         global = true
     )]
     pub delivery_retention_days: u32,
-    /// How often this process prunes what has expired, in milliseconds (0: never).
+    /// After how many days over a game's record moves to the archive (one
+    /// compressed row a game).
+    #[arg(
+        long,
+        env = "HATSTAND_ARCHIVE_AFTER_DAYS",
+        default_value_t = 30,
+        global = true
+    )]
+    pub archive_after_days: u32,
+    /// How often this process prunes what has expired and archives games
+    /// over for long enough, in milliseconds (0: never).
     #[arg(
         long,
         env = "HATSTAND_PRUNE_TICK_MS",

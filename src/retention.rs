@@ -13,6 +13,8 @@
 //! - Finished webhook deliveries (delivered or failed) are kept 7 days
 //!   (`--delivery-retention-days`).
 //! - Sessions are kept 7 days after they expire or are signed out.
+//! - Games over for 30 days (`--archive-after-days`) are archived: their
+//!   record moves into one compressed row (see `games/archive.rs`).
 //!
 //! Every process prunes every `--prune-tick-ms` (60 s; 0: never) in batches
 //! of [`BATCH`] rows that skip locked rows, so processes share the work and
@@ -40,6 +42,7 @@ pub struct Retention {
     pub idempotency: TimeDelta,
     pub notifications: TimeDelta,
     pub deliveries: TimeDelta,
+    pub archive_after: TimeDelta,
     /// How often this process prunes (`None`: never).
     pub tick: Option<Duration>,
 }
@@ -76,6 +79,11 @@ impl Retention {
                 settings.delivery_retention_days,
                 MOST_DAYS,
             )?),
+            archive_after: TimeDelta::days(check(
+                "archive-after-days",
+                settings.archive_after_days,
+                MOST_DAYS,
+            )?),
             tick: (settings.prune_tick_ms > 0)
                 .then(|| Duration::from_millis(settings.prune_tick_ms)),
         })
@@ -96,10 +104,11 @@ pub struct Pruned {
     pub notifications: i64,
     pub deliveries: i64,
     pub sessions: i64,
+    pub archived: i64,
 }
 
 /// Prunes everything that expired by `now`, batch after batch until no
-/// batch is full.
+/// batch is full, then archives the games due.
 ///
 /// # Errors
 /// Database errors (what was pruned before stays pruned).
@@ -141,6 +150,17 @@ pub async fn prune(
         now - retention.deliveries
     );
     drain!(sessions, db::retention::sessions, now - SESSION_RETENTION);
+    drop(conn);
+    loop {
+        let n = crate::games::archive::archive_due(pool, now - retention.archive_after, now)
+            .await
+            .map_err(|e| e.to_string())?;
+        pruned.archived += i64::try_from(n).unwrap_or(i64::MAX);
+        if i64::try_from(n).unwrap_or(i64::MAX) < crate::games::archive::BATCH {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
     Ok(pruned)
 }
 
@@ -167,6 +187,7 @@ mod tests {
             idempotency_ttl_hours: 24,
             notification_retention_days: 30,
             delivery_retention_days: 7,
+            archive_after_days: 30,
             prune_tick_ms: 60_000,
         }
     }

@@ -15,7 +15,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 /// The rows of one table that belong to the finished games of a ruleset:
 /// a `FROM` clause over `f` (the finished games' ids) naming the rows `t`.
-const TABLES: [(&str, &str); 7] = [
+const TABLES: [(&str, &str); 8] = [
     ("games", "games t JOIN f ON t.id = f.id"),
     ("seats", "seats t JOIN f ON t.game_id = f.id"),
     ("invitations", "invitations t JOIN f ON t.game_id = f.id"),
@@ -31,6 +31,10 @@ const TABLES: [(&str, &str); 7] = [
     (
         "idempotency_keys",
         "idempotency_keys t JOIN f ON t.game_id = f.id",
+    ),
+    (
+        "archived_games",
+        "archived_games t JOIN f ON t.game_id = f.id",
     ),
 ];
 
@@ -60,7 +64,7 @@ pub struct RulesetCost {
 
 /// The tables whose rows stay as long as the game (the others expire; see
 /// `retention.rs`).
-pub const KEPT: [&str; 4] = ["games", "seats", "invitations", "events"];
+pub const KEPT: [&str; 5] = ["games", "seats", "invitations", "events", "archived_games"];
 
 impl RulesetCost {
     /// Bytes per finished game in the tables `which` selects, indexes included.

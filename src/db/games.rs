@@ -47,6 +47,9 @@ pub struct GameRow {
     pub invite_code: Option<String>,
     /// The version of the ruleset's rules the game is played under.
     pub rules_version: i16,
+    /// When its record moved to `archived_games` (its events and snapshot
+    /// are there now).
+    pub archived_at: Option<DateTime<Utc>>,
 }
 
 impl GameRow {

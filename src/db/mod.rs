@@ -1,6 +1,7 @@
 //! PostgreSQL: finding or starting a server, the connection pool, the
 //! embedded migrations, and the event store.
 
+pub mod archive;
 pub mod event_store;
 pub mod games;
 pub mod json_text;

@@ -1,6 +1,15 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    archived_games (game_id) {
+        game_id -> Uuid,
+        audit -> Bytea,
+        json_bytes -> Int4,
+        archived_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     events (game_id, seq) {
         game_id -> Uuid,
         seq -> Int8,
@@ -39,6 +48,7 @@ diesel::table! {
         private -> Bool,
         invite_code -> Nullable<Text>,
         rules_version -> Int2,
+        archived_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -158,6 +168,7 @@ diesel::table! {
 }
 
 diesel::joinable!(events -> games (game_id));
+diesel::joinable!(archived_games -> games (game_id));
 diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> games (game_id));
 diesel::joinable!(invitations -> games (game_id));
@@ -173,6 +184,7 @@ diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(webhooks -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    archived_games,
     events,
     games,
     idempotency_keys,

@@ -45,6 +45,9 @@ pub async fn audit_on(
             "the audit reveals every card: it is published once the game is over",
         ));
     }
+    if game.archived_at.is_some() {
+        return super::archive::document(conn, id).await;
+    }
     let events = event_store::load(conn, id, 0, game.version, game.version).await?;
     Ok(AuditDocument {
         format: FORMAT.to_owned(),
@@ -98,7 +101,7 @@ pub async fn state_at(
             loaded.game.version
         )));
     }
-    let events = event_store::load(&mut conn, id, 0, at, at).await?;
+    let events = super::archive::events(&mut conn, &loaded.game, 0, at, at).await?;
     drop(conn);
     let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
     let kind = kind_of(&loaded.game)?;

@@ -15,7 +15,7 @@ use super::codec::{event_from_parts, split_tagged, to_json};
 use super::kind_of;
 use super::lifecycle::{self, GameCreated};
 use super::resource::{public_options, viewer_for};
-use crate::db::event_store::{self, LoggedEvent};
+use crate::db::event_store::LoggedEvent;
 use crate::db::games;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -108,7 +108,8 @@ pub async fn list(
             .ok_or_else(|| ApiError::not_found("there is no such game"))?;
         let version = loaded.game.version;
         if version > after || changed.is_none() || Instant::now() >= deadline {
-            let logged = event_store::load(&mut conn, id, after, version, limit).await?;
+            let logged =
+                super::archive::events(&mut conn, &loaded.game, after, version, limit).await?;
             drop(conn);
             let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
             let kind = kind_of(&loaded.game)?;

@@ -2,6 +2,7 @@
 //! join, command, read, events, audit). Handlers parse and call exactly one
 //! of them; they load from PostgreSQL, run the pure engine, and store events.
 
+pub mod archive;
 pub mod audit;
 pub mod clock;
 pub mod codec;

@@ -84,8 +84,11 @@ pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result
             (loaded, Some(caller.user_id))
         }
     };
+    let mut loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
+        loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
+    }
     drop(conn);
-    let loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
     project_stored(&loaded, user)
 }
 
@@ -128,7 +131,7 @@ const LIST_HEAD: &str = "
 SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
        g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, NULL::jsonb AS result,
        g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
-       NULL::text AS invite_code, g.rules_version,";
+       NULL::text AS invite_code, g.rules_version, g.archived_at,";
 
 const LIST_TAIL: &str = "
   FROM games g

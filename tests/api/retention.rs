@@ -241,6 +241,7 @@ fn invalid_retention_settings_stop_the_server_at_start() {
         ("--idempotency-ttl-hours", "0"),
         ("--notification-retention-days", "0"),
         ("--delivery-retention-days", "4000"),
+        ("--archive-after-days", "0"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
             .args([flag, value, "--bind", "127.0.0.1:0", "serve"])
@@ -285,4 +286,100 @@ async fn the_storage_report_counts_each_finished_games_rows() {
         "{printed}"
     );
     assert!(first.commands > 0);
+}
+
+/// The raw body of a GET.
+async fn raw(app: &TestApp, path: &str, token: Option<&str>) -> (u16, Vec<u8>) {
+    let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
+    let body = response.body().limit(64 * 1024 * 1024).await.unwrap();
+    (response.status().as_u16(), body.to_vec())
+}
+
+#[actix_web::test]
+async fn an_archived_game_is_served_and_verified_as_before() {
+    let app = TestApp::spawn().await;
+    let played = crate::play::play(&app, "hat-trick", 3, json!({}), 7).await;
+    let id = played.id.clone();
+    let token = played.users[0].token.clone();
+    let paths = [
+        format!("/v1/games/{id}/audit"),
+        format!("/v1/games/{id}/events?after=0&limit=100"),
+        format!("/v1/games/{id}/events?after=7&limit=5"),
+        format!("/v1/games/{id}/state?at=9"),
+        format!("/v1/games/{id}"),
+        "/v1/me/games/export".to_owned(),
+    ];
+    let read_all = || async {
+        let mut out = Vec::new();
+        for path in &paths {
+            out.push(raw(&app, path, Some(&token)).await);
+            out.push(raw(&app, path, None).await);
+        }
+        out
+    };
+    let before = read_all().await;
+    let events = app.count(&format!("events WHERE game_id = '{id}'")).await;
+    // Not before its time …
+    let pool = hatstand::db::pool(&app.db.url, 2).unwrap();
+    assert_eq!(
+        prune(&pool, &retention(&app), Utc::now())
+            .await
+            .unwrap()
+            .archived,
+        0
+    );
+    // … but once it has been over for 30 days it is archived.
+    let archive = || {
+        hatstand::games::archive::archive_due(
+            &pool,
+            Utc::now() + chrono::TimeDelta::days(1),
+            Utc::now(),
+        )
+    };
+    assert_eq!(archive().await.unwrap(), 1);
+    assert_eq!(
+        app.count(&format!("events WHERE game_id = '{id}'")).await,
+        0
+    );
+    assert_eq!(
+        app.count(&format!(
+            "games WHERE id = '{id}' AND state IS NULL AND archived_at IS NOT NULL"
+        ))
+        .await,
+        1
+    );
+    // … and every read answers exactly as before, for a player and a spectator.
+    let after = read_all().await;
+    for ((path, b), a) in paths.iter().flat_map(|p| [p, p]).zip(&before).zip(&after) {
+        assert_eq!(a.0, b.0, "{path}");
+        assert!(
+            a.1 == b.1,
+            "{path} changed:\n{}\n{}",
+            String::from_utf8_lossy(&b.1),
+            String::from_utf8_lossy(&a.1)
+        );
+    }
+    crate::play::verified_audit(&app, &id).await;
+    // A second pass archives nothing more; commands meet a finished game.
+    assert_eq!(archive().await.unwrap(), 0);
+    app.post(
+        &format!("/v1/games/{id}/commands"),
+        Some(&token),
+        &json!({"expected_version": 1, "command": {"type": "pass"}}),
+    )
+    .await
+    .assert_problem(409, "game_finished");
+    // The archive row is a fraction of the events it replaced.
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let costs = hatstand::storage::measure(&mut conn).await.unwrap();
+    let archived = costs[0]
+        .tables
+        .iter()
+        .find(|t| t.table == "archived_games")
+        .unwrap();
+    assert_eq!(archived.rows, 1);
+    assert!(
+        archived.heap_bytes * 3 < events * 300,
+        "{archived:?} vs {events} events"
+    );
 }

@@ -253,6 +253,7 @@ pub fn settings(url: &str) -> Settings {
             idempotency_ttl_hours: 24,
             notification_retention_days: 30,
             delivery_retention_days: 7,
+            archive_after_days: 30,
             // Tests that prune call it themselves.
             prune_tick_ms: 0,
         },

@@ -191,4 +191,21 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
         audit["events"][0]["data"].get("rules").is_none(),
         "the record is not rewritten"
     );
+
+    // Both games, archived by this release, still serve and verify the
+    // same records.
+    let finished_id = finished.game_id.to_string();
+    let before = [
+        verified_audit(&app, &finished_id).await,
+        verified_audit(&app, &id).await,
+    ];
+    let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
+    let later = chrono::Utc::now() + chrono::TimeDelta::days(1);
+    let archived = hatstand::games::archive::archive_due(&pool, later, chrono::Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(archived, 2);
+    assert_eq!(app.count("events").await, 0);
+    assert_eq!(verified_audit(&app, &finished_id).await, before[0]);
+    assert_eq!(verified_audit(&app, &id).await, before[1]);
 }

@@ -1,0 +1,105 @@
+//! Archived games: a game over for longer than `--archive-after-days` (30)
+//! moves its record into one row of `archived_games`, the audit document
+//! exactly as it was served, zstd-compressed; its events and snapshot leave
+//! the hot tables. Everything that reads a record (`/audit`, `/events`,
+//! `state?at=N`, the game read, export, and so `verify`) reads archived
+//! games from there and answers as before, byte for byte.
+
+use chrono::{DateTime, Utc};
+use diesel_async::AsyncConnection;
+use uuid::Uuid;
+
+use crate::db::event_store::{self, LoggedEvent};
+use crate::db::games::GameRow;
+use crate::db::json_text::JsonText;
+use crate::db::{self, Pool};
+use crate::error::ApiError;
+use crate::verify::AuditDocument;
+
+/// The zstd level: audits compress about 8 to 1 at it, in milliseconds.
+pub const LEVEL: i32 = 9;
+
+/// Games archived by one transaction.
+pub const BATCH: i64 = 20;
+
+/// Archives up to [`BATCH`] games that were over before `before`, skipping
+/// games another process is archiving; returns how many.
+///
+/// # Errors
+/// Database errors (nothing of the batch is archived then).
+pub async fn archive_due(
+    pool: &Pool,
+    before: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<usize, ApiError> {
+    let mut conn = pool.get().await?;
+    conn.transaction::<_, ApiError, _>(async |conn| {
+        let due = db::archive::due(conn, before, BATCH).await?;
+        for id in &due {
+            let audit = super::audit::audit_on(conn, *id).await?;
+            let json = serde_json::to_vec(&audit).map_err(ApiError::internal)?;
+            let compressed =
+                zstd::encode_all(json.as_slice(), LEVEL).map_err(ApiError::internal)?;
+            db::archive::store(conn, *id, &compressed, json.len(), now).await?;
+        }
+        Ok(due.len())
+    })
+    .await
+}
+
+/// The audit document of archived game `id`, as it was served before.
+///
+/// # Errors
+/// `internal` when the archive row is missing or does not decode.
+pub async fn document(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<AuditDocument, ApiError> {
+    let compressed = db::archive::audit(conn, id)
+        .await?
+        .ok_or_else(|| ApiError::internal(format!("archived game {id} has no archive row")))?;
+    let json = zstd::decode_all(compressed.as_slice()).map_err(ApiError::internal)?;
+    serde_json::from_slice(&json).map_err(ApiError::internal)
+}
+
+/// The events of `game` with `after < seq <= up_to`, at most `limit`, from
+/// its log or, once archived, from its archive.
+///
+/// # Errors
+/// Database errors; `internal` for an archive that does not decode.
+pub async fn events(
+    conn: &mut diesel_async::AsyncPgConnection,
+    game: &GameRow,
+    after: i64,
+    up_to: i64,
+    limit: i64,
+) -> Result<Vec<LoggedEvent>, ApiError> {
+    if game.archived_at.is_none() {
+        return Ok(event_store::load(conn, game.id, after, up_to, limit).await?);
+    }
+    let audit = document(conn, game.id).await?;
+    Ok(audit
+        .events
+        .iter()
+        .filter(|e| e.seq > after && e.seq <= up_to)
+        .take(usize::try_from(limit).unwrap_or(0))
+        .map(LoggedEvent::from)
+        .collect())
+}
+
+/// The snapshot of an archived game (its audit's final state), for reads.
+///
+/// # Errors
+/// As [`document`].
+pub async fn snapshot(
+    conn: &mut diesel_async::AsyncPgConnection,
+    id: Uuid,
+) -> Result<Option<JsonText>, ApiError> {
+    let audit = document(conn, id).await?;
+    if audit.final_state.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(
+        JsonText::of(&audit.final_state).map_err(ApiError::internal)?,
+    ))
+}
