@@ -6,8 +6,9 @@
 //! that seat's `GET /v1/games/{id}`) and posts one of them at the version it
 //! read. Finished games are replaced by new ones. Each game has one request
 //! in flight at a time, so at most `--games` commands are in flight. Without
-//! `--base` it starts its own server in-process on a fresh database, and
-//! drops that database at the end.
+//! `--base` it starts its own server in-process on a fresh database (with
+//! no per-token rate limit: each table's few tokens play at machine speed),
+//! and drops that database at the end.
 //!
 //! With `--login-storm N` it plays twice, quiet and then while N clients
 //! send wrong passwords as fast as they are answered, and prints both
@@ -51,7 +52,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub idempotency_keys: bool,
     /// At the end, print what the finished games cost on disk (`hatstand
-    /// storage` of the bench's database; not with `--base`).
+    /// storage` of the bench's database; not with `--base`), then again
+    /// once they are archived.
     #[arg(long)]
     pub storage: bool,
     /// Expired idempotency keys and notifications to add, and prune while a
@@ -162,6 +164,28 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
     if let Some(scratch) = scratch {
         if args.storage {
             let mut conn = locate::connect(&scratch.url).await?;
+            let costs = crate::storage::measure(&mut conn)
+                .await
+                .map_err(|e| e.to_string())?;
+            print!("{}", crate::storage::render(&costs));
+            // And once archived, as they will be a month after they ended.
+            let pool = db::pool(&scratch.url, 1)?;
+            let now = db::event_store::now();
+            let mut archived = 0;
+            loop {
+                let n = crate::games::archive::archive_due(
+                    &pool,
+                    now + chrono::TimeDelta::days(1),
+                    now,
+                )
+                .await
+                .map_err(|e| e.problem().detail)?;
+                archived += n;
+                if n == 0 {
+                    break;
+                }
+            }
+            println!("storage: after archiving {archived} games:");
             let costs = crate::storage::measure(&mut conn)
                 .await
                 .map_err(|e| e.to_string())?;
@@ -312,7 +336,11 @@ async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> 
     let bench_url = locate::with_database(&url, &name);
     locate::ensure_database(&bench_url).await?;
     db::migrate(&bench_url).await?;
-    let state = crate::startup::state_for(&bench_url, settings).await?;
+    // Each table's few tokens play as fast as the server answers: far over
+    // the per-token rate meant for clients, so it is off here.
+    let mut settings = settings.clone();
+    settings.token_rate = 0;
+    let state = crate::startup::state_for(&bench_url, &settings).await?;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let server =
