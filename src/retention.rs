@@ -30,6 +30,11 @@ use crate::db::{self, Pool};
 /// Rows pruned by one statement.
 pub const BATCH: i64 = 1_000;
 
+/// The pause between two full batches: a backlog is pruned at some
+/// thousands of rows a second per process, not as fast as PostgreSQL can
+/// delete, so commands keep most of the database meanwhile.
+pub const BATCH_PAUSE: Duration = Duration::from_millis(100);
+
 /// How long sessions are kept after they end.
 pub const SESSION_RETENTION: TimeDelta = TimeDelta::days(7);
 
@@ -129,8 +134,8 @@ pub async fn prune(
                 if n < BATCH {
                     break;
                 }
-                // Let commands have the connection's share of the database.
-                tokio::task::yield_now().await;
+                // Leave the database to commands between batches.
+                tokio::time::sleep(BATCH_PAUSE).await;
             }
         };
     }
