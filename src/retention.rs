@@ -15,6 +15,8 @@
 //! - Sessions are kept 7 days after they expire or are signed out.
 //! - Games over for 30 days (`--archive-after-days`) are archived: their
 //!   record moves into one compressed row (see `games/archive.rs`).
+//! - Events written before events were compacted are converted, a batch at
+//!   a time (see `db/event_store.rs`).
 //!
 //! Every process prunes every `--prune-tick-ms` (60 s; 0: never) in batches
 //! of [`BATCH`] rows that skip locked rows, so processes share the work and
@@ -110,10 +112,12 @@ pub struct Pruned {
     pub deliveries: i64,
     pub sessions: i64,
     pub archived: i64,
+    /// Events written before compaction, converted.
+    pub compacted: i64,
 }
 
 /// Prunes everything that expired by `now`, batch after batch until no
-/// batch is full, then archives the games due.
+/// batch is full, compacts old events, then archives the games due.
 ///
 /// # Errors
 /// Database errors (what was pruned before stays pruned).
@@ -155,6 +159,16 @@ pub async fn prune(
         now - retention.deliveries
     );
     drain!(sessions, db::retention::sessions, now - SESSION_RETENTION);
+    loop {
+        let n = db::event_store::compact(&mut conn, BATCH)
+            .await
+            .map_err(|e| e.to_string())?;
+        pruned.compacted += n;
+        if n < BATCH {
+            break;
+        }
+        tokio::time::sleep(BATCH_PAUSE).await;
+    }
     drop(conn);
     loop {
         let n = crate::games::archive::archive_due(pool, now - retention.archive_after, now)

@@ -1,7 +1,8 @@
 //! The append-only event log of every game, and its hash chain.
 //!
 //! Each event's `hash` is `SHA-256(prev_hash ‖ canonical JSON of the event)`,
-//! hex-encoded, where `prev_hash` is the previous event's hash (64 zeros for
+//! hex-encoded (and stored as its 32 bytes; `prev_hash` is not stored, it is
+//! the previous row's hash), where `prev_hash` is the previous event's hash (64 zeros for
 //! the first event) as its 64 hex characters, and the canonical JSON is the
 //! object `{"actor", "at", "command", "data", "seq", "type"}` with the keys of
 //! every object sorted, no whitespace, and strings escaped as JSON requires.
@@ -224,6 +225,9 @@ fn write_canonical(value: &Value, out: &mut String) {
     }
 }
 
+/// An event row: the hash as its 32 bytes (`digest`), or, in rows written
+/// before events were compacted and not converted yet, as hex with the
+/// `prev_hash` beside it.
 type EventRow = (
     i64,
     String,
@@ -231,24 +235,39 @@ type EventRow = (
     Option<Uuid>,
     Option<i16>,
     Option<Value>,
-    String,
-    String,
+    Option<Vec<u8>>,
+    Option<String>,
+    Option<String>,
     DateTime<Utc>,
 );
 
-fn from_row(row: EventRow) -> LoggedEvent {
-    let (seq, kind, data, actor_user, actor_seat, command, prev_hash, hash, at) = row;
-    LoggedEvent {
-        seq,
-        kind,
-        data,
-        actor_user,
-        actor_seat,
-        command,
-        prev_hash,
-        hash,
-        created_at: format_time(at),
+/// The events of rows in `seq` order, each `prev_hash` taken from the row
+/// before (or kept, in an unconverted row); `before` is the hash of the
+/// event before the first row.
+fn from_rows(rows: Vec<EventRow>, before: String) -> Result<Vec<LoggedEvent>, String> {
+    let mut prev = before;
+    let mut out = Vec::with_capacity(rows.len());
+    for (seq, kind, data, actor_user, actor_seat, command, digest, hash, prev_hash, at) in rows {
+        let hash = match (digest, hash) {
+            (Some(digest), _) => hex::encode(digest),
+            (None, Some(hash)) => hash,
+            (None, None) => return Err(format!("event {seq} has no hash")),
+        };
+        let prev_hash = prev_hash.unwrap_or_else(|| std::mem::take(&mut prev));
+        prev.clone_from(&hash);
+        out.push(LoggedEvent {
+            seq,
+            kind,
+            data,
+            actor_user,
+            actor_seat,
+            command,
+            prev_hash,
+            hash,
+            created_at: format_time(at),
+        });
     }
+    Ok(out)
 }
 
 /// Events of `game` with `after < seq <= up_to`, in order, at most `limit`.
@@ -262,12 +281,14 @@ pub async fn load(
     up_to: i64,
     limit: i64,
 ) -> QueryResult<Vec<LoggedEvent>> {
-    let rows: Vec<EventRow> = events::table
+    // The event at `after` too: its hash is the first one's `prev_hash`.
+    let from = if after >= 1 { after - 1 } else { after };
+    let mut rows: Vec<EventRow> = events::table
         .filter(events::game_id.eq(game))
-        .filter(events::seq.gt(after))
+        .filter(events::seq.gt(from))
         .filter(events::seq.le(up_to))
         .order(events::seq.asc())
-        .limit(limit)
+        .limit(limit + i64::from(after >= 1))
         .select((
             events::seq,
             events::type_,
@@ -275,16 +296,24 @@ pub async fn load(
             events::actor_user,
             events::actor_seat,
             events::command,
-            events::prev_hash,
+            events::digest,
             events::hash,
+            events::prev_hash,
             events::created_at,
         ))
         .load(conn)
         .await?;
-    Ok(rows.into_iter().map(from_row).collect())
+    let before = if after >= 1 && <[EventRow]>::first(&rows).is_some_and(|r| r.0 == after) {
+        let (.., digest, hash, _, _) = rows.remove(0);
+        digest.map(hex::encode).or(hash).unwrap_or_default()
+    } else {
+        GENESIS_HASH.to_owned()
+    };
+    from_rows(rows, before).map_err(|e| diesel::result::Error::DeserializationError(e.into()))
 }
 
-/// Inserts events (inside the caller's transaction).
+/// Inserts events (inside the caller's transaction), each hash as its 32
+/// bytes and no `prev_hash` (the chain is the order of `seq`).
 ///
 /// # Errors
 /// Database errors, a duplicate `(game_id, seq)` among them.
@@ -298,9 +327,15 @@ pub async fn insert(
             .map(|t| t.with_timezone(&Utc))
             .unwrap_or_else(|_| now())
     };
+    let digests = new
+        .iter()
+        .map(|e| hex::decode(&e.hash))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| diesel::result::Error::SerializationError(Box::new(e)))?;
     let rows: Vec<_> = new
         .iter()
-        .map(|e| {
+        .zip(&digests)
+        .map(|(e, digest)| {
             (
                 events::game_id.eq(game),
                 events::seq.eq(e.seq),
@@ -309,8 +344,7 @@ pub async fn insert(
                 events::actor_user.eq(e.actor_user),
                 events::actor_seat.eq(e.actor_seat),
                 events::command.eq(e.command.as_ref()),
-                events::prev_hash.eq(&e.prev_hash),
-                events::hash.eq(&e.hash),
+                events::digest.eq(Some(digest)),
                 events::created_at.eq(parse_time(&e.created_at)),
             )
         })
@@ -320,6 +354,42 @@ pub async fn insert(
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// Converts up to `batch` events written before compaction (hex hashes, a
+/// stored `prev_hash`) to the compact form, skipping rows others hold;
+/// returns how many. The database refuses any row whose `prev_hash` is not
+/// its previous event's hash: such a row stays as written, for `verify`.
+///
+/// # Errors
+/// Database errors.
+pub async fn compact(conn: &mut AsyncPgConnection, batch: i64) -> QueryResult<i64> {
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let counted: Count = diesel::sql_query(
+        "WITH doomed AS (
+             SELECT e.game_id, e.seq FROM events e
+              WHERE e.digest IS NULL
+                AND e.prev_hash = coalesce(
+                        (SELECT coalesce(encode(p.digest, 'hex'), p.hash) FROM events p
+                          WHERE p.game_id = e.game_id AND p.seq = e.seq - 1),
+                        repeat('0', 64))
+              ORDER BY e.game_id, e.seq LIMIT $1
+                FOR UPDATE SKIP LOCKED),
+         done AS (
+             UPDATE events e SET digest = decode(e.hash, 'hex'), hash = NULL, prev_hash = NULL
+               FROM doomed d
+              WHERE e.game_id = d.game_id AND e.seq = d.seq
+             RETURNING 1)
+         SELECT count(*) AS n FROM done",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(batch)
+    .get_result(conn)
+    .await?;
+    Ok(counted.n)
 }
 
 #[cfg(test)]

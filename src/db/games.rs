@@ -352,12 +352,12 @@ WITH bumped AS (
      WHERE id = $1 AND version = $2
  RETURNING id
 ), appended AS (
-    INSERT INTO events (game_id, seq, "type", data, actor_user, actor_seat, command, prev_hash, hash, created_at)
-    SELECT b.id, e.seq, e."type", e.data, e.actor_user, e.actor_seat, e.command, e.prev_hash, e.hash, e.created_at
+    INSERT INTO events (game_id, seq, "type", data, actor_user, actor_seat, command, digest, created_at)
+    SELECT b.id, e.seq, e."type", e.data, e.actor_user, e.actor_seat, e.command, decode(e.hash, 'hex'), e.created_at
       FROM bumped b,
            jsonb_to_recordset($10) AS e(seq bigint, "type" text, data jsonb, actor_user uuid,
-                                        actor_seat smallint, command jsonb, prev_hash text,
-                                        hash text, created_at timestamptz)
+                                        actor_seat smallint, command jsonb, hash text,
+                                        created_at timestamptz)
     RETURNING seq
 )"#;
 

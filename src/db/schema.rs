@@ -19,9 +19,10 @@ diesel::table! {
         actor_user -> Nullable<Uuid>,
         actor_seat -> Nullable<Int2>,
         command -> Nullable<Jsonb>,
-        prev_hash -> Text,
-        hash -> Text,
+        prev_hash -> Nullable<Text>,
+        hash -> Nullable<Text>,
         created_at -> Timestamptz,
+        digest -> Nullable<Bytea>,
     }
 }
 

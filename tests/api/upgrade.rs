@@ -199,6 +199,45 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
         verified_audit(&app, &finished_id).await,
         verified_audit(&app, &id).await,
     ];
+    // The events written before compaction are converted in batches (the
+    // records read the same) …
+    let legacy_rows = app.count("events WHERE digest IS NULL").await;
+    assert!(legacy_rows > 0);
+    assert!(
+        app.count("events WHERE digest IS NOT NULL").await > 0,
+        "new events are compact"
+    );
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let mut compacted = 0;
+    loop {
+        let n = hatstand::db::event_store::compact(&mut conn, 7)
+            .await
+            .unwrap();
+        compacted += n;
+        if n == 0 {
+            break;
+        }
+    }
+    assert_eq!(compacted, legacy_rows);
+    assert_eq!(
+        app.count("events WHERE hash IS NOT NULL OR prev_hash IS NOT NULL")
+            .await,
+        0
+    );
+    assert_eq!(verified_audit(&app, &finished_id).await, before[0]);
+    assert_eq!(verified_audit(&app, &id).await, before[1]);
+    // … and the log stays append-only: no other update is allowed.
+    {
+        use diesel_async::SimpleAsyncConnection;
+        for sql in [
+            "UPDATE events SET digest = sha256(digest) WHERE seq = 2",
+            "UPDATE events SET digest = NULL, hash = encode(digest, 'hex'), prev_hash = repeat('0', 64) WHERE seq = 2",
+        ] {
+            let err = conn.batch_execute(sql).await.unwrap_err();
+            assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+        }
+    }
+
     let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
     let later = chrono::Utc::now() + chrono::TimeDelta::days(1);
     let archived = hatstand::games::archive::archive_due(&pool, later, chrono::Utc::now())
@@ -208,4 +247,45 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
     assert_eq!(app.count("events").await, 0);
     assert_eq!(verified_audit(&app, &finished_id).await, before[0]);
     assert_eq!(verified_audit(&app, &id).await, before[1]);
+}
+
+#[actix_web::test]
+async fn a_legacy_event_whose_prev_hash_was_tampered_with_is_not_compacted_and_still_fails_verify()
+{
+    let db = TestDb::before("2026-11-26-000100_rules_version").await;
+    let finished = legacy("goathead-3p.json");
+    let mut sql = rows_as_written_before(&finished, finished.events.len());
+    // Someone with database access rewrote the chain link of event 5.
+    sql += &format!(
+        "UPDATE events SET prev_hash = repeat('a', 64) WHERE game_id = '{}' AND seq = 5;",
+        finished.game_id
+    );
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute("ALTER TABLE events DISABLE TRIGGER events_no_update_or_delete")
+            .await
+            .unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+        conn.batch_execute("ALTER TABLE events ENABLE TRIGGER events_no_update_or_delete")
+            .await
+            .unwrap();
+    }
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    while hatstand::db::event_store::compact(&mut conn, 1000)
+        .await
+        .unwrap()
+        > 0
+    {}
+    // Every event but the tampered one is compact; that one keeps its
+    // stored link, so the audit still shows it and verification fails.
+    assert_eq!(app.count("events WHERE digest IS NULL").await, 1);
+    let audit = app
+        .get(&format!("/v1/games/{}/audit", finished.game_id), None)
+        .await
+        .ok(200);
+    let doc: AuditDocument = serde_json::from_value(audit).unwrap();
+    let failed = hatstand::verify::verify(&doc).unwrap_err().to_string();
+    assert!(failed.contains("event 5"), "{failed}");
 }
