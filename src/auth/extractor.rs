@@ -141,21 +141,6 @@ async fn checked(
     }
 }
 
-impl FromRequest for Caller {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let found = state(req).and_then(|state| Ok((claimed(req, &state)?, state)));
-        Box::pin(async move {
-            let (claimed, state) = found?;
-            checked(state, Some(claimed.ok_or_else(needed)?))
-                .await?
-                .ok_or_else(needed)
-        })
-    }
-}
-
 impl FromRequest for MaybeCaller {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
@@ -166,6 +151,17 @@ impl FromRequest for MaybeCaller {
             let (claimed, state) = found?;
             Ok(MaybeCaller(checked(state, claimed).await?))
         })
+    }
+}
+
+/// A [`MaybeCaller`] that must be someone.
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let maybe = MaybeCaller::from_request(req, payload);
+        Box::pin(async move { maybe.await?.0.ok_or_else(needed) })
     }
 }
 
@@ -182,15 +178,16 @@ impl FromRequest for MaybeClaimed {
     }
 }
 
+/// A [`MaybeClaimed`] that must be someone.
 impl FromRequest for Claimed {
     type Error = ApiError;
     type Future = std::future::Ready<Result<Self, ApiError>>;
 
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         std::future::ready(
-            state(req)
-                .and_then(|state| claimed(req, &state))
-                .and_then(|c| c.map(Claimed).ok_or_else(needed)),
+            MaybeClaimed::from_request(req, payload)
+                .into_inner()
+                .and_then(|maybe| maybe.0.ok_or_else(needed)),
         )
     }
 }
