@@ -28,6 +28,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::config::RetentionSettings;
 use crate::db::{self, Pool};
+use crate::games::archive;
 
 /// Rows pruned by one statement.
 pub const BATCH: i64 = 1_000;
@@ -126,60 +127,69 @@ pub async fn prune(
     retention: &Retention,
     now: DateTime<Utc>,
 ) -> Result<Pruned, String> {
-    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
-    let mut pruned = Pruned::default();
+    /// Runs `$step` (one batch of at most `$batch` rows, answering how many
+    /// it did) until a batch is not full, pausing [`BATCH_PAUSE`] between
+    /// batches to leave the database to commands; the rows done in all.
     macro_rules! drain {
-        ($field:ident, $prune:path, $before:expr) => {
+        ($batch:expr, $step:expr) => {{
+            let mut done = 0;
             loop {
-                let n = $prune(&mut conn, $before, BATCH)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                pruned.$field += n;
-                if n < BATCH {
-                    break;
+                let n: i64 = $step?;
+                done += n;
+                if n < $batch {
+                    break done;
                 }
-                // Leave the database to commands between batches.
                 tokio::time::sleep(BATCH_PAUSE).await;
             }
-        };
+        }};
     }
-    drain!(
-        idempotency_keys,
-        db::retention::idempotency_keys,
-        now - retention.idempotency
-    );
-    drain!(
-        notifications,
-        db::retention::notifications,
-        now - retention.notifications
-    );
-    drain!(
-        deliveries,
-        db::retention::deliveries,
-        now - retention.deliveries
-    );
-    drain!(sessions, db::retention::sessions, now - SESSION_RETENTION);
-    loop {
-        let n = db::event_store::compact(&mut conn, BATCH)
-            .await
-            .map_err(|e| e.to_string())?;
-        pruned.compacted += n;
-        if n < BATCH {
-            break;
+    let sql = |e: diesel::result::Error| e.to_string();
+    let mut pruned = {
+        let mut conn = pool.get().await.map_err(|e| e.to_string())?;
+        let conn = &mut conn;
+        Pruned {
+            idempotency_keys: drain!(
+                BATCH,
+                db::retention::idempotency_keys(conn, now - retention.idempotency, BATCH)
+                    .await
+                    .map_err(sql)
+            ),
+            notifications: drain!(
+                BATCH,
+                db::retention::notifications(conn, now - retention.notifications, BATCH)
+                    .await
+                    .map_err(sql)
+            ),
+            deliveries: drain!(
+                BATCH,
+                db::retention::deliveries(conn, now - retention.deliveries, BATCH)
+                    .await
+                    .map_err(sql)
+            ),
+            sessions: drain!(
+                BATCH,
+                db::retention::sessions(conn, now - SESSION_RETENTION, BATCH)
+                    .await
+                    .map_err(sql)
+            ),
+            compacted: drain!(
+                BATCH,
+                db::retention::compact_events(conn, BATCH)
+                    .await
+                    .map_err(sql)
+            ),
+            archived: 0,
         }
-        tokio::time::sleep(BATCH_PAUSE).await;
-    }
-    drop(conn);
-    loop {
-        let n = crate::games::archive::archive_due(pool, now - retention.archive_after, now)
+    };
+    // Archiving takes its own connection (and the one above is back in the
+    // pool, which may hold only one).
+    pruned.archived = drain!(
+        archive::BATCH,
+        archive::archive_due(pool, now - retention.archive_after, now)
             .await
-            .map_err(|e| e.to_string())?;
-        pruned.archived += i64::try_from(n).unwrap_or(i64::MAX);
-        if i64::try_from(n).unwrap_or(i64::MAX) < crate::games::archive::BATCH {
-            break;
-        }
-        tokio::task::yield_now().await;
-    }
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+            .map_err(|e| e.to_string())
+    );
     Ok(pruned)
 }
 

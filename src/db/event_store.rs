@@ -356,42 +356,6 @@ pub async fn insert(
     Ok(())
 }
 
-/// Converts up to `batch` events written before compaction (hex hashes, a
-/// stored `prev_hash`) to the compact form, skipping rows others hold;
-/// returns how many. The database refuses any row whose `prev_hash` is not
-/// its previous event's hash: such a row stays as written, for `verify`.
-///
-/// # Errors
-/// Database errors.
-pub async fn compact(conn: &mut AsyncPgConnection, batch: i64) -> QueryResult<i64> {
-    #[derive(QueryableByName)]
-    struct Count {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    let counted: Count = diesel::sql_query(
-        "WITH doomed AS (
-             SELECT e.game_id, e.seq FROM events e
-              WHERE e.digest IS NULL
-                AND e.prev_hash = coalesce(
-                        (SELECT coalesce(encode(p.digest, 'hex'), p.hash) FROM events p
-                          WHERE p.game_id = e.game_id AND p.seq = e.seq - 1),
-                        repeat('0', 64))
-              ORDER BY e.game_id, e.seq LIMIT $1
-                FOR UPDATE SKIP LOCKED),
-         done AS (
-             UPDATE events e SET digest = decode(e.hash, 'hex'), hash = NULL, prev_hash = NULL
-               FROM doomed d
-              WHERE e.game_id = d.game_id AND e.seq = d.seq
-             RETURNING 1)
-         SELECT count(*) AS n FROM done",
-    )
-    .bind::<diesel::sql_types::BigInt, _>(batch)
-    .get_result(conn)
-    .await?;
-    Ok(counted.n)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
-//! Pruning what has expired, one small batch a statement.
+//! Pruning what has expired, and compacting old events, one small batch a
+//! statement.
 //!
 //! Each statement picks at most `batch` expired rows with `FOR UPDATE SKIP
 //! LOCKED` and deletes them: rows another process is pruning (or a command
@@ -148,6 +149,38 @@ pub async fn sessions(
         batch,
     )
     .await
+}
+
+/// Converts up to `batch` events written before events were compacted (hex
+/// hashes, a stored `prev_hash`) to the compact form (see `event_store.rs`),
+/// skipping rows others hold; returns how many. The database refuses any row
+/// whose `prev_hash` is not its previous event's hash: such a row stays as
+/// written, for `verify` to find.
+///
+/// # Errors
+/// Database errors.
+pub async fn compact_events(conn: &mut AsyncPgConnection, batch: i64) -> diesel::QueryResult<i64> {
+    let counted: Count = diesel::sql_query(
+        "WITH doomed AS (
+             SELECT e.game_id, e.seq FROM events e
+              WHERE e.digest IS NULL
+                AND e.prev_hash = coalesce(
+                        (SELECT coalesce(encode(p.digest, 'hex'), p.hash) FROM events p
+                          WHERE p.game_id = e.game_id AND p.seq = e.seq - 1),
+                        repeat('0', 64))
+              ORDER BY e.game_id, e.seq LIMIT $1
+                FOR UPDATE SKIP LOCKED),
+         done AS (
+             UPDATE events e SET digest = decode(e.hash, 'hex'), hash = NULL, prev_hash = NULL
+               FROM doomed d
+              WHERE e.game_id = d.game_id AND e.seq = d.seq
+             RETURNING 1)
+         SELECT count(*) AS n FROM done",
+    )
+    .bind::<BigInt, _>(batch)
+    .get_result(conn)
+    .await?;
+    Ok(counted.n)
 }
 
 /// The highest notification id pruned so far (0: none).

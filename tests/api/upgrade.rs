@@ -210,7 +210,7 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
     let mut compacted = 0;
     loop {
-        let n = hatstand::db::event_store::compact(&mut conn, 7)
+        let n = hatstand::db::retention::compact_events(&mut conn, 7)
             .await
             .unwrap();
         compacted += n;
@@ -273,7 +273,7 @@ async fn a_legacy_event_whose_prev_hash_was_tampered_with_is_not_compacted_and_s
     }
     let app = TestApp::spawn_on(db, |_| {}).await;
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
-    while hatstand::db::event_store::compact(&mut conn, 1000)
+    while hatstand::db::retention::compact_events(&mut conn, 1000)
         .await
         .unwrap()
         > 0
