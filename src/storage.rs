@@ -9,50 +9,10 @@
 //! each table's indexes shared out by row count. Free space in pages and
 //! the write-ahead log are not counted.
 
-use diesel::QueryableByName;
-use diesel::sql_types::{BigInt, Double, Text};
-use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use diesel_async::AsyncPgConnection;
 
-/// The rows of one table that belong to the finished games of a ruleset:
-/// a `FROM` clause over `f` (the finished games' ids) naming the rows `t`.
-const TABLES: [(&str, &str); 8] = [
-    ("games", "games t JOIN f ON t.id = f.id"),
-    ("seats", "seats t JOIN f ON t.game_id = f.id"),
-    ("invitations", "invitations t JOIN f ON t.game_id = f.id"),
-    ("events", "events t JOIN f ON t.game_id = f.id"),
-    (
-        "notifications",
-        "notifications t JOIN f ON t.game_id = f.id",
-    ),
-    (
-        "webhook_deliveries",
-        "webhook_deliveries t JOIN notifications n ON t.notification_id = n.id JOIN f ON n.game_id = f.id",
-    ),
-    (
-        "idempotency_keys",
-        "idempotency_keys t JOIN f ON t.game_id = f.id",
-    ),
-    (
-        "archived_games",
-        "archived_games t JOIN f ON t.game_id = f.id",
-    ),
-];
-
-/// One table's share of a ruleset's finished games.
-#[derive(Debug, Clone, QueryableByName)]
-pub struct TableCost {
-    #[diesel(sql_type = Text)]
-    pub table: String,
-    /// Rows that belong to the finished games.
-    #[diesel(sql_type = BigInt)]
-    pub rows: i64,
-    /// Their bytes as stored, line pointers included.
-    #[diesel(sql_type = BigInt)]
-    pub heap_bytes: i64,
-    /// The table's index bytes, shared out by rows.
-    #[diesel(sql_type = Double)]
-    pub index_bytes: f64,
-}
+use crate::db::storage;
+pub use crate::db::storage::TableCost;
 
 /// What the finished games of one ruleset cost.
 #[derive(Debug, Clone)]
@@ -94,46 +54,14 @@ impl RulesetCost {
     }
 }
 
-#[derive(QueryableByName)]
-struct Ruleset {
-    #[diesel(sql_type = Text)]
-    ruleset: String,
-    #[diesel(sql_type = BigInt)]
-    games: i64,
-}
-
 /// The cost of the finished games of every ruleset that has some.
 ///
 /// # Errors
 /// Database errors.
 pub async fn measure(conn: &mut AsyncPgConnection) -> diesel::QueryResult<Vec<RulesetCost>> {
-    let rulesets: Vec<Ruleset> = diesel::sql_query(
-        "SELECT ruleset, count(*) AS games FROM games WHERE status = 'finished'
-          GROUP BY ruleset ORDER BY ruleset",
-    )
-    .load(conn)
-    .await?;
     let mut out = Vec::new();
-    for Ruleset { ruleset, games } in rulesets {
-        let mut tables = Vec::new();
-        for (table, from) in TABLES {
-            // `table` and `from` are constants of this module, never input.
-            let sql = format!(
-                "WITH f AS (SELECT id FROM games WHERE ruleset = $1 AND status = 'finished'),
-                      mine AS (SELECT count(*) AS rows, coalesce(sum(pg_column_size(t.*) + 4), 0)::bigint AS bytes
-                                 FROM {from}),
-                      whole AS (SELECT greatest(count(*), 1) AS rows FROM {table})
-                 SELECT '{table}' AS table, mine.rows, mine.bytes AS heap_bytes,
-                        pg_indexes_size('{table}')::float8 * mine.rows / whole.rows AS index_bytes
-                   FROM mine, whole"
-            );
-            tables.push(
-                diesel::sql_query(sql)
-                    .bind::<Text, _>(&ruleset)
-                    .get_result::<TableCost>(conn)
-                    .await?,
-            );
-        }
+    for (ruleset, games) in storage::finished_by_ruleset(conn).await? {
+        let tables = storage::table_costs(conn, &ruleset).await?;
         out.push(RulesetCost {
             ruleset,
             games,

@@ -11,6 +11,7 @@ pub mod prepared;
 pub mod retention;
 pub mod schema;
 pub mod sessions;
+pub mod storage;
 pub mod throttle;
 
 use diesel_async::AsyncPgConnection;
