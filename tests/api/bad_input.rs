@@ -74,13 +74,8 @@ async fn oversized_bodies_are_413_and_write_nothing() {
         .assert_problem(413, "payload_too_large");
     let huge_join = vec![b' '; 70 * 1024];
     let game = app
-        .post(
-            "/v1/games",
-            Some(&ann.token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&ann, &json!({"ruleset": "hats", "players": 2}))
+        .await;
     let before_join = app.footprint().await;
     let bob = app.register("bob").await;
     let after_bob = app.footprint().await;
@@ -103,13 +98,8 @@ async fn bad_ids_and_absurd_query_values_are_400() {
     let app = TestApp::spawn().await;
     let ann = app.register("ann").await;
     let game = app
-        .post(
-            "/v1/games",
-            Some(&ann.token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&ann, &json!({"ruleset": "hats", "players": 2}))
+        .await;
     let id = game["id"].as_str().unwrap();
     for path in [
         "/v1/games/not-a-uuid".to_owned(),

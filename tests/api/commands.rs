@@ -145,13 +145,8 @@ async fn commands_before_the_start_are_game_not_open() {
     let app = TestApp::spawn().await;
     let ann = app.register("ann").await;
     let game = app
-        .post(
-            "/v1/games",
-            Some(&ann.token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&ann, &json!({"ruleset": "hats", "players": 2}))
+        .await;
     let id = game["id"].as_str().unwrap();
     app.command(id, &ann, 2, &json!({"type": "black_hat", "card": "H1"}))
         .await

@@ -185,6 +185,43 @@ async fn connections_dropped_by_postgres_are_replaced() {
     app.game(&id, Some(&users[0])).await;
 }
 
+/// A started game whose row another session holds (`FOR UPDATE` in an open
+/// transaction), with the first seat's first legal command at the game's
+/// version and the footprint before it.
+struct Held {
+    id: String,
+    users: Vec<crate::support::User>,
+    version: i64,
+    command: serde_json::Value,
+    before: Vec<i64>,
+    holder: diesel_async::AsyncPgConnection,
+}
+
+async fn a_game_with_its_row_held(app: &TestApp) -> Held {
+    use diesel_async::SimpleAsyncConnection;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&id, Some(&users[0])).await;
+    let version = game["version"].as_i64().unwrap();
+    let command = game["legal_commands"][0].clone();
+    let before = app.footprint().await;
+    let mut holder = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    holder
+        .batch_execute(&format!(
+            "BEGIN; SELECT 1 FROM games WHERE id = '{id}' FOR UPDATE"
+        ))
+        .await
+        .unwrap();
+    Held {
+        id,
+        users,
+        version,
+        command,
+        before,
+        holder,
+    }
+}
+
 /// PostgreSQL ends a command's session while its statement waits on the
 /// game's row (an administrator's `pg_terminate_backend`, as in a restart):
 /// the command answers 503 `unavailable`, writes nothing, and the same
@@ -195,21 +232,15 @@ async fn a_command_whose_session_is_ended_mid_statement_is_unavailable() {
     use hatstand::db::locate;
 
     let app = TestApp::spawn().await;
-    let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let version = game["version"].as_i64().unwrap();
-    let command = game["legal_commands"][0].clone();
-    let before = app.footprint().await;
-
     // Given another session holding the game's row
-    let mut holder = locate::connect(&app.db.url).await.unwrap();
-    holder
-        .batch_execute(&format!(
-            "BEGIN; SELECT 1 FROM games WHERE id = '{id}' FOR UPDATE"
-        ))
-        .await
-        .unwrap();
+    let Held {
+        id,
+        users,
+        version,
+        command,
+        before,
+        mut holder,
+    } = a_game_with_its_row_held(&app).await;
     // When the command waits for it and its session is ended
     let (reply, ()) = tokio::join!(app.command(&id, &users[0], version, &command), async {
         let mut admin = locate::connect(&app.db.url).await.unwrap();
@@ -250,23 +281,16 @@ async fn a_command_whose_session_is_ended_mid_statement_is_unavailable() {
 #[actix_web::test]
 async fn a_command_on_a_hung_database_answers_503_in_bounded_time() {
     use diesel_async::SimpleAsyncConnection;
-    use hatstand::db::locate;
 
     let app = TestApp::spawn_with(|s| s.statement_timeout_ms = 300).await;
-    let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let version = game["version"].as_i64().unwrap();
-    let command = game["legal_commands"][0].clone();
-    let before = app.footprint().await;
-
-    let mut holder = locate::connect(&app.db.url).await.unwrap();
-    holder
-        .batch_execute(&format!(
-            "BEGIN; SELECT 1 FROM games WHERE id = '{id}' FOR UPDATE"
-        ))
-        .await
-        .unwrap();
+    let Held {
+        id,
+        users,
+        version,
+        command,
+        before,
+        mut holder,
+    } = a_game_with_its_row_held(&app).await;
     app.command(&id, &users[0], version, &command)
         .await
         .assert_problem(503, "unavailable");

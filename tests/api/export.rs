@@ -35,13 +35,8 @@ async fn a_player_downloads_their_finished_games_each_line_verifies_and_since_re
     let second = play(&app, "top-hats", 2, json!({"quiet_turn_limit": 10}), 12).await;
     // The first game's player 0 plays a third game that stays open: not exported.
     let waiting = app
-        .post(
-            "/v1/games",
-            Some(&first.users[0].token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&first.users[0], &json!({"ruleset": "hats", "players": 2}))
+        .await;
     assert_eq!(waiting["status"], "open");
 
     let (status, content_type, body) = export(&app, &first.users[0].token, None).await;

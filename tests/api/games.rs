@@ -57,14 +57,7 @@ async fn creating_a_game_seats_the_creator_and_commits_to_a_seed() {
 async fn a_creator_may_stay_out_and_a_public_seed_is_shown() {
     let app = TestApp::spawn().await;
     let ann = app.register("ann").await;
-    let game = app
-        .post(
-            "/v1/games",
-            Some(&ann.token),
-            &json!({"ruleset": "hats", "players": 2, "join": false, "options": {"seed": "table 7"}}),
-        )
-        .await
-        .ok(201);
+    let game = app.created_game(&ann, &json!({"ruleset": "hats", "players": 2, "join": false, "options": {"seed": "table 7"}})).await;
     assert_eq!(game["seats"], json!([]));
     assert_eq!(game["my_seat"], Value::Null);
     assert_eq!(game["options"]["seed"], "table 7");
@@ -118,13 +111,8 @@ async fn the_game_starts_when_the_last_seat_fills() {
     let app = TestApp::spawn().await;
     let users = app.users(3).await;
     let game = app
-        .post(
-            "/v1/games",
-            Some(&users[0].token),
-            &json!({"ruleset": "hats", "players": 3}),
-        )
-        .await
-        .ok(201);
+        .created_game(&users[0], &json!({"ruleset": "hats", "players": 3}))
+        .await;
     let id = game["id"].as_str().unwrap();
     let joined = app
         .post(
@@ -186,13 +174,8 @@ async fn joining_errors_have_their_codes_and_write_nothing() {
     let app = TestApp::spawn().await;
     let users = app.users(4).await;
     let game = app
-        .post(
-            "/v1/games",
-            Some(&users[0].token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&users[0], &json!({"ruleset": "hats", "players": 2}))
+        .await;
     let id = game["id"].as_str().unwrap();
     let join = |n: usize, body: Value| {
         let path = format!("/v1/games/{id}/join");
@@ -243,13 +226,8 @@ async fn games_are_listed_newest_first_with_filters_and_cursors() {
     let mut ids = Vec::new();
     for _ in 0..5 {
         let g = app
-            .post(
-                "/v1/games",
-                Some(&users[0].token),
-                &json!({"ruleset": "hats", "players": 2}),
-            )
-            .await
-            .ok(201);
+            .created_game(&users[0], &json!({"ruleset": "hats", "players": 2}))
+            .await;
         ids.push(g["id"].as_str().unwrap().to_owned());
     }
     app.post(

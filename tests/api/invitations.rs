@@ -5,9 +5,7 @@ use serde_json::{Value, json};
 use crate::support::{TestApp, User};
 
 async fn create(app: &TestApp, user: &User, body: Value) -> Value {
-    app.post("/v1/games", Some(&user.token), &body)
-        .await
-        .ok(201)
+    app.created_game(user, &body).await
 }
 
 async fn listed(app: &TestApp, user: Option<&User>, id: &str) -> bool {
@@ -167,13 +165,7 @@ async fn only_the_creator_cancels_and_only_while_open() {
     let users = app.users(3).await;
     let game = create(&app, &users[0], json!({"ruleset": "hats", "players": 3})).await;
     let id = game["id"].as_str().unwrap();
-    app.post(
-        &format!("/v1/games/{id}/join"),
-        Some(&users[1].token),
-        &json!({}),
-    )
-    .await
-    .ok(200);
+    app.joined(id, &users[1]).await;
     let cancel = format!("/v1/games/{id}/cancel");
     app.post(&cancel, Some(&users[1].token), &json!({}))
         .await
@@ -274,14 +266,7 @@ async fn resigning_ends_a_two_player_game_by_forfeit_and_the_audit_verifies() {
 #[actix_web::test]
 async fn a_resigned_seat_is_played_by_the_server_until_one_seat_is_left() {
     let app = TestApp::spawn().await;
-    let rulesets = app.get("/v1/rulesets", None).await.ok(200);
-    let hats = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "hats")
-        .unwrap()
-        .clone();
+    let hats = app.ruleset("hats").await;
     let players = hats["max_players"].as_u64().unwrap().min(3) as usize;
     let users = app.users(players).await;
     let id = app.started_game(&users, "hats", json!({})).await;

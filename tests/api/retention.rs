@@ -104,13 +104,11 @@ async fn a_cursor_into_pruned_notifications_answers_410_never_a_gap() {
     let users = app.users(2).await;
     // Invitations give each user notifications.
     for _ in 0..3 {
-        app.post(
-            "/v1/games",
-            Some(&users[0].token),
+        app.created_game(
+            &users[0],
             &json!({"ruleset": "hats", "players": 2, "invitees": ["player1"]}),
         )
-        .await
-        .ok(201);
+        .await;
     }
     let bob = &users[1];
     let all = app
@@ -205,13 +203,8 @@ async fn processes_pruning_at_once_share_a_backlog_without_errors() {
     let app = TestApp::spawn().await;
     let ann = app.register("ann").await;
     let game = app
-        .post(
-            "/v1/games",
-            Some(&ann.token),
-            &json!({"ruleset": "hats", "players": 2}),
-        )
-        .await
-        .ok(201);
+        .created_game(&ann, &json!({"ruleset": "hats", "players": 2}))
+        .await;
     app.sql(&format!(
         "INSERT INTO idempotency_keys (user_id, key, game_id, request_hash, response_status, response_body, created_at)
          SELECT '{}', 'k' || n, '{}', 'h', 200, '{{}}', now() - interval '2 days'

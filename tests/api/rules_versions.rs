@@ -16,31 +16,16 @@ async fn top_hats_game(app: &TestApp, users: &[User], rules_version: Option<u16>
     if let Some(version) = rules_version {
         body["rules_version"] = json!(version);
     }
-    let game = app
-        .post("/v1/games", Some(&users[0].token), &body)
-        .await
-        .ok(201);
+    let game = app.created_game(&users[0], &body).await;
     let id = game["id"].as_str().unwrap().to_owned();
-    app.post(
-        &format!("/v1/games/{id}/join"),
-        Some(&users[1].token),
-        &json!({}),
-    )
-    .await
-    .ok(200);
+    app.joined(&id, &users[1]).await;
     id
 }
 
 #[actix_web::test]
 async fn a_game_keeps_its_rules_version_to_the_end_and_both_versions_verify() {
     let app = TestApp::spawn().await;
-    let rulesets = app.get("/v1/rulesets", None).await.ok(200);
-    let top_hats = rulesets
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "top-hats")
-        .unwrap();
+    let top_hats = app.ruleset("top-hats").await;
     assert_eq!(top_hats["rules"], "top-hats@2");
     let versions: Vec<&str> = top_hats["rules_versions"]
         .as_array()

@@ -464,25 +464,47 @@ impl TestApp {
         out
     }
 
+    /// Creates a game (`POST /v1/games` with `body`) as `user`; returns it.
+    pub async fn created_game(&self, user: &User, body: &Value) -> Value {
+        self.post("/v1/games", Some(&user.token), body)
+            .await
+            .ok(201)
+    }
+
+    /// Ruleset `id` as `GET /v1/rulesets` lists it.
+    pub async fn ruleset(&self, id: &str) -> Value {
+        let rulesets = self.get("/v1/rulesets", None).await.ok(200);
+        rulesets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("no ruleset {id}"))
+            .clone()
+    }
+
+    /// Seats `user` in game `id` (the lowest free seat); returns the game.
+    pub async fn joined(&self, id: &str, user: &User) -> Value {
+        self.post(
+            &format!("/v1/games/{id}/join"),
+            Some(&user.token),
+            &json!({}),
+        )
+        .await
+        .ok(200)
+    }
+
     /// Creates a game by `users[0]` and seats everyone in order; returns the game id.
     pub async fn started_game(&self, users: &[User], ruleset: &str, options: Value) -> String {
         let game = self
-            .post(
-                "/v1/games",
-                Some(&users[0].token),
+            .created_game(
+                &users[0],
                 &json!({"ruleset": ruleset, "players": users.len(), "options": options}),
             )
-            .await
-            .ok(201);
+            .await;
         let id = game["id"].as_str().unwrap().to_owned();
         for user in &users[1..] {
-            self.post(
-                &format!("/v1/games/{id}/join"),
-                Some(&user.token),
-                &json!({}),
-            )
-            .await
-            .ok(200);
+            self.joined(&id, user).await;
         }
         id
     }

@@ -228,13 +228,11 @@ async fn failed_deliveries_are_retried_and_failures_are_shown() {
     let dead = app.register("dead_end").await;
     register(&app, &dead, "http://127.0.0.1:9/nothing-listens").await;
     // An invitation is a notification too.
-    app.post(
-        "/v1/games",
-        Some(&users[0].token),
+    app.created_game(
+        &users[0],
         &json!({"ruleset": "hats", "players": 2, "invitees": ["dead_end"]}),
     )
-    .await
-    .ok(201);
+    .await;
     let hooks = first_webhook_when(&app, &dead, |hook| hook["failed"].as_i64().unwrap() >= 1).await;
     assert_eq!(hooks[0]["delivered"], 0);
     assert!(
@@ -264,23 +262,15 @@ async fn every_notification_queues_one_delivery_per_webhook_of_its_user() {
         (notified, queued)
     };
     let game = app
-        .post(
-            "/v1/games",
-            Some(&users[0].token),
+        .created_game(
+            &users[0],
             &json!({"ruleset": "hats", "players": 2, "invitees": ["player1"]}),
         )
-        .await
-        .ok(201);
+        .await;
     let id = game["id"].as_str().unwrap();
     let (notified, queued) = queued_as_expected().await;
     assert_eq!((notified, queued), (2, 2), "invited: one per webhook");
-    app.post(
-        &format!("/v1/games/{id}/join"),
-        Some(&users[1].token),
-        &json!({}),
-    )
-    .await
-    .ok(200);
+    app.joined(id, &users[1]).await;
     // Play until player1 has been told it is their turn after a command.
     let mut commands = 0;
     while commands < 6 {
