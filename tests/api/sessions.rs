@@ -145,6 +145,13 @@ async fn logout_ends_this_session_only_and_logout_all_ends_every_one() {
     let game = game_of(&app, &ann).await;
     let phone = sign_in(&app, "ann", "password123").await;
     let laptop = sign_in(&app, "ann", "password123").await;
+    // A logout with a body is refused and signs nothing out.
+    for path in ["/v1/auth/logout", "/v1/auth/logout-all"] {
+        app.post(path, Some(access(&phone)), &json!({"everywhere": true}))
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    assert!(honoured(&app, access(&phone), &game).await);
     // Logging out the phone …
     let out = app
         .request("POST", "/v1/auth/logout", Some(access(&phone)), &[])
