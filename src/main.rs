@@ -50,13 +50,19 @@ async fn serve(settings: Settings) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-async fn storage(settings: Settings) -> Result<(), String> {
+/// The server's database URL, found as `serve` finds it.
+async fn database_url(settings: &Settings) -> Result<String, String> {
     let (url, _) = db::locate::locate(
         settings.database_url.as_deref(),
         &settings.data_dir,
         "hatstand",
     )
     .await?;
+    Ok(url)
+}
+
+async fn storage(settings: Settings) -> Result<(), String> {
+    let url = database_url(&settings).await?;
     let mut conn = db::locate::connect(&url).await?;
     let costs = hatstand::storage::measure(&mut conn)
         .await
@@ -66,12 +72,7 @@ async fn storage(settings: Settings) -> Result<(), String> {
 }
 
 async fn migrate(settings: Settings) -> Result<(), String> {
-    let (url, _) = db::locate::locate(
-        settings.database_url.as_deref(),
-        &settings.data_dir,
-        "hatstand",
-    )
-    .await?;
+    let url = database_url(&settings).await?;
     db::locate::ensure_database(&url).await?;
     db::migrate(&url).await
 }
@@ -85,12 +86,7 @@ async fn export(
     use std::io::Write;
     let since =
         hatstand::games::export::parse_since(since.as_deref()).map_err(|e| e.problem().detail)?;
-    let (url, _) = db::locate::locate(
-        settings.database_url.as_deref(),
-        &settings.data_dir,
-        "hatstand",
-    )
-    .await?;
+    let url = database_url(&settings).await?;
     let pool = db::pool(&url, 2)?;
     let mut writer: Box<dyn Write> = match &out {
         Some(path) => Box::new(std::io::BufWriter::new(
