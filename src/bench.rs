@@ -225,12 +225,11 @@ async fn add_backlog(url: &str, n: u64) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-/// What one run of the tables produced.
+/// What one run of the tables produced: every table's report merged, and
+/// how long the run took.
 struct Played {
-    samples: Vec<Sample>,
+    tables: TableReport,
     elapsed: f64,
-    reads: u64,
-    finished: u64,
 }
 
 /// Plays `--games` tables for `--seconds`, each with fresh users.
@@ -262,19 +261,21 @@ async fn play_for(
     });
     let started = Instant::now();
     let results = futures_util::future::join_all(tables).await;
-    let mut played = Played {
+    let mut tables = TableReport {
         samples: Vec::new(),
-        elapsed: started.elapsed().as_secs_f64(),
         reads: 0,
         finished: 0,
     };
     for result in results {
         let table = result?;
-        played.samples.extend(table.samples);
-        played.reads += table.reads;
-        played.finished += table.finished;
+        tables.samples.extend(table.samples);
+        tables.reads += table.reads;
+        tables.finished += table.finished;
     }
-    Ok(played)
+    Ok(Played {
+        tables,
+        elapsed: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// Sends wrong logins (for unknown users, a new name each time, so no
@@ -572,13 +573,12 @@ struct Figures {
 
 #[expect(clippy::cast_precision_loss, reason = "figures for people")]
 fn report(played: &Played) -> Figures {
-    let Played {
+    let TableReport {
         samples,
-        elapsed,
         reads,
         finished,
-    } = played;
-    let elapsed = *elapsed;
+    } = &played.tables;
+    let elapsed = played.elapsed;
     let mut latencies: Vec<u64> = samples
         .iter()
         .filter(|s| s.error.is_none())
