@@ -143,7 +143,8 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         let retention = crate::retention::Retention::from_settings(&settings.retention)?;
         let pruner = actix_web::rt::spawn(async move {
             let started = Instant::now();
-            let pruned = crate::retention::prune(&pool, &retention, db::event_store::now()).await;
+            let pruned =
+                crate::retention::prune(&pool, &retention, crate::record::chain::now()).await;
             (pruned, started.elapsed())
         });
         let pruning = play_for(&client, &base, &args, &options, players).await?;
@@ -170,7 +171,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
             print!("{}", crate::storage::render(&costs));
             // And once archived, as they will be a month after they ended.
             let pool = db::pool(&scratch.url, 1)?;
-            let now = db::event_store::now();
+            let now = crate::record::chain::now();
             let mut archived = 0;
             loop {
                 let n = crate::games::archive::archive_due(
@@ -179,7 +180,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
                     now,
                 )
                 .await
-                .map_err(|e| e.problem().detail)?;
+                .map_err(|e| e.detail)?;
                 archived += n;
                 if n == 0 {
                     break;

@@ -23,10 +23,9 @@ use hatstand_engine::{Ruleset, with_ruleset};
 use uuid::Uuid;
 
 use crate::db::Pool;
-use crate::db::event_store;
 use crate::db::games::{self, LoadedGame};
 use crate::db::notifications::Noted;
-use crate::error::ApiError;
+use crate::error::Failure;
 use crate::games::command::append_finished;
 use crate::games::kind_of;
 use crate::games::step::{Finished, Step};
@@ -73,7 +72,7 @@ pub async fn run(pool: Pool, announcer: Announcer, every: Duration) {
 ///
 /// # Errors
 /// Database errors (nothing is written then).
-pub async fn tick(pool: &Pool) -> Result<usize, ApiError> {
+pub async fn tick(pool: &Pool) -> Result<usize, Failure> {
     Ok(fire_due(pool).await?.len())
 }
 
@@ -81,9 +80,9 @@ pub async fn tick(pool: &Pool) -> Result<usize, ApiError> {
 type Fired = (Uuid, i64, Vec<Noted>);
 
 /// Fires the due deadlines this worker could claim, in one transaction.
-async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, ApiError> {
+async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, Failure> {
     let mut conn = pool.get().await?;
-    conn.transaction::<_, ApiError, _>(async |conn| {
+    conn.transaction::<_, Failure, _>(async |conn| {
         let due: Vec<Due> = diesel::sql_query(DUE).load(conn).await?;
         let mut fired = Vec::new();
         for game in due {
@@ -97,7 +96,7 @@ async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, ApiError> {
 }
 
 /// Times out game `id`, which this transaction holds locked.
-async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, ApiError> {
+async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, Failure> {
     let Some(loaded) = games::load(conn, id, None, None).await? else {
         return Ok(None);
     };
@@ -118,8 +117,8 @@ async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, A
     }
 }
 
-fn time_out<R: Ruleset>(loaded: &LoadedGame) -> Result<Finished, ApiError> {
-    let mut step = Step::<R>::begin(loaded, event_store::now())?;
+fn time_out<R: Ruleset>(loaded: &LoadedGame) -> Result<Finished, Failure> {
+    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
     step.time_out()?;
     step.finish()
 }

@@ -1,153 +1,185 @@
-//! The one error type of the HTTP layer, rendered as RFC 9457 problem+json.
-//!
-//! Every error a client can see has a stable snake_case `code` to branch on.
-//! Domain errors (rule violations, options errors, database failures) are
-//! mapped here, once.
-//!
-//! The codes: `bad_request`, `unauthenticated`, `refresh_token_reused` (401:
-//! a rotated refresh token sent again; its session is now revoked),
-//! `not_a_player`, `forbidden`, `wrong_password` (403: a password change
-//! with the wrong current password),
-//! `not_invited` (403: a private game without its code or an invitation),
-//! `not_found`, `method_not_allowed`, `version_conflict`, `game_full`,
-//! `seat_taken`, `already_joined`, `game_not_open`, `game_finished`,
-//! `game_not_finished`, `username_taken`, `not_your_turn`,
-//! `already_resigned` (409: the seat is already out), `no_deadline` (409: a
-//! vacation in a game without `turn_timeout`), `too_many_webhooks` (409),
-//! `illegal_command`, `invalid_options`, `idempotency_key_reused`,
-//! `vacation_exceeded` (422: more than `max_vacation`),
-//! `unknown_rules_version` (422: a rules version this build does not know),
-//! `request_timeout` (408: the body did not arrive in time),
-//! `cursor_expired` (410: a notification cursor into what was pruned),
-//! `payload_too_large`,
-//! `precondition_required`, `rate_limited` (429, with `Retry-After`),
-//! `unavailable`, `internal`.
+//! What can go wrong, in the domain's words: every failure a client can see
+//! has one stable [`ErrorCode`], declared once below. Use cases return a
+//! [`Failure`]; the HTTP edge (`routes::problem`) turns it into problem+json
+//! with the status the code maps to. The OpenAPI document's `code` enum and
+//! the README's table come from the same list (a test compares them).
 
-use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpResponse, ResponseError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// An RFC 9457 problem document.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Problem {
-    /// Always `about:blank`: `code` identifies the problem.
-    #[serde(rename = "type")]
-    #[schema(example = "about:blank")]
-    pub type_: &'static str,
-    /// A short, human-readable summary of the problem kind.
-    #[schema(example = "Illegal command")]
-    pub title: &'static str,
-    /// The HTTP status code.
-    #[schema(example = 422)]
-    pub status: u16,
-    /// The stable, machine-readable problem code clients branch on.
-    #[schema(example = "illegal_command")]
-    pub code: &'static str,
+/// Declares [`ErrorCode`] and its list from one table.
+macro_rules! error_codes {
+    ($( $(#[doc = $doc:literal])+ $variant:ident = $code:literal, )+) => {
+        /// The stable, machine-readable problem code clients branch on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorCode {
+            $( $(#[doc = $doc])+ $variant, )+
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of the README's table.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),+];
+
+            /// The code as clients see it.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $code,)+
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// Malformed JSON, wrong types, unknown fields, bad query, path or header values.
+    BadRequest = "bad_request",
+    /// Missing, expired, malformed, forged or signed-out credentials.
+    Unauthenticated = "unauthenticated",
+    /// A rotated refresh token sent again: its session is now revoked.
+    RefreshTokenReused = "refresh_token_reused",
+    /// A password change with the wrong current password.
+    WrongPassword = "wrong_password",
+    /// Acting in a game the caller has no seat in.
+    NotAPlayer = "not_a_player",
+    /// Anything else the caller may not do.
+    Forbidden = "forbidden",
+    /// A private game without its invite code or an invitation.
+    NotInvited = "not_invited",
+    /// An unknown game, user, ruleset, webhook or route.
+    NotFound = "not_found",
+    /// A method the route does not serve.
+    MethodNotAllowed = "method_not_allowed",
+    /// The request body did not arrive in time.
+    RequestTimeout = "request_timeout",
+    /// The version sent is not the game's current version (`current_version` tells it).
+    VersionConflict = "version_conflict",
+    /// Every seat of the game is taken.
+    GameFull = "game_full",
+    /// The seat asked for is taken.
+    SeatTaken = "seat_taken",
+    /// The caller already sits at the game.
+    AlreadyJoined = "already_joined",
+    /// The game has not started (or is no longer open to join).
+    GameNotOpen = "game_not_open",
+    /// The game is over.
+    GameFinished = "game_finished",
+    /// The audit of a game that is still being played.
+    GameNotFinished = "game_not_finished",
+    /// The username belongs to someone else.
+    UsernameTaken = "username_taken",
+    /// The caller is seated but the game does not wait for them now.
+    NotYourTurn = "not_your_turn",
+    /// The seat is already out of the game.
+    AlreadyResigned = "already_resigned",
+    /// A vacation in a game without `turn_timeout`.
+    NoDeadline = "no_deadline",
+    /// The account has as many webhooks as it may.
+    TooManyWebhooks = "too_many_webhooks",
+    /// A notification cursor into what was pruned: refetch from the start.
+    CursorExpired = "cursor_expired",
+    /// A body over the size limit.
+    PayloadTooLarge = "payload_too_large",
+    /// A well-formed command the rules forbid now.
+    IllegalCommand = "illegal_command",
+    /// Game options the ruleset cannot play.
+    InvalidOptions = "invalid_options",
+    /// An `Idempotency-Key` reused with a different request.
+    IdempotencyKeyReused = "idempotency_key_reused",
+    /// More vacation than `max_vacation`.
+    VacationExceeded = "vacation_exceeded",
+    /// A rules version this build does not know.
+    UnknownRulesVersion = "unknown_rules_version",
+    /// A command sent with neither `expected_version` nor `If-Match`.
+    PreconditionRequired = "precondition_required",
+    /// Too many requests or failed logins (`Retry-After` tells when to retry).
+    RateLimited = "rate_limited",
+    /// The database cannot be reached now; the request changed nothing.
+    Unavailable = "unavailable",
+    /// A fault of the server; nothing was changed.
+    Internal = "internal",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refused request: its code, what exactly went wrong, and what a client
+/// needs to recover (the current version, when to retry).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {detail}")]
+pub struct Failure {
+    pub code: ErrorCode,
     /// What exactly went wrong, for people.
-    #[schema(example = "card H5 is not in your hand")]
     pub detail: String,
     /// With `version_conflict`: the game's current version.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
+    /// With `rate_limited`: seconds until a retry may succeed.
+    pub retry_after: Option<u64>,
+    /// With `version_conflict`: the expected version was a precondition
+    /// (`If-Match`) rather than part of the command.
+    pub precondition: bool,
 }
 
-/// An error answered to a client.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{code}: {detail}")]
-pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    title: &'static str,
-    detail: String,
-    current_version: Option<i64>,
-    /// With `rate_limited`: seconds until a retry may succeed (`Retry-After`).
-    retry_after: Option<u64>,
-}
-
-impl ApiError {
-    fn new(
-        status: StatusCode,
-        code: &'static str,
-        title: &'static str,
-        detail: impl Into<String>,
-    ) -> Self {
-        ApiError {
-            status,
+impl Failure {
+    /// A failure with `code` and `detail`.
+    pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Failure {
             code,
-            title,
             detail: detail.into(),
             current_version: None,
             retry_after: None,
+            precondition: false,
         }
     }
 
-    /// Too many attempts: `429 rate_limited`, with `Retry-After` in seconds.
+    /// Too many attempts; a retry may succeed after `retry_after_secs`.
     pub fn rate_limited(detail: impl Into<String>, retry_after_secs: u64) -> Self {
-        let mut error = Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "Too many requests",
-            detail,
-        );
-        error.retry_after = Some(retry_after_secs.max(1));
-        error
+        let mut failure = Self::new(ErrorCode::RateLimited, detail);
+        failure.retry_after = Some(retry_after_secs.max(1));
+        failure
     }
 
     /// Malformed JSON, wrong types, unknown fields, bad query or path values.
     pub fn bad_request(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-            "Bad request",
-            detail,
-        )
+        Self::new(ErrorCode::BadRequest, detail)
     }
 
     /// Missing, expired, malformed or forged credentials.
     pub fn unauthenticated(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthenticated",
-            "Unauthenticated",
-            detail,
-        )
+        Self::new(ErrorCode::Unauthenticated, detail)
     }
 
     /// A refresh token presented after it was rotated: the session it
     /// belonged to has just been revoked.
+    #[must_use]
     pub fn refresh_token_reused() -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
-            "refresh_token_reused",
-            "Refresh token reused",
+            ErrorCode::RefreshTokenReused,
             "this refresh token was used before, so its session is now signed out; sign in again",
         )
     }
 
     /// A password change whose current password is wrong.
+    #[must_use]
     pub fn wrong_password() -> Self {
-        Self::new(
-            StatusCode::FORBIDDEN,
-            "wrong_password",
-            "Wrong password",
-            "the current password is wrong",
-        )
+        Self::new(ErrorCode::WrongPassword, "the current password is wrong")
     }
 
     /// A cursor (`after`, `Last-Event-ID`) into notifications that may have
     /// been pruned: the client refetches from the start.
     pub fn cursor_expired(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::GONE, "cursor_expired", "Cursor expired", detail)
+        Self::new(ErrorCode::CursorExpired, detail)
     }
 
     /// A request body that did not arrive within the body timeout.
+    #[must_use]
     pub fn request_timeout(limit: std::time::Duration) -> Self {
         Self::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "request_timeout",
-            "Request timeout",
+            ErrorCode::RequestTimeout,
             format!(
                 "the request body must arrive within {} ms",
                 limit.as_millis()
@@ -156,307 +188,135 @@ impl ApiError {
     }
 
     /// Acting in a game the caller has no seat in.
+    #[must_use]
     pub fn not_a_player() -> Self {
-        Self::new(
-            StatusCode::FORBIDDEN,
-            "not_a_player",
-            "Not a player",
-            "you have no seat in this game",
-        )
+        Self::new(ErrorCode::NotAPlayer, "you have no seat in this game")
     }
 
     /// Anything else the caller may not do.
     pub fn forbidden(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", detail)
+        Self::new(ErrorCode::Forbidden, detail)
     }
 
     /// A private game joined (or an invitation declined) by someone not
     /// invited and without the right invite code.
+    #[must_use]
     pub fn not_invited() -> Self {
         Self::new(
-            StatusCode::FORBIDDEN,
-            "not_invited",
-            "Not invited",
+            ErrorCode::NotInvited,
             "this game is private: join with its invite code, or be invited",
-        )
-    }
-
-    /// A request the caller may make but not now or not like this, with a
-    /// stable code (`vacation_exceeded`, ...).
-    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            code,
-            "Unprocessable request",
-            detail,
         )
     }
 
     /// An unknown game, user, ruleset or route.
     pub fn not_found(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", "Not found", detail)
+        Self::new(ErrorCode::NotFound, detail)
     }
 
     /// A method the route does not serve.
+    #[must_use]
     pub fn method_not_allowed() -> Self {
         Self::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "Method not allowed",
+            ErrorCode::MethodNotAllowed,
             "this route does not serve that method",
         )
     }
 
-    /// The version the client sent is not the game's current version. Sent in
-    /// the body it is a 409; sent as `If-Match` it is a 412.
-    pub fn version_conflict(current: i64, sent: i64, via_if_match: bool) -> Self {
-        let status = if via_if_match {
-            StatusCode::PRECONDITION_FAILED
-        } else {
-            StatusCode::CONFLICT
-        };
-        let mut e = Self::new(
-            status,
-            "version_conflict",
-            "Version conflict",
+    /// The version the client sent is not the game's current version;
+    /// `precondition` when it came as `If-Match`.
+    #[must_use]
+    pub fn version_conflict(current: i64, sent: i64, precondition: bool) -> Self {
+        let mut failure = Self::new(
+            ErrorCode::VersionConflict,
             format!("the game is at version {current}, not {sent}"),
         );
-        e.current_version = Some(current);
-        e
-    }
-
-    /// A state conflict with a stable code (`game_full`, `already_joined`, ...).
-    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, "Conflict", detail)
+        failure.current_version = Some(current);
+        failure.precondition = precondition;
+        failure
     }
 
     /// The caller is seated but the game does not wait for them now.
     pub fn not_your_turn(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::CONFLICT,
-            "not_your_turn",
-            "Not your turn",
-            detail,
-        )
+        Self::new(ErrorCode::NotYourTurn, detail)
     }
 
     /// A well-formed command the rules forbid now.
     pub fn illegal_command(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "illegal_command",
-            "Illegal command",
-            detail,
-        )
+        Self::new(ErrorCode::IllegalCommand, detail)
     }
 
     /// Game options the ruleset cannot play.
     pub fn invalid_options(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_options",
-            "Invalid options",
-            detail,
-        )
+        Self::new(ErrorCode::InvalidOptions, detail)
     }
 
     /// An `Idempotency-Key` reused with a different request.
+    #[must_use]
     pub fn idempotency_key_reused() -> Self {
         Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "idempotency_key_reused",
-            "Idempotency key reused",
+            ErrorCode::IdempotencyKeyReused,
             "this Idempotency-Key was already used for a different request",
         )
     }
 
     /// A body over the size limit.
+    #[must_use]
     pub fn payload_too_large(limit: usize) -> Self {
         Self::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "Payload too large",
+            ErrorCode::PayloadTooLarge,
             format!("request bodies are limited to {limit} bytes"),
         )
     }
 
     /// A command sent with neither `expected_version` nor `If-Match`.
+    #[must_use]
     pub fn precondition_required() -> Self {
         Self::new(
-            StatusCode::PRECONDITION_REQUIRED,
-            "precondition_required",
-            "Precondition required",
+            ErrorCode::PreconditionRequired,
             "send the version you expect, as expected_version or If-Match",
         )
     }
 
     /// The database cannot be reached now; the request changed nothing.
     pub fn unavailable(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            "Service unavailable",
-            detail,
-        )
+        Self::new(ErrorCode::Unavailable, detail)
     }
 
     /// A fault of the server. The detail is logged, not shown.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
         Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "Internal server error",
+            ErrorCode::Internal,
             "the server failed; nothing was changed",
         )
     }
 
     /// The stable code.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         self.code
-    }
-
-    /// The problem document.
-    #[must_use]
-    pub fn problem(&self) -> Problem {
-        Problem {
-            type_: "about:blank",
-            title: self.title,
-            status: self.status.as_u16(),
-            code: self.code,
-            detail: self.detail.clone(),
-            current_version: self.current_version,
-        }
-    }
-}
-
-impl ResponseError for ApiError {
-    fn status_code(&self) -> StatusCode {
-        self.status
-    }
-
-    fn error_response(&self) -> HttpResponse {
-        let mut response = HttpResponse::build(self.status);
-        response.insert_header((
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
-        ));
-        if self.status == StatusCode::UNAUTHORIZED {
-            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
-        }
-        if let Some(secs) = self.retry_after {
-            response.insert_header((header::RETRY_AFTER, secs.to_string()));
-        }
-        if self.status == StatusCode::REQUEST_TIMEOUT {
-            // The rest of the body may still be on its way: the connection
-            // cannot carry another request.
-            response.force_close();
-        }
-        response.json(self.problem())
-    }
-}
-
-impl From<diesel::result::Error> for ApiError {
-    fn from(e: diesel::result::Error) -> Self {
-        // The connection died under the request (the pool drops it). The
-        // client retries; a command sent with an Idempotency-Key that did
-        // commit answers its stored response, otherwise `version_conflict`.
-        if connection_lost(&e) {
-            tracing::warn!(error = %e, "database connection lost");
-            return ApiError::unavailable("the database connection was lost; try again");
-        }
-        if timed_out(&e) {
-            tracing::warn!(error = %e, "database statement timed out");
-            return ApiError::unavailable("the database did not answer in time; try again");
-        }
-        ApiError::internal(format!("database: {e}"))
-    }
-}
-
-/// Whether a database error means the session is gone rather than that the
-/// statement failed: the socket closed, or PostgreSQL ended the session —
-/// an administrator's `pg_terminate_backend`, a shutdown, a crash of another
-/// backend, an idle timeout (SQLSTATE class 57P). The driver hands the
-/// latter on with the kind `Unknown` and without its SQLSTATE, so it is
-/// known by PostgreSQL's wording for all of them, "terminating connection".
-fn connection_lost(e: &diesel::result::Error) -> bool {
-    use diesel::result::{DatabaseErrorKind, Error};
-    match e {
-        Error::DatabaseError(
-            DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
-            _,
-        ) => true,
-        Error::DatabaseError(DatabaseErrorKind::Unknown, info) => {
-            info.message().starts_with("terminating connection")
-        }
-        _ => false,
-    }
-}
-
-/// Whether PostgreSQL cancelled the statement because it ran longer than
-/// `statement_timeout` (a hung or overloaded database; SQLSTATE 57014,
-/// handed on with the kind `Unknown` and known by its wording).
-fn timed_out(e: &diesel::result::Error) -> bool {
-    use diesel::result::{DatabaseErrorKind, Error};
-    matches!(e, Error::DatabaseError(DatabaseErrorKind::Unknown, info)
-        if info.message().starts_with("canceling statement due to statement timeout"))
-}
-
-impl From<diesel_async::pooled_connection::deadpool::PoolError> for ApiError {
-    fn from(e: diesel_async::pooled_connection::deadpool::PoolError) -> Self {
-        tracing::warn!(error = %e, "no database connection");
-        ApiError::unavailable("the database is not reachable; try again")
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use diesel::result::{DatabaseErrorKind, Error};
-
     use super::*;
 
-    fn database_error(kind: DatabaseErrorKind, message: &str) -> ApiError {
-        ApiError::from(Error::DatabaseError(kind, Box::new(message.to_string())))
-    }
-
     #[test]
-    fn a_lost_connection_is_unavailable_not_a_failure() {
-        for (kind, message) in [
-            (DatabaseErrorKind::ClosedConnection, "connection closed"),
-            (
-                DatabaseErrorKind::UnableToSendCommand,
-                "error communicating with the server",
-            ),
-            (
-                DatabaseErrorKind::Unknown,
-                "terminating connection due to administrator command",
-            ),
-            (
-                DatabaseErrorKind::Unknown,
-                "terminating connection because of crash of another server process",
-            ),
-            (
-                DatabaseErrorKind::Unknown,
-                "canceling statement due to statement timeout",
-            ),
-        ] {
-            let error = database_error(kind, message);
-            assert_eq!(error.status, StatusCode::SERVICE_UNAVAILABLE, "{message}");
-            assert_eq!(error.code, "unavailable", "{message}");
+    fn every_code_is_written_as_its_serde_name() {
+        for code in ErrorCode::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::String(code.as_str().to_owned())
+            );
         }
     }
 
     #[test]
-    fn any_other_database_error_is_internal() {
-        for (kind, message) in [
-            (DatabaseErrorKind::Unknown, "division by zero"),
-            (DatabaseErrorKind::UniqueViolation, "duplicate key value"),
-        ] {
-            let error = database_error(kind, message);
-            assert_eq!(error.status, StatusCode::INTERNAL_SERVER_ERROR, "{message}");
-            assert_eq!(error.code, "internal", "{message}");
-        }
-        assert_eq!(ApiError::from(Error::NotFound).code, "internal");
+    fn no_code_is_listed_twice() {
+        let mut names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
     }
 }

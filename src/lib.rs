@@ -10,12 +10,12 @@ pub mod error;
 pub mod games;
 pub mod notify;
 pub mod openapi;
+pub mod record;
 pub mod retention;
 pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod storage;
-pub mod verify;
 pub mod webhooks;
 
 pub use hatstand_engine as engine;

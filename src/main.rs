@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hatstand::config::{Cli, Command, Settings};
-use hatstand::{db, openapi, startup, verify};
+use hatstand::record::verify;
+use hatstand::{db, openapi, startup};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
@@ -84,8 +85,7 @@ async fn export(
 ) -> Result<(), String> {
     use futures_util::TryStreamExt;
     use std::io::Write;
-    let since =
-        hatstand::games::export::parse_since(since.as_deref()).map_err(|e| e.problem().detail)?;
+    let since = hatstand::games::export::parse_since(since.as_deref()).map_err(|e| e.detail)?;
     let url = database_url(&settings).await?;
     let pool = db::pool(&url, 2)?;
     let mut writer: Box<dyn Write> = match &out {

@@ -199,7 +199,7 @@ pub async fn prune_forever(pool: Pool, retention: Retention, tick: Duration) {
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         interval.tick().await;
-        match prune(&pool, &retention, db::event_store::now()).await {
+        match prune(&pool, &retention, crate::record::chain::now()).await {
             Ok(pruned) if pruned != Pruned::default() => tracing::info!(?pruned, "pruned"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "pruning failed; trying again next tick"),

@@ -19,9 +19,10 @@ use crate::auth::limits::TokenLimits;
 use crate::auth::{JwtKeys, secret};
 use crate::config::Settings;
 use crate::db::{self, locate};
-use crate::error::ApiError;
+use crate::error::Failure;
 use crate::notify::{self, Announcer, Listeners};
 use crate::retention::Retention;
+use crate::routes::problem::ApiError;
 use crate::routes::{self, extract};
 use crate::state::AppState;
 
@@ -121,14 +122,14 @@ fn problem_json<B: MessageBody + 'static>(
     }
     let status = res.status();
     let error = match status.as_u16() {
-        404 => ApiError::not_found("there is no such resource"),
-        405 => ApiError::method_not_allowed(),
-        413 => ApiError::payload_too_large(extract::BODY_LIMIT),
-        400..=499 => ApiError::bad_request(status.canonical_reason().unwrap_or("bad request")),
-        _ => ApiError::internal(format!("unhandled {status}")),
+        404 => Failure::not_found("there is no such resource"),
+        405 => Failure::method_not_allowed(),
+        413 => Failure::payload_too_large(extract::BODY_LIMIT),
+        400..=499 => Failure::bad_request(status.canonical_reason().unwrap_or("bad request")),
+        _ => Failure::internal(format!("unhandled {status}")),
     };
     let (req, _) = res.into_parts();
-    let response = actix_web::ResponseError::error_response(&error);
+    let response = actix_web::ResponseError::error_response(&ApiError(error));
     let response: actix_web::HttpResponse<EitherBody<B, BoxBody>> = response.map_into_right_body();
     Ok(ErrorHandlerResponse::Response(ServiceResponse::new(
         req, response,
@@ -170,7 +171,7 @@ async fn refuse_nul_in_url(
     let uri = req.uri();
     let encoded_nul = |part: &str| part.contains("%00");
     if encoded_nul(uri.path()) || uri.query().is_some_and(encoded_nul) {
-        return Err(ApiError::bad_request("the URL holds a NUL character (%00)").into());
+        return Err(Failure::bad_request("the URL holds a NUL character (%00)").into());
     }
     next.call(req).await
 }
@@ -208,7 +209,9 @@ pub fn serve(
             // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
             .route("/docs", web::get().to(docs_redirect))
             .default_service(web::to(|| async {
-                Err::<actix_web::HttpResponse, _>(ApiError::not_found("there is no such resource"))
+                Err::<actix_web::HttpResponse, _>(ApiError(Failure::not_found(
+                    "there is no such resource",
+                )))
             }))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))

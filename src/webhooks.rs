@@ -37,7 +37,7 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::config::Background;
 use crate::db::Pool;
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
 use crate::state::AppState;
 
 pub mod target;
@@ -127,13 +127,13 @@ pub async fn create(
     state: &AppState,
     caller: &Caller,
     request: NewWebhook,
-) -> Result<CreatedWebhook, ApiError> {
+) -> Result<CreatedWebhook, Failure> {
     target::check_url(&request.url, state.webhook_allow_private)?;
     let mut bytes = [0u8; 24];
     rand::fill(&mut bytes);
     let secret = format!("whsec_{}", hex::encode(bytes));
     let id = Uuid::new_v4();
-    let now = crate::db::event_store::now();
+    let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
     #[derive(QueryableByName)]
     struct Inserted {
@@ -169,8 +169,8 @@ pub async fn create(
         .await
         .map_err(crate::games::join::unknown_user_is_unauthenticated)?;
     if inserted.n == 0 {
-        return Err(ApiError::conflict(
-            "too_many_webhooks",
+        return Err(Failure::new(
+            ErrorCode::TooManyWebhooks,
             format!("at most {MAX_WEBHOOKS} webhooks per user"),
         ));
     }
@@ -206,7 +206,7 @@ SELECT w.id, w.url, w.created_at,
 ///
 /// # Errors
 /// Database errors.
-pub async fn list(state: &AppState, caller: &Caller) -> Result<Vec<Webhook>, ApiError> {
+pub async fn list(state: &AppState, caller: &Caller) -> Result<Vec<Webhook>, Failure> {
     let mut conn = state.pool.get().await?;
     Ok(diesel::sql_query(LIST)
         .bind::<SqlUuid, _>(caller.user_id)
@@ -218,7 +218,7 @@ pub async fn list(state: &AppState, caller: &Caller) -> Result<Vec<Webhook>, Api
 ///
 /// # Errors
 /// `not_found`.
-pub async fn delete(state: &AppState, caller: &Caller, id: Uuid) -> Result<(), ApiError> {
+pub async fn delete(state: &AppState, caller: &Caller, id: Uuid) -> Result<(), Failure> {
     let mut conn = state.pool.get().await?;
     let deleted = diesel::sql_query("DELETE FROM webhooks WHERE id = $1 AND user_id = $2")
         .bind::<SqlUuid, _>(id)
@@ -226,7 +226,7 @@ pub async fn delete(state: &AppState, caller: &Caller, id: Uuid) -> Result<(), A
         .execute(&mut conn)
         .await?;
     if deleted == 0 {
-        return Err(ApiError::not_found("you have no such webhook"));
+        return Err(Failure::not_found("you have no such webhook"));
     }
     Ok(())
 }
@@ -334,7 +334,7 @@ pub async fn deliver_due(
     pool: &Pool,
     client: &awc::Client,
     settings: &Background,
-) -> Result<usize, ApiError> {
+) -> Result<usize, Failure> {
     let lease = Duration::from_millis(settings.webhook_timeout_ms) * 2 + Duration::from_secs(5);
     let claimed: Vec<Claimed> = {
         let mut conn = pool.get().await?;

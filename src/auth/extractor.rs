@@ -13,7 +13,8 @@ use futures_util::future::LocalBoxFuture;
 use uuid::Uuid;
 
 use crate::db::sessions;
-use crate::error::ApiError;
+use crate::error::Failure;
+use crate::routes::problem::ApiError;
 use crate::state::AppState;
 
 /// An authenticated user of a live session.
@@ -46,7 +47,7 @@ impl Claimed {
     ///
     /// # Errors
     /// `unauthenticated` when it is not.
-    pub fn vouched(self, live: bool) -> Result<Caller, ApiError> {
+    pub fn vouched(self, live: bool) -> Result<Caller, Failure> {
         if live { Ok(self.0) } else { Err(signed_out()) }
     }
 
@@ -60,7 +61,7 @@ impl Claimed {
         self,
         conn: &mut diesel_async::AsyncPgConnection,
         loaded: Option<bool>,
-    ) -> Result<Caller, ApiError> {
+    ) -> Result<Caller, Failure> {
         let live = match loaded {
             Some(live) => live,
             None => sessions::is_live(conn, self.0.session, self.0.user_id).await?,
@@ -73,45 +74,45 @@ impl Claimed {
 #[derive(Debug, Clone)]
 pub struct MaybeClaimed(pub Option<Claimed>);
 
-fn signed_out() -> ApiError {
-    ApiError::unauthenticated(
+fn signed_out() -> Failure {
+    Failure::unauthenticated(
         "this token's session has ended (signed out, or the account is gone); sign in again",
     )
 }
 
-fn bearer(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
+fn bearer(req: &HttpRequest) -> Result<Option<&str>, Failure> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else {
         return Ok(None);
     };
     let value = value
         .to_str()
-        .map_err(|_| ApiError::unauthenticated("the Authorization header is not ASCII"))?;
+        .map_err(|_| Failure::unauthenticated("the Authorization header is not ASCII"))?;
     let (scheme, token) = value
         .split_once(' ')
-        .ok_or_else(|| ApiError::unauthenticated("use Authorization: Bearer <token>"))?;
+        .ok_or_else(|| Failure::unauthenticated("use Authorization: Bearer <token>"))?;
     if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-        return Err(ApiError::unauthenticated(
+        return Err(Failure::unauthenticated(
             "use Authorization: Bearer <token>",
         ));
     }
     Ok(Some(token.trim()))
 }
 
-fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+fn state(req: &HttpRequest) -> Result<web::Data<AppState>, Failure> {
     req.app_data::<web::Data<AppState>>()
         .cloned()
-        .ok_or_else(|| ApiError::internal("application state missing"))
+        .ok_or_else(|| Failure::internal("application state missing"))
 }
 
 /// The token's claims, checked for signature, expiry and rate; `None`
 /// without a token.
-fn claimed(req: &HttpRequest, state: &AppState) -> Result<Option<Caller>, ApiError> {
+fn claimed(req: &HttpRequest, state: &AppState) -> Result<Option<Caller>, Failure> {
     let Some(token) = bearer(req)? else {
         return Ok(None);
     };
     let claims = state.jwt.verify(token)?;
     let session = claims.sid.ok_or_else(|| {
-        ApiError::unauthenticated("this token was issued before sign-in sessions; sign in again")
+        Failure::unauthenticated("this token was issued before sign-in sessions; sign in again")
     })?;
     state.token_limits.check(session)?;
     Ok(Some(Caller {
@@ -121,15 +122,15 @@ fn claimed(req: &HttpRequest, state: &AppState) -> Result<Option<Caller>, ApiErr
     }))
 }
 
-fn needed() -> ApiError {
-    ApiError::unauthenticated("this call needs Authorization: Bearer <token>")
+fn needed() -> Failure {
+    Failure::unauthenticated("this call needs Authorization: Bearer <token>")
 }
 
 /// The caller of a valid token of a live session, `None` without a token.
 async fn checked(
     state: web::Data<AppState>,
     claimed: Option<Caller>,
-) -> Result<Option<Caller>, ApiError> {
+) -> Result<Option<Caller>, Failure> {
     let Some(caller) = claimed else {
         return Ok(None);
     };
@@ -161,7 +162,7 @@ impl FromRequest for Caller {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let maybe = MaybeCaller::from_request(req, payload);
-        Box::pin(async move { maybe.await?.0.ok_or_else(needed) })
+        Box::pin(async move { Ok(maybe.await?.0.ok_or_else(needed)?) })
     }
 }
 
@@ -173,7 +174,8 @@ impl FromRequest for MaybeClaimed {
         std::future::ready(
             state(req)
                 .and_then(|state| claimed(req, &state))
-                .map(|c| MaybeClaimed(c.map(Claimed))),
+                .map(|c| MaybeClaimed(c.map(Claimed)))
+                .map_err(ApiError::from),
         )
     }
 }
@@ -187,7 +189,7 @@ impl FromRequest for Claimed {
         std::future::ready(
             MaybeClaimed::from_request(req, payload)
                 .into_inner()
-                .and_then(|maybe| maybe.0.ok_or_else(needed)),
+                .and_then(|maybe| maybe.0.ok_or_else(|| needed().into())),
         )
     }
 }

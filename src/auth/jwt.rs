@@ -7,7 +7,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, deco
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// The issuer written into and required from every token.
 pub const ISSUER: &str = "hatstand";
@@ -71,7 +71,7 @@ impl JwtKeys {
     ///
     /// # Errors
     /// Only if signing fails, which HS256 with a key does not.
-    pub fn issue(&self, user_id: Uuid, username: &str, sid: Uuid) -> Result<String, ApiError> {
+    pub fn issue(&self, user_id: Uuid, username: &str, sid: Uuid) -> Result<String, Failure> {
         let now = chrono::Utc::now().timestamp();
         let claims = Claims {
             sub: user_id,
@@ -81,7 +81,7 @@ impl JwtKeys {
             exp: now + self.ttl_seconds,
             iss: ISSUER.to_owned(),
         };
-        encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(ApiError::internal)
+        encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(Failure::internal)
     }
 
     /// The claims of a valid token. (Whether its session is still live is
@@ -89,19 +89,19 @@ impl JwtKeys {
     ///
     /// # Errors
     /// `unauthenticated` for anything but a valid, unexpired HS256 token of ours.
-    pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+    pub fn verify(&self, token: &str) -> Result<Claims, Failure> {
         let claims = self.decode(token)?;
         // A token issued in the future was not issued by this server's
         // clock (a minute of skew between processes is allowed).
         if claims.iat > chrono::Utc::now().timestamp() + IAT_SKEW_SECS {
-            return Err(ApiError::unauthenticated(
+            return Err(Failure::unauthenticated(
                 "the token was issued in the future",
             ));
         }
         Ok(claims)
     }
 
-    fn decode(&self, token: &str) -> Result<Claims, ApiError> {
+    fn decode(&self, token: &str) -> Result<Claims, Failure> {
         decode::<Claims>(token, &self.decoding, &self.validation)
             .map(|data| data.claims)
             .map_err(|e| {
@@ -115,7 +115,7 @@ impl JwtKeys {
                     ErrorKind::InvalidIssuer => "the token was not issued by this server",
                     _ => "the token is malformed",
                 };
-                ApiError::unauthenticated(why)
+                Failure::unauthenticated(why)
             })
     }
 }
@@ -163,7 +163,10 @@ mod tests {
     fn a_token_signed_with_another_key_is_refused() {
         let other = JwtKeys::new(b"another secret of enough length.", 3600);
         let token = other.issue(Uuid::new_v4(), "ann", Uuid::new_v4()).unwrap();
-        assert_eq!(keys().verify(&token).unwrap_err().code(), "unauthenticated");
+        assert_eq!(
+            keys().verify(&token).unwrap_err().code(),
+            crate::error::ErrorCode::Unauthenticated
+        );
     }
 
     #[test]
@@ -179,7 +182,10 @@ mod tests {
             iss: ISSUER.to_owned(),
         };
         let token = encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).unwrap();
-        assert_eq!(keys.verify(&token).unwrap_err().code(), "unauthenticated");
+        assert_eq!(
+            keys.verify(&token).unwrap_err().code(),
+            crate::error::ErrorCode::Unauthenticated
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{Quota, RateLimiter};
 use uuid::Uuid;
 
-use crate::error::ApiError;
+use crate::error::Failure;
 
 type Buckets =
     RateLimiter<Uuid, governor::state::keyed::DefaultKeyedStateStore<Uuid>, DefaultClock>;
@@ -41,13 +41,13 @@ impl TokenLimits {
     ///
     /// # Errors
     /// `rate_limited` when the session is over its rate.
-    pub fn check(&self, session: Uuid) -> Result<(), ApiError> {
+    pub fn check(&self, session: Uuid) -> Result<(), Failure> {
         let Some(buckets) = &self.buckets else {
             return Ok(());
         };
         buckets.check_key(&session).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::rate_limited(
+            Failure::rate_limited(
                 "too many requests with this token; slow down",
                 wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
             )
@@ -85,7 +85,7 @@ mod tests {
             assert!(limits.check(a).is_ok());
         }
         let refused = limits.check(a).unwrap_err();
-        assert_eq!(refused.code(), "rate_limited");
+        assert_eq!(refused.code(), crate::error::ErrorCode::RateLimited);
         assert!(limits.check(b).is_ok());
     }
 

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use super::Caller;
 use crate::db::sessions::{self, Revoked, Rotation};
-use crate::error::ApiError;
+use crate::error::Failure;
 use crate::state::AppState;
 
 /// How long after a rotation the refresh token it replaced still works once
@@ -108,7 +108,7 @@ fn pair(
     user: Uuid,
     username: &str,
     refresh: &RefreshToken,
-) -> Result<AccessToken, ApiError> {
+) -> Result<AccessToken, Failure> {
     Ok(AccessToken {
         access_token: state.jwt.issue(user, username, refresh.session)?,
         token_type: "Bearer".to_owned(),
@@ -122,9 +122,9 @@ fn pair(
 ///
 /// # Errors
 /// Database errors.
-pub async fn start(state: &AppState, user: Uuid, username: &str) -> Result<AccessToken, ApiError> {
+pub async fn start(state: &AppState, user: Uuid, username: &str) -> Result<AccessToken, Failure> {
     let refresh = RefreshToken::fresh(Uuid::new_v4());
-    let now = crate::db::event_store::now();
+    let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
     sessions::start(
         &mut conn,
@@ -144,11 +144,11 @@ pub async fn start(state: &AppState, user: Uuid, username: &str) -> Result<Acces
 /// `unauthenticated` for a malformed, unknown, expired or revoked token;
 /// `refresh_token_reused` when it had already been rotated (the session is
 /// revoked by it).
-pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<AccessToken, ApiError> {
+pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<AccessToken, Failure> {
     let presented = RefreshToken::parse(&request.refresh_token)
-        .ok_or_else(|| ApiError::unauthenticated("the refresh token is malformed"))?;
+        .ok_or_else(|| Failure::unauthenticated("the refresh token is malformed"))?;
     let next = RefreshToken::fresh(presented.session);
-    let now = crate::db::event_store::now();
+    let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
     let rotation = sessions::rotate(
         &mut conn,
@@ -162,8 +162,8 @@ pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<Access
     .await?;
     match rotation {
         Rotation::Rotated { user, username } => pair(state, user, &username, &next),
-        Rotation::Reused => Err(ApiError::refresh_token_reused()),
-        Rotation::Refused => Err(ApiError::unauthenticated(
+        Rotation::Reused => Err(Failure::refresh_token_reused()),
+        Rotation::Refused => Err(Failure::unauthenticated(
             "the refresh token is unknown, expired or signed out; sign in again",
         )),
     }
@@ -173,13 +173,13 @@ pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<Access
 ///
 /// # Errors
 /// Database errors.
-pub async fn logout(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
+pub async fn logout(state: &AppState, caller: &Caller) -> Result<(), Failure> {
     let mut conn = state.pool.get().await?;
     sessions::revoke(
         &mut conn,
         caller.session,
         Revoked::Logout,
-        crate::db::event_store::now(),
+        crate::record::chain::now(),
     )
     .await?;
     Ok(())
@@ -189,14 +189,14 @@ pub async fn logout(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// Database errors.
-pub async fn logout_all(state: &AppState, caller: &Caller) -> Result<usize, ApiError> {
+pub async fn logout_all(state: &AppState, caller: &Caller) -> Result<usize, Failure> {
     let mut conn = state.pool.get().await?;
     Ok(sessions::revoke_all(
         &mut conn,
         caller.user_id,
         None,
         Revoked::LogoutAll,
-        crate::db::event_store::now(),
+        crate::record::chain::now(),
     )
     .await?)
 }
@@ -208,13 +208,13 @@ pub async fn logout_all(state: &AppState, caller: &Caller) -> Result<usize, ApiE
 pub async fn end_others(
     conn: &mut diesel_async::AsyncPgConnection,
     caller: &Caller,
-) -> Result<usize, ApiError> {
+) -> Result<usize, Failure> {
     Ok(sessions::revoke_all(
         conn,
         caller.user_id,
         Some(caller.session),
         Revoked::PasswordChanged,
-        crate::db::event_store::now(),
+        crate::record::chain::now(),
     )
     .await?)
 }

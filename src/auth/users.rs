@@ -11,7 +11,7 @@ use super::sessions::{self, AccessToken};
 use super::{Caller, password};
 use crate::db::schema::users;
 use crate::db::throttle;
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
 use crate::state::AppState;
 
 /// A username and password, for registering or logging in.
@@ -45,21 +45,21 @@ pub struct PasswordChange {
     pub new_password: String,
 }
 
-fn check_username(username: &str) -> Result<(), ApiError> {
+fn check_username(username: &str) -> Result<(), Failure> {
     let ok_chars = username
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if !(3..=32).contains(&username.len()) || !ok_chars {
-        return Err(ApiError::bad_request(
+        return Err(Failure::bad_request(
             "usernames are 3–32 characters of A–Z, a–z, 0–9, _ and -",
         ));
     }
     Ok(())
 }
 
-fn check_password(password: &str) -> Result<(), ApiError> {
+fn check_password(password: &str) -> Result<(), Failure> {
     if !(8..=128).contains(&password.chars().count()) {
-        return Err(ApiError::bad_request("passwords are 8–128 characters"));
+        return Err(Failure::bad_request("passwords are 8–128 characters"));
     }
     Ok(())
 }
@@ -68,14 +68,14 @@ fn check_password(password: &str) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// `bad_request` for a username or password out of bounds, `username_taken`.
-pub async fn register(state: &AppState, creds: Credentials) -> Result<RegisteredUser, ApiError> {
+pub async fn register(state: &AppState, creds: Credentials) -> Result<RegisteredUser, Failure> {
     check_username(&creds.username)?;
     check_password(&creds.password)?;
     let password = creds.password;
     let hash = password::off_the_runtime(move || password::hash(&password))
         .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+        .map_err(Failure::internal)?
+        .map_err(Failure::internal)?;
     let id = Uuid::new_v4();
     let mut conn = state.pool.get().await?;
     let inserted = diesel::insert_into(users::table)
@@ -92,8 +92,8 @@ pub async fn register(state: &AppState, creds: Credentials) -> Result<Registered
             username: creds.username,
         }),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-            Err(ApiError::conflict(
-                "username_taken",
+            Err(Failure::new(
+                ErrorCode::UsernameTaken,
                 format!("the username {} is taken", creds.username),
             ))
         }
@@ -121,8 +121,8 @@ pub async fn login(
     state: &AppState,
     creds: Credentials,
     address: Option<std::net::IpAddr>,
-) -> Result<AccessToken, ApiError> {
-    let wrong = || ApiError::unauthenticated("wrong username or password");
+) -> Result<AccessToken, Failure> {
+    let wrong = || Failure::unauthenticated("wrong username or password");
     if check_username(&creds.username).is_err() || check_password(&creds.password).is_err() {
         return Err(wrong());
     }
@@ -132,13 +132,13 @@ pub async fn login(
     if let Some(address) = address {
         keys.push((format!("address:{address}"), limits.per_address));
     }
-    let now = crate::db::event_store::now();
+    let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
     // Refused before the password is hashed: a storm of guesses costs a
     // lookup each, not an argon2 computation.
     if let Some(until) = throttle::blocked_until(&mut conn, &keys, now).await? {
         let secs = u64::try_from((until - now).num_seconds()).unwrap_or(0) + 1;
-        return Err(ApiError::rate_limited(
+        return Err(Failure::rate_limited(
             "too many failed logins for this account or from this address; try again later",
             secs,
         ));
@@ -159,7 +159,7 @@ pub async fn login(
     let password = creds.password;
     let ok = password::off_the_runtime(move || password::verify(&password, &hash))
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(Failure::internal)?;
     let mut conn = state.pool.get().await?;
     if !ok || id.is_nil() {
         throttle::record_failure(&mut conn, &keys, now).await?;
@@ -179,7 +179,7 @@ pub async fn change_password(
     state: &AppState,
     caller: &Caller,
     change: PasswordChange,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     check_password(&change.new_password)?;
     let mut conn = state.pool.get().await?;
     let current: String = users::table
@@ -193,11 +193,11 @@ pub async fn change_password(
         password::verify(&old, &current).then(|| password::hash(&new))
     })
     .await
-    .map_err(ApiError::internal)?
-    .ok_or_else(ApiError::wrong_password)?
-    .map_err(ApiError::internal)?;
+    .map_err(Failure::internal)?
+    .ok_or_else(Failure::wrong_password)?
+    .map_err(Failure::internal)?;
     let mut conn = state.pool.get().await?;
-    conn.transaction::<_, ApiError, _>(async |conn| {
+    conn.transaction::<_, Failure, _>(async |conn| {
         diesel::update(users::table.find(caller.user_id))
             .set(users::password_hash.eq(hashed))
             .execute(conn)

@@ -11,10 +11,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::event_store::LoggedEvent;
 use super::json_text::JsonText;
 use super::notifications::{FAN_OUT, NOTED_JSON, Noted, parse_noted};
 use super::schema::games;
+use crate::record::chain::LoggedEvent;
 
 /// A row of `games`.
 #[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable)]
@@ -352,12 +352,14 @@ WITH bumped AS (
      WHERE id = $1 AND version = $2
  RETURNING id
 ), appended AS (
-    INSERT INTO events (game_id, seq, "type", data, actor_user, actor_seat, command, digest, created_at)
-    SELECT b.id, e.seq, e."type", e.data, e.actor_user, e.actor_seat, e.command, decode(e.hash, 'hex'), e.created_at
+    INSERT INTO events (game_id, seq, "type", data, actor_user, actor_seat, command, digest,
+                        created_at, schema_version)
+    SELECT b.id, e.seq, e."type", e.data, e.actor_user, e.actor_seat, e.command, decode(e.hash, 'hex'),
+           e.created_at, e.schema_version
       FROM bumped b,
            jsonb_to_recordset($10) AS e(seq bigint, "type" text, data jsonb, actor_user uuid,
                                         actor_seat smallint, command jsonb, hash text,
-                                        created_at timestamptz)
+                                        created_at timestamptz, schema_version smallint)
     RETURNING seq
 )"#;
 

@@ -2,6 +2,7 @@
 //! embedded migrations, and the event store.
 
 pub mod archive;
+pub mod errors;
 pub mod event_store;
 pub mod games;
 pub mod json_text;

@@ -23,6 +23,7 @@ diesel::table! {
         hash -> Nullable<Text>,
         created_at -> Timestamptz,
         digest -> Nullable<Bytea>,
+        schema_version -> Int2,
     }
 }
 

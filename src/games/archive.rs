@@ -9,12 +9,13 @@ use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
-use crate::db::event_store::{self, LoggedEvent};
+use crate::db::event_store;
 use crate::db::games::GameRow;
 use crate::db::json_text::JsonText;
 use crate::db::{self, Pool};
-use crate::error::ApiError;
-use crate::verify::AuditDocument;
+use crate::error::Failure;
+use crate::record::chain::LoggedEvent;
+use crate::record::verify::AuditDocument;
 
 /// The zstd level: audits compress about 8 to 1 at it, in milliseconds.
 pub const LEVEL: i32 = 9;
@@ -31,15 +32,14 @@ pub async fn archive_due(
     pool: &Pool,
     before: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<usize, ApiError> {
+) -> Result<usize, Failure> {
     let mut conn = pool.get().await?;
-    conn.transaction::<_, ApiError, _>(async |conn| {
+    conn.transaction::<_, Failure, _>(async |conn| {
         let due = db::archive::due(conn, before, BATCH).await?;
         for id in &due {
             let audit = super::audit::audit_on(conn, *id).await?;
-            let json = serde_json::to_vec(&audit).map_err(ApiError::internal)?;
-            let compressed =
-                zstd::encode_all(json.as_slice(), LEVEL).map_err(ApiError::internal)?;
+            let json = serde_json::to_vec(&audit).map_err(Failure::internal)?;
+            let compressed = zstd::encode_all(json.as_slice(), LEVEL).map_err(Failure::internal)?;
             db::archive::store(conn, *id, &compressed, json.len(), now).await?;
         }
         Ok(due.len())
@@ -54,12 +54,12 @@ pub async fn archive_due(
 pub async fn document(
     conn: &mut diesel_async::AsyncPgConnection,
     id: Uuid,
-) -> Result<AuditDocument, ApiError> {
+) -> Result<AuditDocument, Failure> {
     let compressed = db::archive::audit(conn, id)
         .await?
-        .ok_or_else(|| ApiError::internal(format!("archived game {id} has no archive row")))?;
-    let json = zstd::decode_all(compressed.as_slice()).map_err(ApiError::internal)?;
-    serde_json::from_slice(&json).map_err(ApiError::internal)
+        .ok_or_else(|| Failure::internal(format!("archived game {id} has no archive row")))?;
+    let json = zstd::decode_all(compressed.as_slice()).map_err(Failure::internal)?;
+    serde_json::from_slice(&json).map_err(Failure::internal)
 }
 
 /// The events of `game` with `after < seq <= up_to`, at most `limit`, from
@@ -73,7 +73,7 @@ pub async fn events(
     after: i64,
     up_to: i64,
     limit: i64,
-) -> Result<Vec<LoggedEvent>, ApiError> {
+) -> Result<Vec<LoggedEvent>, Failure> {
     if game.archived_at.is_none() {
         return Ok(event_store::load(conn, game.id, after, up_to, limit).await?);
     }
@@ -94,12 +94,12 @@ pub async fn events(
 pub async fn snapshot(
     conn: &mut diesel_async::AsyncPgConnection,
     id: Uuid,
-) -> Result<Option<JsonText>, ApiError> {
+) -> Result<Option<JsonText>, Failure> {
     let audit = document(conn, id).await?;
     if audit.final_state.is_null() {
         return Ok(None);
     }
     Ok(Some(
-        JsonText::of(&audit.final_state).map_err(ApiError::internal)?,
+        JsonText::of(&audit.final_state).map_err(Failure::internal)?,
     ))
 }

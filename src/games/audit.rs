@@ -7,22 +7,22 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::to_json;
 use super::kind_of;
-use super::replay::Replay;
 use super::resource::viewer_for;
 use super::status;
 use crate::db::event_store;
 use crate::db::games;
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::record::codec::to_json;
+use crate::record::replay::Replay;
+use crate::record::verify::{AuditDocument, AuditEvent, FORMAT};
 use crate::state::AppState;
-use crate::verify::{AuditDocument, AuditEvent, FORMAT};
 
 /// The audit of game `id`; only once it is over, since it reveals everything.
 ///
 /// # Errors
 /// `not_found`, `game_not_finished`.
-pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError> {
+pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, Failure> {
     let mut conn = state.pool.get().await?;
     audit_on(&mut conn, id).await
 }
@@ -34,14 +34,14 @@ pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, ApiError
 pub async fn audit_on(
     conn: &mut diesel_async::AsyncPgConnection,
     id: Uuid,
-) -> Result<AuditDocument, ApiError> {
+) -> Result<AuditDocument, Failure> {
     let loaded = games::load(conn, id, None, None)
         .await?
-        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+        .ok_or_else(|| Failure::not_found("there is no such game"))?;
     let game = &loaded.game;
     if game.status != status::FINISHED && game.status != status::ABANDONED {
-        return Err(ApiError::conflict(
-            "game_not_finished",
+        return Err(Failure::new(
+            ErrorCode::GameNotFinished,
             "the audit reveals every card: it is published once the game is over",
         ));
     }
@@ -55,12 +55,12 @@ pub async fn audit_on(
         ruleset: game.ruleset.clone(),
         rules: Some(game.rules()),
         status: game.status.clone(),
-        finished_at: Some(event_store::format_time(game.updated_at)),
+        finished_at: Some(crate::record::chain::format_time(game.updated_at)),
         seed_commitment: game.seed_commitment.clone(),
         seed: game.seed.clone(),
         events: events.iter().map(AuditEvent::from).collect(),
         final_state: match &game.state {
-            Some(snapshot) => snapshot.parse().map_err(ApiError::internal)?,
+            Some(snapshot) => snapshot.parse().map_err(Failure::internal)?,
             None => Value::Null,
         },
         result: game.result.clone(),
@@ -90,13 +90,13 @@ pub async fn state_at(
     user: Option<Uuid>,
     id: Uuid,
     at: i64,
-) -> Result<StateAt, ApiError> {
+) -> Result<StateAt, Failure> {
     let mut conn = state.pool.get().await?;
     let loaded = games::load(&mut conn, id, None, None)
         .await?
-        .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+        .ok_or_else(|| Failure::not_found("there is no such game"))?;
     if !(1..=loaded.game.version).contains(&at) {
-        return Err(ApiError::bad_request(format!(
+        return Err(Failure::bad_request(format!(
             "at must be between 1 and the game's version {}",
             loaded.game.version
         )));
@@ -106,7 +106,7 @@ pub async fn state_at(
     let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
     let kind = kind_of(&loaded.game)?;
     with_ruleset!(kind, |R| {
-        let replay = Replay::<R>::of(&events).map_err(ApiError::internal)?;
+        let replay = Replay::<R>::of(&events).map_err(Failure::internal)?;
         view_of::<R>(&replay, viewer, at)
     })
 }
@@ -115,7 +115,7 @@ fn view_of<R: Ruleset>(
     replay: &Replay<R>,
     viewer: hatstand_engine::Viewer,
     at: i64,
-) -> Result<StateAt, ApiError> {
+) -> Result<StateAt, Failure> {
     let Some(state) = &replay.state else {
         return Ok(StateAt {
             version: at,

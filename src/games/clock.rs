@@ -10,7 +10,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// The longest duration accepted anywhere: 366 days.
 pub const MAX_SECONDS: u64 = 366 * 86_400;
@@ -140,7 +140,7 @@ impl ServerOptions {
     ///
     /// # Errors
     /// `invalid_options`.
-    pub fn take(options: &mut Map<String, Value>) -> Result<Self, ApiError> {
+    pub fn take(options: &mut Map<String, Value>) -> Result<Self, Failure> {
         let mut mine = Map::new();
         for name in NAMES {
             if let Some(value) = options.remove(name)
@@ -150,18 +150,18 @@ impl ServerOptions {
             }
         }
         let parsed: ServerOptions = serde_json::from_value(Value::Object(mine))
-            .map_err(|e| ApiError::invalid_options(format!("options: {e}")))?;
+            .map_err(|e| Failure::invalid_options(format!("options: {e}")))?;
         if let Some(t) = &parsed.turn_timeout {
             let secs = parse_duration(t)
-                .map_err(|e| ApiError::invalid_options(format!("turn_timeout: {e}")))?;
+                .map_err(|e| Failure::invalid_options(format!("turn_timeout: {e}")))?;
             if secs == 0 {
-                return Err(ApiError::invalid_options(
+                return Err(Failure::invalid_options(
                     "turn_timeout must be at least one second",
                 ));
             }
         }
         parse_duration(&parsed.max_vacation)
-            .map_err(|e| ApiError::invalid_options(format!("max_vacation: {e}")))?;
+            .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
         Ok(parsed)
     }
 
@@ -252,7 +252,7 @@ mod tests {
             let mut map = bad.as_object().cloned().unwrap();
             assert_eq!(
                 ServerOptions::take(&mut map).unwrap_err().code(),
-                "invalid_options"
+                crate::error::ErrorCode::InvalidOptions
             );
         }
     }

@@ -21,9 +21,9 @@ use super::kind_of;
 use super::resource::{Game, project};
 use super::step::{Finished, Step};
 use crate::auth::{Caller, Claimed};
-use crate::db::event_store::{self, canonical_json};
 use crate::db::games::{self, LoadedGame, Remember, Update};
-use crate::error::ApiError;
+use crate::error::Failure;
+use crate::record::canonical::canonical_json;
 use crate::state::AppState;
 
 /// A command to a game.
@@ -63,9 +63,9 @@ impl Precondition {
     ///
     /// # Errors
     /// `precondition_required` when neither is given, `bad_request` when they disagree.
-    pub fn from(body: Option<i64>, if_match: Option<i64>) -> Result<Self, ApiError> {
+    pub fn from(body: Option<i64>, if_match: Option<i64>) -> Result<Self, Failure> {
         match (body, if_match) {
-            (Some(b), Some(h)) if b != h => Err(ApiError::bad_request(format!(
+            (Some(b), Some(h)) if b != h => Err(Failure::bad_request(format!(
                 "expected_version {b} and If-Match {h} disagree"
             ))),
             (Some(b), _) => Ok(Precondition {
@@ -76,7 +76,7 @@ impl Precondition {
                 expected: h,
                 via_if_match: true,
             }),
-            (None, None) => Err(ApiError::precondition_required()),
+            (None, None) => Err(Failure::precondition_required()),
         }
     }
 }
@@ -90,13 +90,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn replayed(stored: &Value) -> Result<Self, ApiError> {
+    fn replayed(stored: &Value) -> Result<Self, Failure> {
         Ok(Outcome {
             version: stored
                 .get("version")
                 .and_then(Value::as_i64)
                 .unwrap_or_default(),
-            body: serde_json::to_vec(stored).map_err(ApiError::internal)?,
+            body: serde_json::to_vec(stored).map_err(Failure::internal)?,
         })
     }
 }
@@ -105,9 +105,9 @@ impl Outcome {
 ///
 /// # Errors
 /// `bad_request`.
-pub fn check_idempotency_key(key: &str) -> Result<(), ApiError> {
+pub fn check_idempotency_key(key: &str) -> Result<(), Failure> {
     if key.is_empty() || key.len() > 128 || !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(ApiError::bad_request(
+        return Err(Failure::bad_request(
             "Idempotency-Key must be 1–128 visible ASCII characters",
         ));
     }
@@ -137,7 +137,7 @@ pub async fn submit(
     request: CommandRequest,
     precondition: Precondition,
     idempotency_key: Option<&str>,
-) -> Result<Outcome, ApiError> {
+) -> Result<Outcome, Failure> {
     if let Some(key) = idempotency_key {
         check_idempotency_key(key)?;
     }
@@ -150,8 +150,8 @@ pub async fn submit(
     let caller = &claimed
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
-    let mut loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
-    let now = event_store::now();
+    let mut loaded = loaded.ok_or_else(|| Failure::not_found("there is no such game"))?;
+    let now = crate::record::chain::now();
     if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
         && state.retention.key_expired(stored.created_at, now)
     {
@@ -175,7 +175,7 @@ pub async fn submit(
         &request,
         precondition
     ))?;
-    let body = serde_json::to_string(&decided.response).map_err(ApiError::internal)?;
+    let body = serde_json::to_string(&decided.response).map_err(Failure::internal)?;
     let remember = idempotency_key
         .zip(hash.as_deref())
         .map(|(key, hash)| Remember {
@@ -209,11 +209,11 @@ pub async fn submit(
             // Lost a race: perhaps to a twin of this very request.
             let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
                 .await?
-                .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+                .ok_or_else(|| Failure::not_found("there is no such game"))?;
             if let Some(stored) = replay_stored(&now, hash.as_deref())? {
                 return Ok(stored);
             }
-            Err(ApiError::version_conflict(
+            Err(Failure::version_conflict(
                 now.game.version,
                 precondition.expected,
                 precondition.via_if_match,
@@ -226,13 +226,13 @@ pub async fn submit(
 /// The stored answer when this request (of hash `hash`) repeats the one its
 /// idempotency key was first used for; `idempotency_key_reused` when the key
 /// came with another request. Without a key nothing is stored.
-fn replay_stored(loaded: &LoadedGame, hash: Option<&str>) -> Result<Option<Outcome>, ApiError> {
+fn replay_stored(loaded: &LoadedGame, hash: Option<&str>) -> Result<Option<Outcome>, Failure> {
     match (&loaded.idempotent, hash) {
         (None, _) | (_, None) => Ok(None),
         (Some(stored), Some(hash)) if stored.request_hash == hash => {
             Ok(Some(Outcome::replayed(&stored.body)?))
         }
-        (Some(_), Some(_)) => Err(ApiError::idempotency_key_reused()),
+        (Some(_), Some(_)) => Err(Failure::idempotency_key_reused()),
     }
 }
 
@@ -250,26 +250,26 @@ fn decide<R: Ruleset>(
     caller: &Caller,
     request: &CommandRequest,
     precondition: Precondition,
-) -> Result<Decided, ApiError> {
+) -> Result<Decided, Failure> {
     let game = &loaded.game;
-    let mut step = Step::<R>::begin(loaded, event_store::now())?;
+    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
     let my_seat = loaded
         .seat_of(caller.user_id)
-        .ok_or_else(ApiError::not_a_player)?;
+        .ok_or_else(Failure::not_a_player)?;
     if precondition.expected != game.version {
-        return Err(ApiError::version_conflict(
+        return Err(Failure::version_conflict(
             game.version,
             precondition.expected,
             precondition.via_if_match,
         ));
     }
     if !step.to_act().contains(&my_seat) {
-        return Err(ApiError::not_your_turn(
+        return Err(Failure::not_your_turn(
             "the game is not waiting for your seat",
         ));
     }
     let command: R::Command = serde_json::from_value(request.command.clone())
-        .map_err(|e| ApiError::bad_request(format!("not a {} command: {e}", R::ID)))?;
+        .map_err(|e| Failure::bad_request(format!("not a {} command: {e}", R::ID)))?;
     step.command(my_seat, &command, Some(caller.user_id))?;
     step.settle()?;
     respond::<R>(step, Some(my_seat))
@@ -279,7 +279,7 @@ fn decide<R: Ruleset>(
 ///
 /// # Errors
 /// `internal`.
-pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, ApiError> {
+pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
     let engine_state = step.state.clone();
     let finished = step.finish()?;
     let viewer = super::resource::viewer_for(my_seat);
@@ -287,7 +287,7 @@ pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Dec
         .events
         .iter()
         .map(|logged| redact_one::<R>(logged, viewer))
-        .collect::<Result<Vec<_>, ApiError>>()?;
+        .collect::<Result<Vec<_>, Failure>>()?;
     let game_out = project::<R>(&finished.row, &finished.seats, Some(&engine_state), my_seat)?;
     Ok(Decided {
         response: CommandResponse {

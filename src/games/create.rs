@@ -10,16 +10,17 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::clock::ServerOptions;
-use super::codec::{parse_options, to_json};
 use super::join::take_seat;
-use super::lifecycle::{GAME_CREATED, GameCreated, PLAYER_INVITED};
 use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
-use crate::db::event_store::{self, Actor, Chain, GENESIS_HASH};
+use crate::db::event_store;
 use crate::db::games::{GameRow, LoadedGame};
 use crate::db::schema::games;
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::record::chain::{Actor, Chain, GENESIS_HASH};
+use crate::record::codec::{parse_options, to_json};
+use crate::record::server_event::{GameCreated, ServerEvent};
 use crate::state::AppState;
 
 /// A request to create a game.
@@ -84,19 +85,19 @@ pub async fn create(
     state: &AppState,
     caller: &Caller,
     request: CreateGame,
-) -> Result<Game, ApiError> {
+) -> Result<Game, Failure> {
     let kind = GameKind::from_id(&request.ruleset)
-        .ok_or_else(|| ApiError::not_found(format!("there is no ruleset {:?}", request.ruleset)))?;
+        .ok_or_else(|| Failure::not_found(format!("there is no ruleset {:?}", request.ruleset)))?;
     let mut options = match request.options {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(map)) => map,
-        Some(_) => return Err(ApiError::bad_request("options must be a JSON object")),
+        Some(_) => return Err(Failure::bad_request("options must be a JSON object")),
     };
     let public_seed = match options.remove("seed") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if (1..=256).contains(&s.chars().count()) => Some(s),
         Some(_) => {
-            return Err(ApiError::invalid_options(
+            return Err(Failure::invalid_options(
                 "seed must be a string of 1–256 characters",
             ));
         }
@@ -104,7 +105,7 @@ pub async fn create(
     let server_options = ServerOptions::take(&mut options)?;
     let server_options = to_json(&server_options)?;
     if request.invitees.len() > MAX_INVITEES {
-        return Err(ApiError::bad_request(format!(
+        return Err(Failure::bad_request(format!(
             "at most {MAX_INVITEES} invitees"
         )));
     }
@@ -113,7 +114,7 @@ pub async fn create(
     let rules = match request.rules_version {
         None => Rules::newest(kind),
         Some(number) => Rules::of(kind, number)
-            .map_err(|e| ApiError::unprocessable("unknown_rules_version", e.to_string()))?,
+            .map_err(|e| Failure::new(ErrorCode::UnknownRulesVersion, e.to_string()))?,
     };
     let engine_options = with_ruleset!(kind, |R| {
         R::version_defaults(rules.version, players, &mut options);
@@ -122,7 +123,7 @@ pub async fn create(
     let seed_public = public_seed.is_some();
     let seed = public_seed.unwrap_or_else(secret_seed);
     let commitment = seed_commitment(&seed);
-    let now = event_store::now();
+    let now = crate::record::chain::now();
     let id = Uuid::new_v4();
     let mut chain = Chain::after(0, GENESIS_HASH, now);
     let created = GameCreated {
@@ -134,17 +135,17 @@ pub async fn create(
         created_by: caller.user_id,
         server_options: Some(server_options.clone()),
         private,
-        rules: Some(rules.to_string()),
+        rules: rules.to_string(),
     };
-    chain.push(
-        GAME_CREATED,
-        to_json(&created)?,
-        Actor {
-            user: Some(caller.user_id),
-            seat: None,
-        },
-        None,
-    );
+    chain
+        .push_server(
+            &ServerEvent::GameCreated(created),
+            Actor {
+                user: Some(caller.user_id),
+                seat: None,
+            },
+        )
+        .map_err(Failure::internal)?;
     let mut loaded = LoadedGame {
         game: GameRow {
             id,
@@ -183,15 +184,15 @@ pub async fn create(
     let mut conn = state.pool.get().await?;
     let invitees = super::invite::resolve(&mut conn, &request.invitees, caller.user_id).await?;
     for invitee in &invitees {
-        chain.push(
-            PLAYER_INVITED,
-            to_json(invitee)?,
-            Actor {
-                user: Some(caller.user_id),
-                seat: None,
-            },
-            None,
-        );
+        chain
+            .push_server(
+                &ServerEvent::PlayerInvited(invitee.clone()),
+                Actor {
+                    user: Some(caller.user_id),
+                    seat: None,
+                },
+            )
+            .map_err(Failure::internal)?;
     }
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();

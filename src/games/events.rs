@@ -11,13 +11,13 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::{event_from_parts, split_tagged, to_json};
 use super::kind_of;
-use super::lifecycle::{self, GameCreated};
 use super::resource::{public_options, viewer_for};
-use crate::db::event_store::LoggedEvent;
 use crate::db::games;
-use crate::error::ApiError;
+use crate::error::Failure;
+use crate::record::chain::LoggedEvent;
+use crate::record::codec::{event_from_parts, split_tagged, to_json};
+use crate::record::server_event::ServerEvent;
 use crate::state::AppState;
 
 /// The longest a request may wait for a new event.
@@ -54,17 +54,21 @@ pub struct EventsPage {
 ///
 /// # Errors
 /// `internal` for an event that does not parse.
-pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<EventOut, ApiError> {
-    let (kind, data) = if event.kind == lifecycle::GAME_CREATED && !viewer.is_auditor() {
-        let mut created: GameCreated = serde_json::from_value(event.data.clone())
-            .map_err(|e| ApiError::internal(format!("game_created does not parse: {e}")))?;
-        created.options = public_options(&created.options, None);
-        (event.kind.clone(), to_json(&created)?)
-    } else if lifecycle::is_lifecycle(&event.kind) {
-        (event.kind.clone(), event.data.clone())
-    } else {
-        let engine_event = event_from_parts::<R>(&event.kind, &event.data)?;
-        split_tagged(to_json(&R::redact(&engine_event, viewer))?)?
+pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<EventOut, Failure> {
+    let server = ServerEvent::read(&event.kind, event.schema_version, &event.data)
+        .map_err(|e| Failure::internal(format!("event {}: {e}", event.seq)))?;
+    let (kind, data) = match server {
+        Some(ServerEvent::GameCreated(mut created)) if !viewer.is_auditor() => {
+            created.options = public_options(&created.options, None);
+            ServerEvent::GameCreated(created)
+                .to_parts()
+                .map_err(Failure::internal)?
+        }
+        Some(server) => server.to_parts().map_err(Failure::internal)?,
+        None => {
+            let engine_event = event_from_parts::<R>(&event.kind, &event.data)?;
+            split_tagged(to_json(&R::redact(&engine_event, viewer))?)?
+        }
     };
     Ok(EventOut {
         seq: event.seq,
@@ -87,15 +91,15 @@ pub async fn list(
     after: i64,
     limit: i64,
     wait: u64,
-) -> Result<EventsPage, ApiError> {
+) -> Result<EventsPage, Failure> {
     if after < 0 {
-        return Err(ApiError::bad_request("after must be 0 or more"));
+        return Err(Failure::bad_request("after must be 0 or more"));
     }
     if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1–{MAX_PAGE}")));
+        return Err(Failure::bad_request(format!("limit must be 1–{MAX_PAGE}")));
     }
     if wait > MAX_WAIT_SECONDS {
-        return Err(ApiError::bad_request(format!(
+        return Err(Failure::bad_request(format!(
             "wait must be 0–{MAX_WAIT_SECONDS} seconds"
         )));
     }
@@ -105,7 +109,7 @@ pub async fn list(
         let mut conn = state.pool.get().await?;
         let loaded = games::load(&mut conn, id, None, None)
             .await?
-            .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+            .ok_or_else(|| Failure::not_found("there is no such game"))?;
         let version = loaded.game.version;
         if version > after || changed.is_none() || Instant::now() >= deadline {
             let logged =

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::db::Pool;
 use crate::db::games::{self, EndedCursor};
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// Games read from the database at a time while exporting.
 const PAGE: i64 = 100;
@@ -21,13 +21,13 @@ const PAGE: i64 = 100;
 ///
 /// # Errors
 /// `bad_request` for anything else.
-pub fn parse_since(since: Option<&str>) -> Result<DateTime<Utc>, ApiError> {
+pub fn parse_since(since: Option<&str>) -> Result<DateTime<Utc>, Failure> {
     match since {
         None => Ok(DateTime::<Utc>::UNIX_EPOCH),
         Some(text) => DateTime::parse_from_rfc3339(text)
             .map(|t| t.with_timezone(&Utc))
             .map_err(|e| {
-                ApiError::bad_request(format!(
+                Failure::bad_request(format!(
                     "since must be an RFC 3339 time such as 2026-11-24T10:00:00.123456Z \
                      (the finished_at of the last exported line): {e}"
                 ))
@@ -41,7 +41,7 @@ pub fn lines(
     pool: Pool,
     user: Option<Uuid>,
     since: DateTime<Utc>,
-) -> impl Stream<Item = Result<Vec<u8>, ApiError>> {
+) -> impl Stream<Item = Result<Vec<u8>, Failure>> {
     struct Walk {
         pool: Pool,
         user: Option<Uuid>,
@@ -63,7 +63,7 @@ pub fn lines(
                 let mut conn = walk.pool.get().await?;
                 let audit = super::audit::audit_on(&mut conn, id).await?;
                 drop(conn);
-                let mut line = serde_json::to_vec(&audit).map_err(ApiError::internal)?;
+                let mut line = serde_json::to_vec(&audit).map_err(Failure::internal)?;
                 line.push(b'\n');
                 return Ok(Some((line, walk)));
             }

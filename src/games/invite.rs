@@ -12,17 +12,17 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::codec::to_json;
-use super::lifecycle::{GAME_CANCELLED, Invitee, PLAYER_DECLINED};
 use super::read::project_stored;
 use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
-use crate::db::event_store::{self, Actor, Chain};
+use crate::db::event_store;
 use crate::db::games::{GameRow, LoadedGame, load_for_update};
 use crate::db::notifications::{self, Noted};
 use crate::db::schema::{games, invitations, users};
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::record::chain::{Actor, Chain};
+use crate::record::server_event::{Cancelled, Invitee, ServerEvent};
 use crate::state::AppState;
 
 /// The users named `usernames` (case-insensitive), without duplicates.
@@ -33,7 +33,7 @@ pub async fn resolve(
     conn: &mut AsyncPgConnection,
     usernames: &[String],
     creator: Uuid,
-) -> Result<Vec<Invitee>, ApiError> {
+) -> Result<Vec<Invitee>, Failure> {
     let mut out: Vec<Invitee> = Vec::new();
     for name in usernames {
         let found: Option<(Uuid, String)> = users::table
@@ -47,9 +47,9 @@ pub async fn resolve(
             .await
             .optional()?;
         let (user_id, username) =
-            found.ok_or_else(|| ApiError::not_found(format!("there is no user {name:?}")))?;
+            found.ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
         if user_id == creator {
-            return Err(ApiError::bad_request("you cannot invite yourself"));
+            return Err(Failure::bad_request("you cannot invite yourself"));
         }
         if !out.iter().any(|i| i.user_id == user_id) {
             out.push(Invitee { user_id, username });
@@ -131,7 +131,7 @@ pub async fn check_may_join(
     loaded: &LoadedGame,
     caller: &Caller,
     code: Option<&str>,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     let game = &loaded.game;
     if !game.private || loaded.seat_of(caller.user_id).is_some() {
         return Ok(());
@@ -144,7 +144,7 @@ pub async fn check_may_join(
     if invitation(conn, game.id, caller.user_id).await? == Some(false) {
         return Ok(());
     }
-    Err(ApiError::not_invited())
+    Err(Failure::not_invited())
 }
 
 /// A change of a game that has not started.
@@ -162,15 +162,15 @@ async fn change_open_game(
     caller: &Caller,
     id: Uuid,
     change: OpenChange,
-) -> Result<Game, ApiError> {
+) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
-    let now = event_store::now();
+    let now = crate::record::chain::now();
     let who = caller.clone();
     let loaded = conn
-        .transaction::<_, ApiError, _>(async move |conn| {
+        .transaction::<_, Failure, _>(async move |conn| {
             let mut loaded = load_for_update(conn, id)
                 .await?
-                .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+                .ok_or_else(|| Failure::not_found("there is no such game"))?;
             let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
             let notes = match change {
                 OpenChange::Decline => {
@@ -203,12 +203,12 @@ async fn change_open_game(
     project_stored(&loaded, Some(caller.user_id))
 }
 
-fn must_be_open(loaded: &LoadedGame) -> Result<(), ApiError> {
+fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
     if loaded.game.status == status::OPEN {
         Ok(())
     } else {
-        Err(ApiError::conflict(
-            "game_not_open",
+        Err(Failure::new(
+            ErrorCode::GameNotOpen,
             format!("the game is {}, not open", loaded.game.status),
         ))
     }
@@ -219,7 +219,7 @@ fn must_be_open(loaded: &LoadedGame) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// `not_found`, `not_invited`, `game_not_open`, `already_joined`.
-pub async fn decline(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, ApiError> {
+pub async fn decline(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change_open_game(state, caller, id, OpenChange::Decline).await
 }
 
@@ -229,15 +229,15 @@ async fn decline_in(
     chain: &mut Chain,
     who: &Caller,
     now: DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     let id = loaded.game.id;
     if invitation(conn, id, who.user_id).await? != Some(false) {
-        return Err(ApiError::not_invited());
+        return Err(Failure::not_invited());
     }
     must_be_open(loaded)?;
     if loaded.seat_of(who.user_id).is_some() {
-        return Err(ApiError::conflict(
-            "already_joined",
+        return Err(Failure::new(
+            ErrorCode::AlreadyJoined,
             "you have a seat in this game",
         ));
     }
@@ -245,18 +245,18 @@ async fn decline_in(
         .set(invitations::declined_at.eq(now))
         .execute(conn)
         .await?;
-    chain.push(
-        PLAYER_DECLINED,
-        to_json(&Invitee {
-            user_id: who.user_id,
-            username: who.username.clone(),
-        })?,
-        Actor {
-            user: Some(who.user_id),
-            seat: None,
-        },
-        None,
-    );
+    chain
+        .push_server(
+            &ServerEvent::PlayerDeclined(Invitee {
+                user_id: who.user_id,
+                username: who.username.clone(),
+            }),
+            Actor {
+                user: Some(who.user_id),
+                seat: None,
+            },
+        )
+        .map_err(Failure::internal)?;
     Ok(())
 }
 
@@ -265,7 +265,7 @@ async fn decline_in(
 ///
 /// # Errors
 /// `not_found`, `forbidden` (not the creator), `game_not_open`.
-pub async fn cancel(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, ApiError> {
+pub async fn cancel(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change_open_game(state, caller, id, OpenChange::Cancel).await
 }
 
@@ -273,20 +273,20 @@ fn cancel_in(
     loaded: &mut LoadedGame,
     chain: &mut Chain,
     who: &Caller,
-) -> Result<Vec<Value>, ApiError> {
+) -> Result<Vec<Value>, Failure> {
     if loaded.game.created_by != who.user_id {
-        return Err(ApiError::forbidden("only the game's creator may cancel it"));
+        return Err(Failure::forbidden("only the game's creator may cancel it"));
     }
     must_be_open(loaded)?;
-    chain.push(
-        GAME_CANCELLED,
-        json!({"by": who.user_id}),
-        Actor {
-            user: Some(who.user_id),
-            seat: loaded.seat_of(who.user_id),
-        },
-        None,
-    );
+    chain
+        .push_server(
+            &ServerEvent::GameCancelled(Cancelled { by: who.user_id }),
+            Actor {
+                user: Some(who.user_id),
+                seat: loaded.seat_of(who.user_id),
+            },
+        )
+        .map_err(Failure::internal)?;
     loaded.game.status = status::ABANDONED.to_owned();
     let id = loaded.game.id;
     Ok(loaded

@@ -8,22 +8,23 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use hatstand_engine::{GameKind, Randomness, Ruleset, apply_all, with_ruleset};
 use serde::Deserialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::clock::ServerOptions;
-use super::codec::{split_tagged, state_to_json, to_json};
 use super::invite::check_may_join;
-use super::lifecycle::{GAME_STARTED, PLAYER_JOINED, PlayerJoined};
 use super::resource::Game;
 use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
-use crate::db::event_store::{self, Actor, Chain};
+use crate::db::event_store;
 use crate::db::games::{LoadedGame, SeatRow, load_for_update};
 use crate::db::schema::{games, seats};
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::games::snapshot::state_to_json;
+use crate::record::chain::{Actor, Chain};
+use crate::record::codec::{split_tagged, to_json};
+use crate::record::server_event::{PlayerJoined, ServerEvent, Started};
 use crate::state::AppState;
 
 /// A request to join a game.
@@ -50,20 +51,20 @@ pub fn take_seat(
     chain: &mut Chain,
     caller: &Caller,
     wanted: Option<u8>,
-) -> Result<SeatRow, ApiError> {
+) -> Result<SeatRow, Failure> {
     if loaded.seat_of(caller.user_id).is_some() {
-        return Err(ApiError::conflict(
-            "already_joined",
+        return Err(Failure::new(
+            ErrorCode::AlreadyJoined,
             "you already have a seat in this game",
         ));
     }
     let full = loaded.seats.len() >= usize::try_from(loaded.game.players).unwrap_or(0);
     if full && loaded.game.status == status::ACTIVE {
-        return Err(ApiError::conflict("game_full", "every seat is taken"));
+        return Err(Failure::new(ErrorCode::GameFull, "every seat is taken"));
     }
     if loaded.game.status != status::OPEN {
-        return Err(ApiError::conflict(
-            "game_not_open",
+        return Err(Failure::new(
+            ErrorCode::GameNotOpen,
             format!("the game is {}, not open for players", loaded.game.status),
         ));
     }
@@ -71,37 +72,37 @@ pub fn take_seat(
     let taken = |s: i16| loaded.seats.iter().any(|row| row.seat == s);
     let seat = match wanted {
         Some(s) if i16::from(s) >= players => {
-            return Err(ApiError::bad_request(format!(
+            return Err(Failure::bad_request(format!(
                 "seat {s} does not exist: seats are 0 to {}",
                 players - 1
             )));
         }
         Some(s) if taken(i16::from(s)) => {
-            return Err(ApiError::conflict(
-                "seat_taken",
+            return Err(Failure::new(
+                ErrorCode::SeatTaken,
                 format!("seat {s} is taken"),
             ));
         }
         Some(s) => i16::from(s),
         None => (0..players)
             .find(|&s| !taken(s))
-            .ok_or_else(|| ApiError::conflict("game_full", "every seat is taken"))?,
+            .ok_or_else(|| Failure::new(ErrorCode::GameFull, "every seat is taken"))?,
     };
-    let seat_u8 = u8::try_from(seat).map_err(ApiError::internal)?;
+    let seat_u8 = u8::try_from(seat).map_err(Failure::internal)?;
     let joined = PlayerJoined {
         seat: seat_u8,
         user_id: caller.user_id,
         username: caller.username.clone(),
     };
-    chain.push(
-        PLAYER_JOINED,
-        to_json(&joined)?,
-        Actor {
-            user: Some(caller.user_id),
-            seat: Some(seat_u8),
-        },
-        None,
-    );
+    chain
+        .push_server(
+            &ServerEvent::PlayerJoined(joined),
+            Actor {
+                user: Some(caller.user_id),
+                seat: Some(seat_u8),
+            },
+        )
+        .map_err(Failure::internal)?;
     let row = SeatRow::new(seat, caller.user_id, caller.username.clone());
     loaded.seats.push(row.clone());
     loaded.seats.sort_by_key(|s| s.seat);
@@ -112,17 +113,14 @@ pub fn take_seat(
 }
 
 /// Writes `game_started` and the engine's opening events, and sets the snapshot.
-fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), ApiError> {
-    chain.push(
-        GAME_STARTED,
-        Value::Object(serde_json::Map::new()),
-        Actor::SYSTEM,
-        None,
-    );
+fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), Failure> {
+    chain
+        .push_server(&ServerEvent::GameStarted(Started {}), Actor::SYSTEM)
+        .map_err(Failure::internal)?;
     let options: R::Options = serde_json::from_value(loaded.game.options.clone())
-        .map_err(|e| ApiError::internal(format!("stored options do not parse: {e}")))?;
+        .map_err(|e| Failure::internal(format!("stored options do not parse: {e}")))?;
     let players = loaded.seats.len();
-    let mut state = R::new_game(players, options).map_err(|e| ApiError::internal(e.0))?;
+    let mut state = R::new_game(players, options).map_err(|e| Failure::internal(e.0))?;
     let opening = R::start(&state, &Randomness::from_seed(&loaded.game.seed));
     for event in &opening {
         let (kind, data) = split_tagged(to_json(event)?)?;
@@ -179,10 +177,10 @@ pub async fn insert_seats(
 /// A token of a user the database does not know (deleted, or a database reset
 /// under a configured secret) cannot create or join games.
 #[must_use]
-pub fn unknown_user_is_unauthenticated(e: DieselError) -> ApiError {
+pub fn unknown_user_is_unauthenticated(e: DieselError) -> Failure {
     match e {
         DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
-            ApiError::unauthenticated("the token's user does not exist")
+            Failure::unauthenticated("the token's user does not exist")
         }
         other => other.into(),
     }
@@ -197,15 +195,15 @@ pub async fn join(
     caller: &Caller,
     id: Uuid,
     request: JoinGame,
-) -> Result<Game, ApiError> {
+) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
-    let now = event_store::now();
+    let now = crate::record::chain::now();
     let caller_ref = caller.clone();
     let loaded = conn
-        .transaction::<_, ApiError, _>(async move |conn| {
+        .transaction::<_, Failure, _>(async move |conn| {
             let mut loaded = load_for_update(conn, id)
                 .await?
-                .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+                .ok_or_else(|| Failure::not_found("there is no such game"))?;
             let kind = kind_of(&loaded.game)?;
             check_may_join(conn, &loaded, &caller_ref, request.code.as_deref()).await?;
             let before = loaded.game.clone();

@@ -14,16 +14,15 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::clock::parse_duration;
-use super::codec::to_json;
 use super::command::{Decided, append_finished, respond};
 use super::kind_of;
-use super::lifecycle::{self, SeatVacation};
 use super::resource::Game;
 use super::step::Step;
 use crate::auth::Caller;
-use crate::db::event_store::{self, Actor, format_time};
 use crate::db::games::{self, LoadedGame};
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::record::chain::{Actor, format_time};
+use crate::record::server_event::{OutReason, SeatVacation, ServerEvent};
 use crate::state::AppState;
 
 /// A request for vacation.
@@ -45,7 +44,7 @@ enum Leave {
 ///
 /// # Errors
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`, `already_resigned`.
-pub async fn resign(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, ApiError> {
+pub async fn resign(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change(state, caller, id, Leave::Resign).await
 }
 
@@ -60,12 +59,10 @@ pub async fn vacation(
     caller: &Caller,
     id: Uuid,
     request: &VacationRequest,
-) -> Result<Game, ApiError> {
-    let secs = parse_duration(&request.duration).map_err(ApiError::bad_request)?;
+) -> Result<Game, Failure> {
+    let secs = parse_duration(&request.duration).map_err(Failure::bad_request)?;
     if secs == 0 {
-        return Err(ApiError::bad_request(
-            "a vacation lasts at least one second",
-        ));
+        return Err(Failure::bad_request("a vacation lasts at least one second"));
     }
     change(state, caller, id, Leave::Vacation(secs)).await
 }
@@ -75,13 +72,13 @@ async fn change(
     caller: &Caller,
     id: Uuid,
     leave: Leave,
-) -> Result<Game, ApiError> {
+) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     // A lost race (a command, a timeout) is retried on the new version.
     for _ in 0..5 {
         let loaded = games::load(&mut conn, id, None, None)
             .await?
-            .ok_or_else(|| ApiError::not_found("there is no such game"))?;
+            .ok_or_else(|| Failure::not_found("there is no such game"))?;
         let kind = kind_of(&loaded.game)?;
         let decided = with_ruleset!(kind, |R| decide::<R>(&loaded, caller, leave))?;
         if let Some(told) =
@@ -92,35 +89,38 @@ async fn change(
             return Ok(decided.response.game);
         }
     }
-    Err(ApiError::unavailable("the game is too busy; try again"))
+    Err(Failure::unavailable("the game is too busy; try again"))
 }
 
 fn decide<R: Ruleset>(
     loaded: &LoadedGame,
     caller: &Caller,
     leave: Leave,
-) -> Result<Decided, ApiError> {
+) -> Result<Decided, Failure> {
     let my_seat = loaded.seat_of(caller.user_id);
-    let mut step = Step::<R>::begin(loaded, event_store::now())?;
-    let my_seat = my_seat.ok_or_else(ApiError::not_a_player)?;
+    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
+    let my_seat = my_seat.ok_or_else(Failure::not_a_player)?;
     let actor = Actor {
         user: Some(caller.user_id),
         seat: Some(my_seat),
     };
     match leave {
-        Leave::Resign => step.resign(my_seat, "resigned", actor)?,
+        Leave::Resign => step.resign(my_seat, OutReason::Resigned, actor)?,
         Leave::Vacation(secs) => {
             let current = loaded.game.deadline.ok_or_else(|| {
-                ApiError::conflict("no_deadline", "the game has no turn_timeout to pause")
+                Failure::new(
+                    ErrorCode::NoDeadline,
+                    "the game has no turn_timeout to pause",
+                )
             })?;
             if step.seat_mut(my_seat)?.resigned {
-                return Err(ApiError::conflict(
-                    "already_resigned",
+                return Err(Failure::new(
+                    ErrorCode::AlreadyResigned,
                     "the seat is out of the game",
                 ));
             }
             if !step.to_act().contains(&my_seat) {
-                return Err(ApiError::not_your_turn(
+                return Err(Failure::not_your_turn(
                     "vacation pauses a running clock: the game is not waiting for your seat",
                 ));
             }
@@ -128,29 +128,27 @@ fn decide<R: Ruleset>(
             let row = step.seat_mut(my_seat)?;
             let used = u64::try_from(row.vacation_used_secs).unwrap_or(0);
             if used.saturating_add(secs) > max {
-                return Err(ApiError::unprocessable(
-                    "vacation_exceeded",
+                return Err(Failure::new(
+                    ErrorCode::VacationExceeded,
                     format!(
                         "this seat has {} of its {max} seconds of vacation left",
                         max.saturating_sub(used)
                     ),
                 ));
             }
-            row.vacation_used_secs = i64::try_from(used + secs).map_err(ApiError::internal)?;
+            row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
             let until = current
-                + TimeDelta::try_seconds(i64::try_from(secs).map_err(ApiError::internal)?)
-                    .ok_or_else(|| ApiError::bad_request("too long"))?;
+                + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
+                    .ok_or_else(|| Failure::bad_request("too long"))?;
             step.deadline = Some(until);
-            step.chain.push(
-                lifecycle::SEAT_VACATION,
-                to_json(&SeatVacation {
+            step.push(
+                &ServerEvent::SeatVacation(SeatVacation {
                     seat: my_seat,
                     duration_secs: secs,
                     until: format_time(until),
-                })?,
+                }),
                 actor,
-                None,
-            );
+            )?;
         }
     }
     step.settle()?;

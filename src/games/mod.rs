@@ -5,7 +5,6 @@
 pub mod archive;
 pub mod audit;
 pub mod clock;
-pub mod codec;
 pub mod command;
 pub mod create;
 pub mod events;
@@ -13,26 +12,25 @@ pub mod export;
 pub mod invite;
 pub mod join;
 pub mod leave;
-pub mod lifecycle;
 pub mod read;
-pub mod replay;
 pub mod resource;
 pub mod rulesets;
+pub mod snapshot;
 pub mod step;
 pub mod stream;
 
 use hatstand_engine::GameKind;
 
 use crate::db::games::GameRow;
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// The ruleset of a stored game.
 ///
 /// # Errors
 /// `internal` for a ruleset this server does not know (a database from a newer server).
-pub fn kind_of(game: &GameRow) -> Result<GameKind, ApiError> {
+pub fn kind_of(game: &GameRow) -> Result<GameKind, Failure> {
     GameKind::from_id(&game.ruleset).ok_or_else(|| {
-        ApiError::internal(format!("stored game has unknown ruleset {}", game.ruleset))
+        Failure::internal(format!("stored game has unknown ruleset {}", game.ruleset))
     })
 }
 

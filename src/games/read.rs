@@ -10,12 +10,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::state_from_json;
 use super::kind_of;
 use super::resource::{Game, GameSummary, project, summary};
 use crate::auth::Claimed;
 use crate::db::games::{self, GameRow, LoadedGame, SEATS_JSON, SeatRow};
-use crate::error::ApiError;
+use crate::error::Failure;
+use crate::games::snapshot::state_from_json;
 use crate::state::AppState;
 use hatstand_engine::{GameKind, with_ruleset};
 
@@ -51,7 +51,7 @@ pub struct Filter {
 ///
 /// # Errors
 /// `internal` for a snapshot that does not parse.
-pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, ApiError> {
+pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, Failure> {
     let kind = kind_of(&loaded.game)?;
     let my_seat = user.and_then(|u| loaded.seat_of(u));
     with_ruleset!(kind, |R| {
@@ -70,7 +70,7 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, A
 ///
 /// # Errors
 /// `unauthenticated` (a signed-out session), `not_found`.
-pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result<Game, ApiError> {
+pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     let (loaded, user) = match claimed {
         None => (games::load(&mut conn, id, None, None).await?, None),
@@ -84,7 +84,7 @@ pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result
             (loaded, Some(caller.user_id))
         }
     };
-    let mut loaded = loaded.ok_or_else(|| ApiError::not_found("there is no such game"))?;
+    let mut loaded = loaded.ok_or_else(|| Failure::not_found("there is no such game"))?;
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
         loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
     }
@@ -96,15 +96,15 @@ pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result
 ///
 /// # Errors
 /// `not_found`.
-pub async fn version(state: &AppState, id: Uuid) -> Result<i64, ApiError> {
+pub async fn version(state: &AppState, id: Uuid) -> Result<i64, Failure> {
     let mut conn = state.pool.get().await?;
     games::version(&mut conn, id)
         .await?
-        .ok_or_else(|| ApiError::not_found("there is no such game"))
+        .ok_or_else(|| Failure::not_found("there is no such game"))
 }
 
-fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), ApiError> {
-    let bad = || ApiError::bad_request("cursor is not one this server gave");
+fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
+    let bad = || Failure::bad_request("cursor is not one this server gave");
     let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
     let micros: i64 = micros.parse().map_err(|_| bad())?;
     let at = DateTime::from_timestamp_micros(micros).ok_or_else(bad)?;
@@ -153,22 +153,22 @@ const LIST_TAIL: &str = "
 ///
 /// # Errors
 /// `bad_request` for an unknown status or ruleset, a bad limit or cursor.
-pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, ApiError> {
+pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, Failure> {
     if let Some(s) = &filter.status
         && !["open", "active", "finished", "abandoned"].contains(&s.as_str())
     {
-        return Err(ApiError::bad_request(
+        return Err(Failure::bad_request(
             "status must be open, active, finished or abandoned",
         ));
     }
     if let Some(r) = &filter.ruleset
         && GameKind::from_id(r).is_none()
     {
-        return Err(ApiError::bad_request(format!("there is no ruleset {r:?}")));
+        return Err(Failure::bad_request(format!("there is no ruleset {r:?}")));
     }
     let limit = filter.limit.unwrap_or(DEFAULT_PAGE);
     if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit must be 1–{MAX_PAGE}")));
+        return Err(Failure::bad_request(format!("limit must be 1–{MAX_PAGE}")));
     }
     let cursor = filter.cursor.as_deref().map(parse_cursor).transpose()?;
     let mut conn = state.pool.get().await?;
@@ -190,7 +190,7 @@ pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, ApiError
     let mut games = Vec::with_capacity(rows.len());
     let mut last = None;
     for row in rows.into_iter().take(usize::try_from(limit).unwrap_or(0)) {
-        let seats: Vec<SeatRow> = serde_json::from_value(row.seats).map_err(ApiError::internal)?;
+        let seats: Vec<SeatRow> = serde_json::from_value(row.seats).map_err(Failure::internal)?;
         games.push(summary(&row.game, &seats));
         last = Some(make_cursor(&row.game));
     }

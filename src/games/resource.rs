@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::codec::{raw_json, to_json};
 use crate::db::games::{GameRow, SeatRow};
-use crate::error::ApiError;
+use crate::error::Failure;
+use crate::record::codec::{raw_json, to_json};
 
 /// A taken seat.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -191,7 +191,7 @@ pub fn project<R: Ruleset>(
     seats: &[SeatRow],
     state: Option<&R::State>,
     my_seat: Option<u8>,
-) -> Result<Game, ApiError> {
+) -> Result<Game, Failure> {
     let viewer = viewer_for(my_seat);
     let (view, to_act, legal_commands, result) = match state {
         None => (raw_json(&Value::Null)?, Vec::new(), Vec::new(), None),

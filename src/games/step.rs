@@ -11,19 +11,22 @@
 //! is the game's version just before the command, so the audit can check it.
 
 use chrono::{DateTime, Utc};
-use hatstand_engine::random::below;
 use hatstand_engine::{Randomness, Ruleset, apply_all, seat};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::clock::ServerOptions;
-use super::codec::{split_tagged, state_from_json, state_to_json, to_json};
-use super::lifecycle::{self, ForfeitResult, PlayerResigned, TurnTimedOut};
+use super::clock::{OnTimeout, ServerOptions};
+use super::snapshot::{state_from_json, state_to_json};
 use super::status;
-use crate::db::event_store::{Actor, Chain, LoggedEvent, format_time};
 use crate::db::games::{GameRow, LoadedGame, SeatRow};
 use crate::db::json_text::JsonText;
-use crate::error::ApiError;
+use crate::error::{ErrorCode, Failure};
+use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
+use crate::record::codec::{split_tagged, to_json};
+use crate::record::out::{OutSeats, autoplay_pick};
+use crate::record::server_event::{
+    ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,
+};
 
 /// The most commands the server plays for out seats in one step.
 const MAX_AUTOPLAY: usize = 100_000;
@@ -39,7 +42,7 @@ pub struct Step<'a, R: Ruleset> {
     pub seats: Vec<SeatRow>,
     /// A deadline set explicitly (vacation) instead of restarting the clock.
     pub deadline: Option<DateTime<Utc>>,
-    forfeit: Option<Value>,
+    forfeit: Option<ForfeitResult>,
     rng: Randomness,
 }
 
@@ -59,19 +62,19 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// `game_not_open` / `game_finished` when the game is not active.
-    pub fn begin(loaded: &'a LoadedGame, now: DateTime<Utc>) -> Result<Self, ApiError> {
+    pub fn begin(loaded: &'a LoadedGame, now: DateTime<Utc>) -> Result<Self, Failure> {
         let game = &loaded.game;
         match game.status.as_str() {
             status::OPEN => {
-                return Err(ApiError::conflict(
-                    "game_not_open",
+                return Err(Failure::new(
+                    ErrorCode::GameNotOpen,
                     "the game has not started yet",
                 ));
             }
             status::ACTIVE => {}
             other => {
-                return Err(ApiError::conflict(
-                    "game_finished",
+                return Err(Failure::new(
+                    ErrorCode::GameFinished,
                     format!("the game is {other}"),
                 ));
             }
@@ -79,7 +82,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
         let snapshot = game
             .state
             .as_ref()
-            .ok_or_else(|| ApiError::internal("an active game without a state"))?;
+            .ok_or_else(|| Failure::internal("an active game without a state"))?;
         Ok(Step {
             loaded,
             chain: Chain::after(game.version, &game.last_hash, now),
@@ -103,11 +106,21 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// `internal` for a seat nobody holds.
-    pub fn seat_mut(&mut self, seat_no: u8) -> Result<&mut SeatRow, ApiError> {
+    pub fn seat_mut(&mut self, seat_no: u8) -> Result<&mut SeatRow, Failure> {
         self.seats
             .iter_mut()
             .find(|s| s.seat == i16::from(seat_no))
-            .ok_or_else(|| ApiError::internal(format!("no seat {seat_no}")))
+            .ok_or_else(|| Failure::internal(format!("no seat {seat_no}")))
+    }
+
+    /// Pushes one of the server's events onto the chain.
+    ///
+    /// # Errors
+    /// `internal` if it fails to serialize.
+    pub fn push(&mut self, event: &ServerEvent, actor: Actor) -> Result<(), Failure> {
+        self.chain
+            .push_server(event, actor)
+            .map_err(Failure::internal)
     }
 
     fn is_out(&self, seat_no: u8) -> bool {
@@ -126,11 +139,11 @@ impl<'a, R: Ruleset> Step<'a, R> {
         seat_no: u8,
         command: &R::Command,
         user: Option<Uuid>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Failure> {
         let events = R::decide(&self.state, seat(usize::from(seat_no)), command, &self.rng)
-            .map_err(|violation| ApiError::illegal_command(violation.0))?;
+            .map_err(|violation| Failure::illegal_command(violation.0))?;
         if events.is_empty() {
-            return Err(ApiError::internal(
+            return Err(Failure::internal(
                 "the engine accepted a command without events",
             ));
         }
@@ -156,15 +169,15 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// `internal` when the seat has nothing to play.
-    pub fn autoplay(&mut self, seat_no: u8) -> Result<(), ApiError> {
+    pub fn autoplay(&mut self, seat_no: u8) -> Result<(), Failure> {
         let legal = R::legal_commands(&self.state, seat(usize::from(seat_no)));
         if legal.is_empty() {
-            return Err(ApiError::internal(format!(
+            return Err(Failure::internal(format!(
                 "seat {seat_no} is to act with no legal command"
             )));
         }
-        let version = u64::try_from(self.chain.version()).map_err(ApiError::internal)?;
-        let pick = below(&mut self.rng.stream("autoplay", version), legal.len());
+        let version = u64::try_from(self.chain.version()).map_err(Failure::internal)?;
+        let pick = autoplay_pick(&self.rng, version, legal.len());
         self.command(seat_no, &legal[pick], None)
     }
 
@@ -172,22 +185,20 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// `already_resigned`.
-    pub fn resign(&mut self, seat_no: u8, reason: &str, actor: Actor) -> Result<(), ApiError> {
+    pub fn resign(&mut self, seat_no: u8, reason: OutReason, actor: Actor) -> Result<(), Failure> {
         let row = self.seat_mut(seat_no)?;
         if row.resigned {
-            return Err(ApiError::conflict(
-                "already_resigned",
+            return Err(Failure::new(
+                ErrorCode::AlreadyResigned,
                 "the seat is already out of the game",
             ));
         }
         row.resigned = true;
-        let data = to_json(&PlayerResigned {
+        let resigned = ServerEvent::PlayerResigned(PlayerResigned {
             seat: seat_no,
-            reason: reason.to_owned(),
-        })?;
-        self.chain
-            .push(lifecycle::PLAYER_RESIGNED, data, actor, None);
-        Ok(())
+            reason,
+        });
+        self.push(&resigned, actor)
     }
 
     /// Every seat the game waits for has run out of time: `turn_timed_out`,
@@ -196,7 +207,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// As [`Step::autoplay`].
-    pub fn time_out(&mut self) -> Result<(), ApiError> {
+    pub fn time_out(&mut self) -> Result<(), Failure> {
         for seat_no in self.to_act() {
             if !self.to_act().contains(&seat_no) || self.is_out(seat_no) {
                 continue;
@@ -205,24 +216,22 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 user: None,
                 seat: Some(seat_no),
             };
-            self.chain.push(
-                lifecycle::TURN_TIMED_OUT,
-                to_json(&TurnTimedOut { seat: seat_no })?,
+            self.push(
+                &ServerEvent::TurnTimedOut(SeatOnly { seat: seat_no }),
                 actor,
-                None,
-            );
+            )?;
             let row = self.seat_mut(seat_no)?;
             row.timeouts += 1;
             let timeouts = row.timeouts;
             let abandon = self.options.abandon_after;
             match self.options.on_timeout {
-                super::clock::OnTimeout::Forfeit => self.resign(seat_no, "timeout", actor)?,
-                super::clock::OnTimeout::Autoplay
+                OnTimeout::Forfeit => self.resign(seat_no, OutReason::Timeout, actor)?,
+                OnTimeout::Autoplay
                     if abandon > 0 && u32::try_from(timeouts).unwrap_or(0) >= abandon =>
                 {
-                    self.resign(seat_no, "inactive", actor)?;
+                    self.resign(seat_no, OutReason::Inactive, actor)?;
                 }
-                super::clock::OnTimeout::Autoplay => self.autoplay(seat_no)?,
+                OnTimeout::Autoplay => self.autoplay(seat_no)?,
             }
         }
         self.settle()
@@ -234,20 +243,14 @@ impl<'a, R: Ruleset> Step<'a, R> {
     ///
     /// # Errors
     /// As [`Step::autoplay`].
-    pub fn settle(&mut self) -> Result<(), ApiError> {
+    pub fn settle(&mut self) -> Result<(), Failure> {
         for _ in 0..MAX_AUTOPLAY {
             if R::result(&self.state).is_some() || self.forfeit.is_some() {
                 return Ok(());
             }
-            let out: Vec<bool> = self.seats.iter().map(|s| s.resigned).collect();
-            if out.len() > 1 && out.iter().filter(|o| !**o).count() <= 1 {
-                let result = to_json(&ForfeitResult::of(&out))?;
-                self.chain.push(
-                    lifecycle::GAME_FORFEITED,
-                    result.clone(),
-                    Actor::SYSTEM,
-                    None,
-                );
+            let out = OutSeats::of(self.seats.iter().map(|s| s.resigned).collect());
+            if let Some(result) = out.forfeit() {
+                self.push(&ServerEvent::GameForfeited(result.clone()), Actor::SYSTEM)?;
                 self.forfeit = Some(result);
                 return Ok(());
             }
@@ -256,17 +259,17 @@ impl<'a, R: Ruleset> Step<'a, R> {
             };
             self.autoplay(next)?;
         }
-        Err(ApiError::internal("autoplay does not end"))
+        Err(Failure::internal("autoplay does not end"))
     }
 
     /// The new row, snapshot, deadline, seat counters and notifications.
     ///
     /// # Errors
     /// `internal` if the engine's values fail to serialize.
-    pub fn finish(self) -> Result<Finished, ApiError> {
+    pub fn finish(self) -> Result<Finished, Failure> {
         let old = &self.loaded.game;
         let result = match &self.forfeit {
-            Some(f) => Some(f.clone()),
+            Some(forfeit) => Some(to_json(forfeit)?),
             None => R::result(&self.state).map(|r| to_json(&r)).transpose()?,
         };
         let mut row = old.clone();

@@ -27,7 +27,7 @@ use uuid::Uuid;
 
 use super::events::{self, EventOut};
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::Failure;
 use crate::state::AppState;
 use crate::webhooks::WebhookPayload;
 
@@ -84,7 +84,7 @@ impl Feed {
     }
 
     /// Reads what is new after `self.after` into `pending`.
-    async fn read(&mut self) -> Result<(), ApiError> {
+    async fn read(&mut self) -> Result<(), Failure> {
         match self.source {
             Source::Game { id, user } => {
                 let page =
@@ -145,7 +145,7 @@ pub async fn game(
     viewer: Option<&Caller>,
     id: Uuid,
     after: i64,
-) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, Failure> {
     let user = viewer.map(|c| c.user_id);
     let changed = state.watch.subscribe(id);
     let first = events::list(state, user, id, after, events::MAX_PAGE, 0).await?;
@@ -170,10 +170,10 @@ pub async fn user(
     state: &AppState,
     caller: &Caller,
     after: i64,
-) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, ApiError> {
+) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, Failure> {
     let user = caller.user_id;
     if after < 0 {
-        return Err(ApiError::bad_request("after must be 0 or more"));
+        return Err(Failure::bad_request("after must be 0 or more"));
     }
     let changed = state.users.subscribe(user);
     let mut feed = Feed {
@@ -222,18 +222,18 @@ pub async fn notifications(
     user: Uuid,
     after: i64,
     limit: i64,
-) -> Result<Vec<WebhookPayload>, ApiError> {
+) -> Result<Vec<WebhookPayload>, Failure> {
     if after < 0 {
-        return Err(ApiError::bad_request("after must be 0 or more"));
+        return Err(Failure::bad_request("after must be 0 or more"));
     }
     if !(1..=MAX_NOTIFICATIONS).contains(&limit) {
-        return Err(ApiError::bad_request(format!(
+        return Err(Failure::bad_request(format!(
             "limit must be 1–{MAX_NOTIFICATIONS}"
         )));
     }
     let mut conn = state.pool.get().await?;
     if after > 0 && after < crate::db::retention::notifications_pruned_upto(&mut conn).await? {
-        return Err(ApiError::cursor_expired(
+        return Err(Failure::cursor_expired(
             "notifications after this id may have been pruned (they are kept 30 days by default); fetch again from after=0",
         ));
     }

@@ -5,11 +5,11 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
+use super::problem::{ApiError, Problem};
 use crate::auth::MaybeCaller;
-use crate::error::{ApiError, Problem};
 use crate::games::audit::{self as audits, StateAt};
+use crate::record::verify::AuditDocument;
 use crate::state::AppState;
-use crate::verify::AuditDocument;
 
 /// The complete, unredacted record of a finished game: every event with its
 /// hash chain, the revealed seed and the final state. `hatstand verify`

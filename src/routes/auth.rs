@@ -2,10 +2,10 @@
 
 use actix_web::{HttpResponse, post, web};
 
+use super::problem::{ApiError, Problem};
 use crate::auth::Caller;
 use crate::auth::sessions::{self, AccessToken, RefreshRequest};
 use crate::auth::users::{self, Credentials, PasswordChange, RegisteredUser};
-use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 
 /// Creates an account. Passwords are stored as argon2id hashes.

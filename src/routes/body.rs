@@ -23,7 +23,7 @@ use futures_util::future::LocalBoxFuture;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use super::extract::BODY_LIMIT;
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// A JSON body of type `T`, checked as the module says.
 #[derive(Debug)]
@@ -48,7 +48,7 @@ impl<T> std::ops::Deref for Json<T> {
 pub struct NoBody;
 
 /// The raw body, at most [`BODY_LIMIT`] bytes, within the body timeout.
-async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, ApiError> {
+async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, Failure> {
     let limit = req
         .app_data::<web::Data<crate::state::AppState>>()
         .map_or(std::time::Duration::from_secs(10), |state| {
@@ -56,13 +56,13 @@ async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, ApiE
         });
     tokio::time::timeout(limit, web::Bytes::from_request(&req, &mut payload))
         .await
-        .map_err(|_| ApiError::request_timeout(limit))?
+        .map_err(|_| Failure::request_timeout(limit))?
         .map_err(|e| {
             if e.as_response_error().status_code() == actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
             {
-                ApiError::payload_too_large(BODY_LIMIT)
+                Failure::payload_too_large(BODY_LIMIT)
             } else {
-                ApiError::bad_request(format!("the body could not be read: {e}"))
+                Failure::bad_request(format!("the body could not be read: {e}"))
             }
         })
 }
@@ -92,7 +92,7 @@ impl FromRequest for NoBody {
             if text.is_empty() || text == "null" || text.replace(char::is_whitespace, "") == "{}" {
                 Ok(NoBody)
             } else {
-                Err(ApiError::bad_request("this endpoint takes no body (send none, or {})").into())
+                Err(Failure::bad_request("this endpoint takes no body (send none, or {})").into())
             }
         })
     }
@@ -102,26 +102,26 @@ impl FromRequest for NoBody {
 ///
 /// # Errors
 /// `bad_request`, saying what is wrong.
-pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Failure> {
     check(bytes)?;
     serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::bad_request(format!("the JSON body does not fit: {e}")))
+        .map_err(|e| Failure::bad_request(format!("the JSON body does not fit: {e}")))
 }
 
 /// Checks a JSON document for repeated keys and NUL characters.
 ///
 /// # Errors
 /// `bad_request` for invalid JSON, a repeated key or a NUL.
-pub fn check(bytes: &[u8]) -> Result<(), ApiError> {
+pub fn check(bytes: &[u8]) -> Result<(), Failure> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     Strict
         .deserialize(&mut deserializer)
         .and_then(|()| deserializer.end())
         .map_err(|e| {
             if e.is_data() {
-                ApiError::bad_request(format!("the JSON body is refused: {e}"))
+                Failure::bad_request(format!("the JSON body is refused: {e}"))
             } else {
-                ApiError::bad_request(format!("the body is not valid JSON: {e}"))
+                Failure::bad_request(format!("the body is not valid JSON: {e}"))
             }
         })
 }
@@ -204,7 +204,7 @@ mod tests {
         ] {
             assert_eq!(
                 check(bad.as_bytes()).unwrap_err().code(),
-                "bad_request",
+                crate::error::ErrorCode::BadRequest,
                 "{bad}"
             );
         }

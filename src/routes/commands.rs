@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use uuid::Uuid;
 
 use super::extract::{etag, header as header_value, version_tag};
+use super::problem::{ApiError, Problem};
 use crate::auth::Claimed;
-use crate::error::{ApiError, Problem};
 use crate::games::command::{self, CommandRequest, CommandResponse, Precondition};
 use crate::state::AppState;
 

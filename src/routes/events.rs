@@ -5,8 +5,8 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
+use super::problem::{ApiError, Problem};
 use crate::auth::MaybeCaller;
-use crate::error::{ApiError, Problem};
 use crate::games::events::{self, EventsPage};
 use crate::state::AppState;
 

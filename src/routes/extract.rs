@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use utoipa::IntoParams;
 
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -24,15 +24,15 @@ pub fn json_config() -> web::JsonConfig {
         .error_handler(|e, _| json_error(&e).into())
 }
 
-fn json_error(e: &JsonPayloadError) -> ApiError {
+fn json_error(e: &JsonPayloadError) -> Failure {
     match e {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
-            ApiError::payload_too_large(BODY_LIMIT)
+            Failure::payload_too_large(BODY_LIMIT)
         }
         JsonPayloadError::Deserialize(inner) => {
-            ApiError::bad_request(format!("the JSON body does not fit: {inner}"))
+            Failure::bad_request(format!("the JSON body does not fit: {inner}"))
         }
-        other => ApiError::bad_request(format!("the body is not valid JSON: {other}")),
+        other => Failure::bad_request(format!("the body is not valid JSON: {other}")),
     }
 }
 
@@ -40,7 +40,7 @@ fn json_error(e: &JsonPayloadError) -> ApiError {
 #[must_use]
 pub fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|e: PathError, _| {
-        ApiError::bad_request(format!("bad path parameter: {e}")).into()
+        Failure::bad_request(format!("bad path parameter: {e}")).into()
     })
 }
 
@@ -48,7 +48,7 @@ pub fn path_config() -> web::PathConfig {
 #[must_use]
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|e: QueryPayloadError, _| {
-        ApiError::bad_request(format!("bad query parameters: {e}")).into()
+        Failure::bad_request(format!("bad query parameters: {e}")).into()
     })
 }
 
@@ -62,7 +62,7 @@ pub fn payload_config() -> web::PayloadConfig {
 ///
 /// # Errors
 /// `bad_request` for anything but an empty body or a `T`.
-pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
+pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, Failure> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
@@ -73,12 +73,12 @@ pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, Ap
 ///
 /// # Errors
 /// `bad_request` when it is not visible ASCII.
-pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ApiError> {
+pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, Failure> {
     headers
         .get(name)
         .map(|v| {
             v.to_str()
-                .map_err(|_| ApiError::bad_request(format!("the {name} header is not ASCII")))
+                .map_err(|_| Failure::bad_request(format!("the {name} header is not ASCII")))
         })
         .transpose()
 }
@@ -87,14 +87,14 @@ pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>,
 ///
 /// # Errors
 /// `bad_request` for anything else.
-pub fn version_tag(req: &HttpRequest, name: &str) -> Result<Option<i64>, ApiError> {
+pub fn version_tag(req: &HttpRequest, name: &str) -> Result<Option<i64>, Failure> {
     let Some(raw) = header(req.headers(), name)? else {
         return Ok(None);
     };
     let tag = raw.trim().trim_start_matches("W/").trim_matches('"');
     tag.parse::<i64>()
         .map(Some)
-        .map_err(|_| ApiError::bad_request(format!("{name} must be a game version such as \"17\"")))
+        .map_err(|_| Failure::bad_request(format!("{name} must be a game version such as \"17\"")))
 }
 
 /// The ETag of a game version.
@@ -116,12 +116,12 @@ pub struct StreamQuery {
 ///
 /// # Errors
 /// `bad_request` for a `Last-Event-ID` that is not an id.
-pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, ApiError> {
+pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, Failure> {
     match header(req.headers(), "Last-Event-ID")? {
         Some(raw) => raw
             .trim()
             .parse()
-            .map_err(|_| ApiError::bad_request("Last-Event-ID must be an event id")),
+            .map_err(|_| Failure::bad_request("Last-Event-ID must be an event id")),
         None => Ok(after.unwrap_or(0)),
     }
 }

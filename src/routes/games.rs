@@ -7,8 +7,8 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::extract::{etag, optional_json, version_tag};
+use super::problem::{ApiError, Problem};
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
-use crate::error::{ApiError, Problem};
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::events::EventOut;
 use crate::games::invite;

@@ -7,13 +7,14 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::extract::{StreamQuery, event_stream, resume_after};
+use super::problem::{ApiError, Problem};
 use crate::auth::Caller;
-use crate::error::{ApiError, Problem};
+use crate::error::Failure;
 use crate::games::export;
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::stream::{self as streams, NotificationPage};
+use crate::record::verify::AuditDocument;
 use crate::state::AppState;
-use crate::verify::AuditDocument;
 use crate::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
 use futures_util::TryStreamExt;
 
@@ -56,9 +57,9 @@ pub async fn games(
         None => false,
         Some("mine") => true,
         Some(other) => {
-            return Err(ApiError::bad_request(format!(
+            return Err(ApiError(Failure::bad_request(format!(
                 "turn must be \"mine\", not {other:?}"
-            )));
+            ))));
         }
     };
     let page = read::list(

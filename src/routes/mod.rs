@@ -10,6 +10,7 @@ pub mod events;
 pub mod extract;
 pub mod games;
 pub mod me;
+pub mod problem;
 pub mod rulesets;
 pub mod service;
 

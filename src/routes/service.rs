@@ -3,7 +3,8 @@
 use actix_web::{HttpResponse, get, web};
 use diesel_async::SimpleAsyncConnection;
 
-use crate::error::{ApiError, Problem};
+use super::problem::{ApiError, Problem};
+use crate::error::Failure;
 use crate::state::AppState;
 
 /// How long `/readyz` waits for the database.
@@ -32,10 +33,10 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
         let mut conn = state.pool.get().await?;
         conn.batch_execute("SELECT 1")
             .await
-            .map_err(|e| ApiError::unavailable(format!("the database does not answer: {e}")))
+            .map_err(|e| Failure::unavailable(format!("the database does not answer: {e}")))
     };
     tokio::time::timeout(READY_WITHIN, check)
         .await
-        .map_err(|_| ApiError::unavailable("the database did not answer within a second"))??;
+        .map_err(|_| Failure::unavailable("the database did not answer within a second"))??;
     Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use actix_tls::connect::{Connector as TcpConnector, Resolve, Resolver};
 use futures_util::future::LocalBoxFuture;
 
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// The longest URL accepted.
 pub const MAX_URL: usize = 2048;
@@ -27,10 +27,10 @@ pub const MAX_URL: usize = 2048;
 ///
 /// # Errors
 /// `bad_request`, saying what is wrong.
-pub fn check_url(url: &str, allow_private: bool) -> Result<(), ApiError> {
-    let bad = || ApiError::bad_request("url must be an absolute http:// or https:// URL");
+pub fn check_url(url: &str, allow_private: bool) -> Result<(), Failure> {
+    let bad = || Failure::bad_request("url must be an absolute http:// or https:// URL");
     if url.len() > MAX_URL {
-        return Err(ApiError::bad_request(format!(
+        return Err(Failure::bad_request(format!(
             "url is longer than {MAX_URL} characters"
         )));
     }
@@ -38,7 +38,7 @@ pub fn check_url(url: &str, allow_private: bool) -> Result<(), ApiError> {
     match (uri.scheme_str(), uri.host()) {
         (Some("http" | "https"), Some(host)) if !host.is_empty() => {
             match refusal(host, allow_private) {
-                Some(why) => Err(ApiError::bad_request(why)),
+                Some(why) => Err(Failure::bad_request(why)),
                 None => Ok(()),
             }
         }

@@ -30,16 +30,16 @@ fn verify_cli(doc: &Value) -> (bool, String) {
 
 /// Recomputes every hash after `from`, as a forger who rewrites the chain would.
 fn rechain(doc: &mut Value) {
-    let events: Vec<hatstand::verify::AuditEvent> =
+    let events: Vec<hatstand::record::verify::AuditEvent> =
         serde_json::from_value(doc["events"].clone()).unwrap();
-    let mut prev = hatstand::db::event_store::GENESIS_HASH.to_owned();
+    let mut prev = hatstand::record::chain::GENESIS_HASH.to_owned();
     let mut out = Vec::new();
     for event in &events {
-        let mut logged = hatstand::db::event_store::LoggedEvent::from(event);
+        let mut logged = hatstand::record::chain::LoggedEvent::from(event);
         logged.prev_hash = prev.clone();
         logged.hash = logged.expected_hash();
         prev = logged.hash.clone();
-        out.push(hatstand::verify::AuditEvent::from(&logged));
+        out.push(hatstand::record::verify::AuditEvent::from(&logged));
     }
     doc["events"] = serde_json::to_value(out).unwrap();
 }

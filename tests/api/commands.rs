@@ -220,15 +220,12 @@ async fn concurrent_commands_at_one_version_accept_exactly_one() {
     let new_version = winner.body["version"].as_i64().unwrap();
     assert_eq!(app.count("events").await, new_version);
     let events = hatstand_events(&app, &id).await;
-    hatstand::verify::check_chain(&events).unwrap();
+    hatstand::record::verify::check_chain(&events).unwrap();
     assert_eq!(events.len() as i64, new_version);
 }
 
 /// The stored log of a game.
-pub async fn hatstand_events(
-    app: &TestApp,
-    id: &str,
-) -> Vec<hatstand::db::event_store::LoggedEvent> {
+pub async fn hatstand_events(app: &TestApp, id: &str) -> Vec<hatstand::record::chain::LoggedEvent> {
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
     hatstand::db::event_store::load(&mut conn, id.parse().unwrap(), 0, i64::MAX, 100_000)
         .await

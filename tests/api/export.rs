@@ -49,8 +49,8 @@ async fn a_player_downloads_their_finished_games_each_line_verifies_and_since_re
     assert_eq!(lines.len(), 1, "only the caller's games that are over");
     assert_eq!(lines[0]["game_id"], first.id.as_str());
     for line in body.lines() {
-        let doc: hatstand::verify::AuditDocument = serde_json::from_str(line).unwrap();
-        hatstand::verify::verify(&doc).unwrap();
+        let doc: hatstand::record::verify::AuditDocument = serde_json::from_str(line).unwrap();
+        hatstand::record::verify::verify(&doc).unwrap();
     }
     let since = lines[0]["finished_at"].as_str().unwrap().to_owned();
     let (_, _, rest) = export(&app, &first.users[0].token, Some(&since)).await;

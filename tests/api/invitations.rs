@@ -21,13 +21,13 @@ async fn listed(app: &TestApp, user: Option<&User>, id: &str) -> bool {
 }
 
 /// Verifies the audit of a finished game with the project's own verifier.
-pub async fn verify_audit(app: &TestApp, id: &str) -> hatstand::verify::Verified {
+pub async fn verify_audit(app: &TestApp, id: &str) -> hatstand::record::verify::Verified {
     let audit = app
         .get(&format!("/v1/games/{id}/audit"), None)
         .await
         .ok(200);
-    let doc: hatstand::verify::AuditDocument = serde_json::from_value(audit).unwrap();
-    hatstand::verify::verify(&doc).unwrap_or_else(|e| panic!("audit fails: {e}"))
+    let doc: hatstand::record::verify::AuditDocument = serde_json::from_value(audit).unwrap();
+    hatstand::record::verify::verify(&doc).unwrap_or_else(|e| panic!("audit fails: {e}"))
 }
 
 #[actix_web::test]

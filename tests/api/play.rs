@@ -78,8 +78,9 @@ pub async fn verified_audit(app: &TestApp, id: &str) -> Value {
         .get(&format!("/v1/games/{id}/audit"), None)
         .await
         .ok(200);
-    let doc: hatstand::verify::AuditDocument = serde_json::from_value(audit.clone()).unwrap();
-    hatstand::verify::verify(&doc).unwrap_or_else(|e| panic!("audit of {id} fails: {e}"));
+    let doc: hatstand::record::verify::AuditDocument =
+        serde_json::from_value(audit.clone()).unwrap();
+    hatstand::record::verify::verify(&doc).unwrap_or_else(|e| panic!("audit of {id} fails: {e}"));
     audit
 }
 

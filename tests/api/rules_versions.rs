@@ -85,21 +85,21 @@ async fn an_unknown_rules_version_is_refused_and_nothing_is_written() {
 
 #[actix_web::test]
 async fn an_audit_under_rules_this_build_does_not_know_is_refused_not_called_tampered() {
-    let mut doc: hatstand::verify::AuditDocument = serde_json::from_str(
+    let mut doc: hatstand::record::verify::AuditDocument = serde_json::from_str(
         &std::fs::read_to_string(records().join("legacy/hats-2p.json")).unwrap(),
     )
     .unwrap();
     // As a later build would write it: version 99, with an intact chain.
     doc.rules = Some("hats@99".into());
     doc.events[0].data["rules"] = json!("hats@99");
-    let mut prev = hatstand::db::event_store::GENESIS_HASH.to_owned();
+    let mut prev = hatstand::record::chain::GENESIS_HASH.to_owned();
     for event in &mut doc.events {
         event.prev_hash.clone_from(&prev);
-        event.hash = hatstand::db::event_store::LoggedEvent::from(&*event).expected_hash();
+        event.hash = hatstand::record::chain::LoggedEvent::from(&*event).expected_hash();
         prev.clone_from(&event.hash);
     }
-    match hatstand::verify::verify(&doc) {
-        Err(hatstand::verify::Rejection::UnknownRules(why)) => {
+    match hatstand::record::verify::verify(&doc) {
+        Err(hatstand::record::verify::Rejection::UnknownRules(why)) => {
             assert!(why.contains("hats@99"), "{why}");
         }
         other => panic!("expected an unknown-rules refusal, got {other:?}"),
@@ -110,7 +110,7 @@ fn records() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/records")
 }
 
-fn audits_in(dir: &Path) -> Vec<(String, hatstand::verify::AuditDocument)> {
+fn audits_in(dir: &Path) -> Vec<(String, hatstand::record::verify::AuditDocument)> {
     let mut out: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -137,7 +137,7 @@ fn every_recorded_game_still_means_what_it_meant() {
     let legacy = audits_in(&records().join("legacy"));
     assert!(!legacy.is_empty());
     for (name, doc) in current.iter().chain(&legacy) {
-        let verified = hatstand::verify::verify(doc)
+        let verified = hatstand::record::verify::verify(doc)
             .unwrap_or_else(|e| panic!("{name} no longer verifies: {e}"));
         assert_eq!(
             Some(&verified.rules),
@@ -187,7 +187,7 @@ fn every_recorded_game_still_means_what_it_meant() {
     }
 }
 
-fn players(doc: &hatstand::verify::AuditDocument) -> usize {
+fn players(doc: &hatstand::record::verify::AuditDocument) -> usize {
     let created: &Value = &doc.events[0].data;
     usize::try_from(created["players"].as_u64().unwrap()).unwrap()
 }

@@ -4,7 +4,7 @@
 use hatstand::db::event_store;
 use hatstand::db::games;
 use hatstand::engine::{GameKind, Ruleset, with_ruleset};
-use hatstand::games::replay::Replay;
+use hatstand::record::replay::Replay;
 use serde_json::json;
 
 use crate::play::play;

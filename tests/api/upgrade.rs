@@ -2,9 +2,9 @@
 //! keep their status, version, turn and result, games in progress play on,
 //! and their audits verify.
 
-use hatstand::db::event_store::LoggedEvent;
-use hatstand::games::replay::Replay;
-use hatstand::verify::AuditDocument;
+use hatstand::record::chain::LoggedEvent;
+use hatstand::record::replay::Replay;
+use hatstand::record::verify::AuditDocument;
 use hatstand_engine::{GameKind, Ruleset, with_ruleset};
 use serde_json::{Value, json};
 
@@ -286,6 +286,8 @@ async fn a_legacy_event_whose_prev_hash_was_tampered_with_is_not_compacted_and_s
         .await
         .ok(200);
     let doc: AuditDocument = serde_json::from_value(audit).unwrap();
-    let failed = hatstand::verify::verify(&doc).unwrap_err().to_string();
+    let failed = hatstand::record::verify::verify(&doc)
+        .unwrap_err()
+        .to_string();
     assert!(failed.contains("event 5"), "{failed}");
 }

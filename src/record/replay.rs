@@ -1,15 +1,15 @@
 //! Folding a game's log into its state: the log is the truth, and snapshots,
 //! step-through replays (`state?at=N`) and audits are all computed this way.
+//! Server events are read through their upcaster and checked against the
+//! rules for seats that are out (`record::out`).
 
-use hatstand_engine::{Ruleset, apply_all};
+use hatstand_engine::{Ruleset, Seat, apply_all};
 use serde_json::Value;
 
-use super::codec::event_from_parts;
-use super::lifecycle::{
-    self, ForfeitResult, GameCreated, Invitee, PlayerJoined, PlayerResigned, SeatVacation,
-    TurnTimedOut,
-};
-use crate::db::event_store::LoggedEvent;
+use super::chain::LoggedEvent;
+use super::out::OutSeats;
+use super::server_event::{ForfeitResult, GameCreated, PlayerJoined, ServerEvent};
+use crate::record::codec::event_from_parts;
 
 /// A game rebuilt from its events.
 #[derive(Debug)]
@@ -25,9 +25,9 @@ pub struct Replay<R: Ruleset> {
     /// The number of events applied.
     pub version: i64,
     /// Seats that are out (resigned, forfeited on timeout, inactive).
-    pub out: Vec<bool>,
+    pub out: OutSeats,
     /// The result, when the game ended by forfeit.
-    pub forfeit: Option<Value>,
+    pub forfeit: Option<ForfeitResult>,
     /// Whether the game was cancelled before it started.
     pub cancelled: bool,
 }
@@ -40,7 +40,7 @@ impl<R: Ruleset> Default for Replay<R> {
             seats: Vec::new(),
             state: None,
             version: 0,
-            out: Vec::new(),
+            out: OutSeats::default(),
             forfeit: None,
             cancelled: false,
         }
@@ -72,100 +72,12 @@ impl<R: Ruleset> Replay<R> {
         if self.forfeit.is_some() || self.cancelled {
             return Err(format!("event {at}: {} after the game ended", event.kind));
         }
-        match event.kind.as_str() {
-            lifecycle::GAME_CREATED => {
-                let created: GameCreated = parse(&event.data, at)?;
-                if created.ruleset != R::ID {
-                    return Err(format!(
-                        "event {at}: ruleset {} is not {}",
-                        created.ruleset,
-                        R::ID
-                    ));
-                }
-                let options: R::Options = parse(&created.options, at)?;
-                R::new_game(usize::from(created.players), options.clone())
-                    .map_err(|e| format!("event {at}: options refused: {e}"))?;
-                self.seats = vec![None; usize::from(created.players)];
-                self.out = vec![false; usize::from(created.players)];
-                self.options = Some(options);
-                self.created = Some(created);
-            }
-            lifecycle::PLAYER_JOINED => {
-                let joined: PlayerJoined = parse(&event.data, at)?;
-                let slot = self
-                    .seats
-                    .get_mut(usize::from(joined.seat))
-                    .ok_or_else(|| format!("event {at}: no seat {}", joined.seat))?;
-                if slot.is_some() {
-                    return Err(format!("event {at}: seat {} is already taken", joined.seat));
-                }
-                *slot = Some(joined);
-            }
-            lifecycle::GAME_STARTED => {
-                let options = self
-                    .options
-                    .clone()
-                    .ok_or_else(|| format!("event {at}: started before created"))?;
-                if self.seats.iter().any(Option::is_none) {
-                    return Err(format!("event {at}: started with empty seats"));
-                }
-                let state = R::new_game(self.seats.len(), options)
-                    .map_err(|e| format!("event {at}: options refused: {e}"))?;
-                self.state = Some(state);
-            }
-            lifecycle::PLAYER_INVITED | lifecycle::PLAYER_DECLINED => {
-                let _: Invitee = parse(&event.data, at)?;
-                if self.state.is_some() {
-                    return Err(format!("event {at}: {} after the start", event.kind));
-                }
-            }
-            lifecycle::GAME_CANCELLED => {
-                if self.state.is_some() {
-                    return Err(format!("event {at}: cancelled after the start"));
-                }
-                self.cancelled = true;
-            }
-            lifecycle::TURN_TIMED_OUT => {
-                let timed_out: TurnTimedOut = parse(&event.data, at)?;
-                self.check_waits_on(timed_out.seat, at)?;
-            }
-            lifecycle::SEAT_VACATION => {
-                let vacation: SeatVacation = parse(&event.data, at)?;
-                self.check_waits_on(vacation.seat, at)?;
-            }
-            lifecycle::PLAYER_RESIGNED => {
-                let resigned: PlayerResigned = parse(&event.data, at)?;
-                if self.state.is_none() {
-                    return Err(format!("event {at}: resigned before the start"));
-                }
-                if !["resigned", "timeout", "inactive"].contains(&resigned.reason.as_str()) {
-                    return Err(format!("event {at}: unknown reason {}", resigned.reason));
-                }
-                let out = self
-                    .out
-                    .get_mut(usize::from(resigned.seat))
-                    .ok_or_else(|| format!("event {at}: no seat {}", resigned.seat))?;
-                if *out {
-                    return Err(format!("event {at}: seat {} is already out", resigned.seat));
-                }
-                *out = true;
-            }
-            lifecycle::GAME_FORFEITED => {
-                let result: ForfeitResult = parse(&event.data, at)?;
-                if self.state.is_none() || self.out.iter().filter(|o| !**o).count() > 1 {
-                    return Err(format!(
-                        "event {at}: a forfeit while two seats or more are still in"
-                    ));
-                }
-                if result != ForfeitResult::of(&self.out) {
-                    return Err(format!("event {at}: the forfeit result does not follow"));
-                }
-                self.forfeit = Some(event.data.clone());
-            }
-            kind if lifecycle::is_lifecycle(kind) => {
-                return Err(format!("event {at}: unknown server event {kind}"));
-            }
-            kind => {
+        match ServerEvent::read(&event.kind, event.schema_version, &event.data)
+            .map_err(|e| format!("event {at}: {e}"))?
+        {
+            Some(server) => self.apply_server(server, at)?,
+            None => {
+                let kind = &event.kind;
                 let state = self
                     .state
                     .as_mut()
@@ -178,16 +90,95 @@ impl<R: Ruleset> Replay<R> {
         self.version = event.seq;
         Ok(())
     }
-}
 
-impl<R: Ruleset> Replay<R> {
+    fn apply_server(&mut self, event: ServerEvent, at: i64) -> Result<(), String> {
+        let kind = event.kind();
+        let started = self.state.is_some();
+        match event {
+            ServerEvent::GameCreated(created) => {
+                if created.ruleset != R::ID {
+                    return Err(format!(
+                        "event {at}: ruleset {} is not {}",
+                        created.ruleset,
+                        R::ID
+                    ));
+                }
+                let options: R::Options = serde_json::from_value(created.options.clone())
+                    .map_err(|e| format!("event {at}: {e}"))?;
+                R::new_game(usize::from(created.players), options.clone())
+                    .map_err(|e| format!("event {at}: options refused: {e}"))?;
+                self.seats = vec![None; usize::from(created.players)];
+                self.out = OutSeats::none_of(usize::from(created.players));
+                self.options = Some(options);
+                self.created = Some(created);
+            }
+            ServerEvent::PlayerJoined(joined) => {
+                let slot = self
+                    .seats
+                    .get_mut(usize::from(joined.seat))
+                    .ok_or_else(|| format!("event {at}: no seat {}", joined.seat))?;
+                if slot.is_some() {
+                    return Err(format!("event {at}: seat {} is already taken", joined.seat));
+                }
+                *slot = Some(joined);
+            }
+            ServerEvent::GameStarted(_) => {
+                let options = self
+                    .options
+                    .clone()
+                    .ok_or_else(|| format!("event {at}: started before created"))?;
+                if self.seats.iter().any(Option::is_none) {
+                    return Err(format!("event {at}: started with empty seats"));
+                }
+                let state = R::new_game(self.seats.len(), options)
+                    .map_err(|e| format!("event {at}: options refused: {e}"))?;
+                self.state = Some(state);
+            }
+            ServerEvent::PlayerInvited(_) | ServerEvent::PlayerDeclined(_) if started => {
+                return Err(format!("event {at}: {kind} after the start"));
+            }
+            ServerEvent::PlayerInvited(_) | ServerEvent::PlayerDeclined(_) => {}
+            ServerEvent::GameCancelled(_) => {
+                if started {
+                    return Err(format!("event {at}: cancelled after the start"));
+                }
+                self.cancelled = true;
+            }
+            ServerEvent::TurnTimedOut(timed_out) => self.check_waits_on(timed_out.seat, at)?,
+            ServerEvent::SeatVacation(vacation) => self.check_waits_on(vacation.seat, at)?,
+            ServerEvent::PlayerResigned(resigned) => {
+                if !started {
+                    return Err(format!("event {at}: resigned before the start"));
+                }
+                self.out
+                    .mark(resigned.seat)
+                    .map_err(|e| format!("event {at}: {e}"))?;
+            }
+            ServerEvent::GameForfeited(result) => {
+                let due = self.out.forfeit().filter(|_| started);
+                match due {
+                    None => {
+                        return Err(format!(
+                            "event {at}: a forfeit while two seats or more are still in"
+                        ));
+                    }
+                    Some(due) if due != result => {
+                        return Err(format!("event {at}: the forfeit result does not follow"));
+                    }
+                    Some(_) => self.forfeit = Some(result),
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Checks that the started game waits on `seat`.
     fn check_waits_on(&self, seat: u8, at: i64) -> Result<(), String> {
         let state = self
             .state
             .as_ref()
             .ok_or_else(|| format!("event {at}: before the start"))?;
-        if !R::to_act(state).contains(&hatstand_engine::Seat(seat)) {
+        if !R::to_act(state).contains(&Seat(seat)) {
             return Err(format!(
                 "event {at}: the game was not waiting for seat {seat}"
             ));
@@ -198,10 +189,12 @@ impl<R: Ruleset> Replay<R> {
     /// The result: the forfeit's, or the engine's.
     ///
     /// # Errors
-    /// When the engine's result does not serialize.
+    /// When the result does not serialize.
     pub fn result(&self) -> Result<Option<Value>, String> {
         if let Some(forfeit) = &self.forfeit {
-            return Ok(Some(forfeit.clone()));
+            return serde_json::to_value(forfeit)
+                .map(Some)
+                .map_err(|e| e.to_string());
         }
         self.state
             .as_ref()
@@ -210,8 +203,4 @@ impl<R: Ruleset> Replay<R> {
             .transpose()
             .map_err(|e| e.to_string())
     }
-}
-
-fn parse<T: serde::de::DeserializeOwned>(data: &Value, at: i64) -> Result<T, String> {
-    T::deserialize(data).map_err(|e| format!("event {at}: {e}"))
 }

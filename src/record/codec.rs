@@ -1,5 +1,5 @@
 //! Conversions between a ruleset's typed values and the JSON the API and the
-//! event store carry. Engine events are stored as a `type` column and a
+//! event log carry. Engine events are stored as a `type` column and a
 //! `data` document (`{"type": ..., "data": ...}` in JSON).
 
 use hatstand_engine::{OptionsError, Ruleset};
@@ -7,8 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::db::json_text::JsonText;
-use crate::error::ApiError;
+use crate::error::Failure;
 
 /// Parses client options (without the common `seed`) for ruleset `R` and
 /// checks them with the player count; returns the typed options with every
@@ -16,9 +15,9 @@ use crate::error::ApiError;
 ///
 /// # Errors
 /// `invalid_options` with the reason.
-pub fn parse_options<R: Ruleset>(options: Value, players: usize) -> Result<R::Options, ApiError> {
+pub fn parse_options<R: Ruleset>(options: Value, players: usize) -> Result<R::Options, Failure> {
     if !(R::MIN_PLAYERS..=R::MAX_PLAYERS).contains(&players) {
-        return Err(ApiError::invalid_options(format!(
+        return Err(Failure::invalid_options(format!(
             "{} is played by {} to {} players, not {players}",
             R::ID,
             R::MIN_PLAYERS,
@@ -26,36 +25,18 @@ pub fn parse_options<R: Ruleset>(options: Value, players: usize) -> Result<R::Op
         )));
     }
     let parsed: R::Options = serde_json::from_value(options)
-        .map_err(|e| ApiError::invalid_options(format!("options: {e}")))?;
+        .map_err(|e| Failure::invalid_options(format!("options: {e}")))?;
     R::new_game(players, parsed.clone())
-        .map_err(|OptionsError(why)| ApiError::invalid_options(why))?;
+        .map_err(|OptionsError(why)| Failure::invalid_options(why))?;
     Ok(parsed)
-}
-
-/// The engine state stored in a snapshot.
-///
-/// # Errors
-/// `internal` when the snapshot does not parse (a bug, never client input).
-pub fn state_from_json<R: Ruleset>(snapshot: &JsonText) -> Result<R::State, ApiError> {
-    snapshot
-        .parse()
-        .map_err(|e| ApiError::internal(format!("snapshot does not parse: {e}")))
-}
-
-/// The snapshot of an engine state.
-///
-/// # Errors
-/// `internal`: our own types always serialize.
-pub fn state_to_json<R: Ruleset>(state: &R::State) -> Result<JsonText, ApiError> {
-    JsonText::of(state).map_err(ApiError::internal)
 }
 
 /// Any serializable value as JSON.
 ///
 /// # Errors
 /// `internal`: our own types always serialize.
-pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
-    serde_json::to_value(value).map_err(ApiError::internal)
+pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Failure> {
+    serde_json::to_value(value).map_err(Failure::internal)
 }
 
 /// Any serializable value as JSON text, written into a response as it is
@@ -63,8 +44,8 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Value, ApiError> {
 ///
 /// # Errors
 /// `internal`: our own types always serialize.
-pub fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, ApiError> {
-    serde_json::value::to_raw_value(value).map_err(ApiError::internal)
+pub fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, Failure> {
+    serde_json::value::to_raw_value(value).map_err(Failure::internal)
 }
 
 /// Splits a `{"type": t, "data": d}` document into its type and data
@@ -72,12 +53,12 @@ pub fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, ApiError> {
 ///
 /// # Errors
 /// `internal` when the value is not such a document.
-pub fn split_tagged(value: Value) -> Result<(String, Value), ApiError> {
+pub fn split_tagged(value: Value) -> Result<(String, Value), Failure> {
     let Value::Object(mut map) = value else {
-        return Err(ApiError::internal("an event is not a JSON object"));
+        return Err(Failure::internal("an event is not a JSON object"));
     };
     let Some(Value::String(kind)) = map.remove("type") else {
-        return Err(ApiError::internal("an event has no type"));
+        return Err(Failure::internal("an event has no type"));
     };
     Ok((kind, map.remove("data").unwrap_or(Value::Null)))
 }
@@ -97,7 +78,7 @@ pub fn join_tagged(kind: &str, data: &Value) -> Value {
 ///
 /// # Errors
 /// `internal` when the stored event does not parse.
-pub fn event_from_parts<R: Ruleset>(kind: &str, data: &Value) -> Result<R::Event, ApiError> {
+pub fn event_from_parts<R: Ruleset>(kind: &str, data: &Value) -> Result<R::Event, Failure> {
     R::Event::deserialize(&join_tagged(kind, data))
-        .map_err(|e| ApiError::internal(format!("stored event does not parse: {e}")))
+        .map_err(|e| Failure::internal(format!("stored event does not parse: {e}")))
 }

@@ -16,17 +16,18 @@
 //! 5. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
-use hatstand_engine::random::{below, seed_commitment};
+use hatstand_engine::random::seed_commitment;
 use hatstand_engine::{Randomness, Rules, RulesError, Ruleset, seat, with_ruleset};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::db::event_store::{GENESIS_HASH, LoggedEvent};
-use crate::games::codec::{split_tagged, to_json};
-use crate::games::lifecycle::{self, GameCreated};
-use crate::games::replay::Replay;
+use super::chain::{GENESIS_HASH, LoggedEvent};
+use super::codec::{split_tagged, to_json};
+use super::out::autoplay_pick;
+use super::replay::Replay;
+use super::server_event::{ServerEvent, is_server_event};
 
 /// The format tag of audit documents.
 pub const FORMAT: &str = "hatstand-audit/1";
@@ -79,6 +80,15 @@ pub struct AuditEvent {
     pub at: String,
     pub prev_hash: String,
     pub hash: String,
+    /// The schema the event was written under (1 when absent: documents
+    /// written before schemas). Not part of the hash.
+    #[serde(default = "first_schema")]
+    #[schema(example = 2)]
+    pub schema_version: i16,
+}
+
+fn first_schema() -> i16 {
+    1
 }
 
 /// Who caused an event.
@@ -103,6 +113,7 @@ impl From<&LoggedEvent> for AuditEvent {
             at: e.created_at.clone(),
             prev_hash: e.prev_hash.clone(),
             hash: e.hash.clone(),
+            schema_version: e.schema_version,
         }
     }
 }
@@ -119,6 +130,7 @@ impl From<&AuditEvent> for LoggedEvent {
             prev_hash: e.prev_hash.clone(),
             hash: e.hash.clone(),
             created_at: e.at.clone(),
+            schema_version: e.schema_version,
         }
     }
 }
@@ -147,6 +159,13 @@ impl From<&str> for Rejection {
     }
 }
 
+/// The server event `event` is, read through its upcaster (`None` for an
+/// engine's event).
+fn server_event(event: &LoggedEvent) -> Result<Option<ServerEvent>, String> {
+    ServerEvent::read(&event.kind, event.schema_version, &event.data)
+        .map_err(|e| format!("event {}: {e}", event.seq))
+}
+
 /// What a successful verification established.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verified {
@@ -172,18 +191,16 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
         return Err("the seed does not match the seed commitment".into());
     }
     let first = events.first().ok_or("the log is empty")?;
-    if first.kind != lifecycle::GAME_CREATED {
+    let Some(ServerEvent::GameCreated(created)) = server_event(first)? else {
         return Err("event 1 is not game_created".into());
-    }
-    let created: GameCreated =
-        serde_json::from_value(first.data.clone()).map_err(|e| format!("event 1: {e}"))?;
+    };
     if created.seed_commitment != doc.seed_commitment {
         return Err("event 1: the commitment published at creation is not the document's".into());
     }
     if created.ruleset != doc.ruleset {
         return Err("event 1: the ruleset is not the document's".into());
     }
-    let rules = created.rules_name();
+    let rules = created.rules;
     if doc.rules.as_ref().is_some_and(|shown| *shown != rules) {
         return Err("event 1: the rules recorded at creation are not the document's".into());
     }
@@ -239,11 +256,7 @@ pub fn check_chain(events: &[LoggedEvent]) -> Result<(), String> {
 fn engine_parts<R: Ruleset>(events: &[R::Event]) -> Result<Vec<(String, Value)>, String> {
     events
         .iter()
-        .map(|e| {
-            to_json(e)
-                .and_then(split_tagged)
-                .map_err(|e| e.problem().detail)
-        })
+        .map(|e| to_json(e).and_then(split_tagged).map_err(|e| e.detail))
         .collect()
 }
 
@@ -283,10 +296,7 @@ fn check_autoplay<R: Ruleset>(
 ) -> Result<(), String> {
     let legal = R::legal_commands(state, seat(usize::from(seat_no)));
     let version = u64::try_from(seq - 1).map_err(|e| e.to_string())?;
-    let pick = below(
-        &mut randomness.stream("autoplay", version),
-        legal.len().max(1),
-    );
+    let pick = autoplay_pick(randomness, version, legal.len());
     if legal.get(pick) != Some(command) {
         return Err(format!(
             "event {seq}: the server's autoplay is not the command the seed picks"
@@ -298,9 +308,8 @@ fn check_autoplay<R: Ruleset>(
 /// A game cancelled before it started: its log ends with the cancellation,
 /// and it has neither a final state nor a result.
 fn never_started(doc: &AuditDocument, events: &[LoggedEvent]) -> Result<(), String> {
-    let cancelled = events
-        .last()
-        .is_some_and(|e| e.kind == lifecycle::GAME_CANCELLED);
+    let last = events.last().map(server_event).transpose()?.flatten();
+    let cancelled = matches!(last, Some(ServerEvent::GameCancelled(_)));
     if !cancelled || doc.status != "abandoned" {
         return Err("the game never started, yet it was not cancelled".into());
     }
@@ -320,10 +329,10 @@ fn replay_and_compare<R: Ruleset>(
     let mut i = 0;
     while i < events.len() {
         let event = &events[i];
-        if lifecycle::is_lifecycle(&event.kind) {
+        if is_server_event(&event.kind) {
             replay.apply(event)?;
             i += 1;
-            if event.kind == lifecycle::GAME_STARTED {
+            if let Some(ServerEvent::GameStarted(_)) = server_event(event)? {
                 let state = replay.state.as_ref().ok_or("no state after game_started")?;
                 let opening = engine_parts::<R>(&R::start(state, &randomness))?;
                 compare_batch(&opening, &events[i..], "the seed's opening deal")?;

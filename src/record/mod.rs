@@ -1,0 +1,12 @@
+//! The game record, with no database and no HTTP: the hash chain and its
+//! canonical JSON, the server's own events (typed, versioned, upcast when
+//! read), the rules for seats that are out, replaying a log into a state,
+//! and verifying an audit. `hatstand verify` needs nothing else.
+
+pub mod canonical;
+pub mod chain;
+pub mod codec;
+pub mod out;
+pub mod replay;
+pub mod server_event;
+pub mod verify;

@@ -1,0 +1,354 @@
+//! The server's own events, written to a game's log beside the engine's:
+//! the game's creation (ruleset, players, options, seed commitment), seats
+//! taken, invitations, the start, cancellation, timeouts, vacations,
+//! resignations and forfeits. One enum, [`ServerEvent`], stored as a `type`
+//! and a `data` document like the engines' events. Their type names are
+//! reserved: engines never use the prefixes `game_`, `player_`, `seat_`,
+//! `turn_` or `deadline_`.
+//!
+//! Every stored event carries the schema version it was written under
+//! ([`SCHEMA`] for new ones). Reading goes through [`ServerEvent::read`],
+//! which upcasts older shapes to today's before parsing; the stored data
+//! (and so its hash) is never rewritten.
+//!
+//! Schema versions:
+//! - 1: everything written before versions existed. `game_created` may lack
+//!   `rules` (records from before rules versions): the game was played
+//!   under version 1 of its ruleset.
+//! - 2: `game_created` always names its `rules`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use uuid::Uuid;
+
+/// The schema version new events are written under.
+pub const SCHEMA: i16 = 2;
+
+/// The prefixes reserved for server events.
+const RESERVED: [&str; 5] = ["game_", "player_", "seat_", "turn_", "deadline_"];
+
+/// Whether an event type is one of the server's rather than the engine's.
+#[must_use]
+pub fn is_server_event(kind: &str) -> bool {
+    RESERVED.iter().any(|prefix| kind.starts_with(prefix))
+}
+
+/// The type names of the server's events.
+pub const KINDS: [&str; 10] = [
+    "game_created",
+    "player_invited",
+    "player_declined",
+    "player_joined",
+    "game_started",
+    "game_cancelled",
+    "turn_timed_out",
+    "seat_vacation",
+    "player_resigned",
+    "game_forfeited",
+];
+
+/// An event of the server's, as its `{"type", "data"}` document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+pub enum ServerEvent {
+    /// The first event of every game.
+    GameCreated(GameCreated),
+    /// A user is invited to a private game (at creation).
+    PlayerInvited(Invitee),
+    /// An invitee declines.
+    PlayerDeclined(Invitee),
+    /// A seat is taken.
+    PlayerJoined(PlayerJoined),
+    /// Every seat is taken; the engine's opening events follow.
+    GameStarted(Started),
+    /// The creator cancels a game that has not started; it is `abandoned`.
+    GameCancelled(Cancelled),
+    /// A seat's deadline passed (actor: the seat, no user).
+    TurnTimedOut(SeatOnly),
+    /// A seat pushed its deadline back.
+    SeatVacation(SeatVacation),
+    /// A seat is out; the server plays it from then on, or the game ends by forfeit.
+    PlayerResigned(PlayerResigned),
+    /// One seat (or none) is left that is not out; the data is the game's result.
+    GameForfeited(ForfeitResult),
+}
+
+/// Why a stored server event cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// A reserved type this build does not know.
+    #[error("unknown server event {0}")]
+    Unknown(String),
+    /// A schema version newer than this build's.
+    #[error("{kind} is written in schema {schema}, newer than this build's {SCHEMA}")]
+    NewerSchema { kind: String, schema: i16 },
+    /// The data does not have the event's shape.
+    #[error("{kind}: {why}")]
+    Malformed { kind: String, why: String },
+}
+
+impl ServerEvent {
+    /// The event's type and data, as stored.
+    ///
+    /// # Errors
+    /// Only if serialization fails (our own types always serialize).
+    pub fn to_parts(&self) -> Result<(String, Value), serde_json::Error> {
+        let Value::Object(mut map) = serde_json::to_value(self)? else {
+            return Err(serde::ser::Error::custom("a server event is an object"));
+        };
+        let kind = match map.remove("type") {
+            Some(Value::String(kind)) => kind,
+            _ => return Err(serde::ser::Error::custom("a server event has a type")),
+        };
+        Ok((kind, map.remove("data").unwrap_or(Value::Null)))
+    }
+
+    /// The type name.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServerEvent::GameCreated(_) => "game_created",
+            ServerEvent::PlayerInvited(_) => "player_invited",
+            ServerEvent::PlayerDeclined(_) => "player_declined",
+            ServerEvent::PlayerJoined(_) => "player_joined",
+            ServerEvent::GameStarted(_) => "game_started",
+            ServerEvent::GameCancelled(_) => "game_cancelled",
+            ServerEvent::TurnTimedOut(_) => "turn_timed_out",
+            ServerEvent::SeatVacation(_) => "seat_vacation",
+            ServerEvent::PlayerResigned(_) => "player_resigned",
+            ServerEvent::GameForfeited(_) => "game_forfeited",
+        }
+    }
+
+    /// Reads a stored event written under `schema`: `None` for an engine's
+    /// event, else the server event in today's shape.
+    ///
+    /// # Errors
+    /// A reserved type this build does not know, a newer schema, or data
+    /// that does not have the event's shape.
+    pub fn read(kind: &str, schema: i16, data: &Value) -> Result<Option<Self>, ReadError> {
+        if !is_server_event(kind) {
+            return Ok(None);
+        }
+        if schema > SCHEMA {
+            return Err(ReadError::NewerSchema {
+                kind: kind.to_owned(),
+                schema,
+            });
+        }
+        if !KINDS.contains(&kind) {
+            return Err(ReadError::Unknown(kind.to_owned()));
+        }
+        let data = upcast(kind, schema, data.clone());
+        let document = serde_json::json!({"type": kind, "data": data});
+        ServerEvent::deserialize(&document)
+            .map(Some)
+            .map_err(|e| ReadError::Malformed {
+                kind: kind.to_owned(),
+                why: e.to_string(),
+            })
+    }
+}
+
+/// Brings the data of an event written under `schema` to today's shape,
+/// one version at a time.
+fn upcast(kind: &str, schema: i16, mut data: Value) -> Value {
+    if schema < 2 && kind == "game_created" {
+        // Version 1: records from before rules versions name no rules;
+        // they were played under version 1 of their ruleset.
+        if let Value::Object(map) = &mut data
+            && !map.contains_key("rules")
+        {
+            let ruleset = map.get("ruleset").and_then(Value::as_str).unwrap_or("");
+            let rules = Value::String(format!("{ruleset}@1"));
+            map.insert("rules".to_owned(), rules);
+        }
+    }
+    data
+}
+
+/// The data of `game_created`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GameCreated {
+    pub ruleset: String,
+    pub players: u8,
+    /// The engine options with every default filled in (explicit deals included).
+    pub options: Value,
+    /// SHA-256 of the seed, hex.
+    pub seed_commitment: String,
+    /// The seed itself when the creator made it public; otherwise revealed by the audit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub created_by: Uuid,
+    /// The server-level options (clock, timeouts), when any were given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_options: Option<Value>,
+    /// Whether the game is closed to the public.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+    /// The rules the game is played under (`hats@1`).
+    pub rules: String,
+}
+
+/// The data of `player_joined`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerJoined {
+    pub seat: u8,
+    pub user_id: Uuid,
+    pub username: String,
+}
+
+/// The data of `player_invited` and `player_declined`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Invitee {
+    pub user_id: Uuid,
+    pub username: String,
+}
+
+/// The data of `game_started`: nothing (`{}`).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Started {}
+
+/// The data of `game_cancelled`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Cancelled {
+    /// The creator who cancelled it.
+    pub by: Uuid,
+}
+
+/// The data of `turn_timed_out`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatOnly {
+    pub seat: u8,
+}
+
+/// The data of `seat_vacation`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatVacation {
+    pub seat: u8,
+    pub duration_secs: u64,
+    /// The new deadline (RFC 3339).
+    pub until: String,
+}
+
+/// Why a seat is out.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OutReason {
+    /// Its player resigned.
+    Resigned,
+    /// Its turn timed out in a game that forfeits on timeout.
+    Timeout,
+    /// `abandon_after` timeouts in a row.
+    Inactive,
+}
+
+/// The data of `player_resigned`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerResigned {
+    pub seat: u8,
+    pub reason: OutReason,
+}
+
+/// The result of a game ended by forfeit (the data of `game_forfeited`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ForfeitResult {
+    /// Always `forfeit`.
+    pub outcome: String,
+    /// The seats not out (one, or none when every seat is out).
+    pub winners: Vec<u8>,
+    /// 0 for every seat: a forfeit scores nothing.
+    pub scores: Vec<i32>,
+    /// The seats that are out.
+    pub forfeited: Vec<u8>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// `game_created` exactly as the release before this one wrote it
+    /// (schema 1, rules named), and as releases before rules versions wrote
+    /// it (schema 1, no rules).
+    fn created_v1(rules: Option<&str>) -> Value {
+        let mut data = json!({
+            "ruleset": "hats",
+            "players": 2,
+            "options": {"deals": 2},
+            "seed_commitment": "ab",
+            "created_by": "00000000-0000-0000-0000-000000000001",
+        });
+        if let Some(rules) = rules {
+            data["rules"] = json!(rules);
+        }
+        data
+    }
+
+    #[test]
+    fn given_a_record_written_before_schemas_when_read_then_it_is_upcast() {
+        let Some(ServerEvent::GameCreated(created)) =
+            ServerEvent::read("game_created", 1, &created_v1(None)).unwrap()
+        else {
+            panic!("not game_created");
+        };
+        assert_eq!(created.rules, "hats@1");
+        let Some(ServerEvent::GameCreated(created)) =
+            ServerEvent::read("game_created", 1, &created_v1(Some("hats@2"))).unwrap()
+        else {
+            panic!("not game_created");
+        };
+        assert_eq!(created.rules, "hats@2");
+    }
+
+    #[test]
+    fn given_todays_schema_when_written_and_read_then_the_same_event_comes_back() {
+        let events = [
+            ServerEvent::GameStarted(Started {}),
+            ServerEvent::GameCancelled(Cancelled { by: Uuid::nil() }),
+            ServerEvent::PlayerResigned(PlayerResigned {
+                seat: 1,
+                reason: OutReason::Inactive,
+            }),
+            ServerEvent::TurnTimedOut(SeatOnly { seat: 0 }),
+        ];
+        for event in events {
+            let (kind, data) = event.to_parts().unwrap();
+            assert_eq!(kind, event.kind());
+            assert!(KINDS.contains(&event.kind()));
+            assert_eq!(
+                ServerEvent::read(&kind, SCHEMA, &data).unwrap(),
+                Some(event)
+            );
+        }
+        let (_, started) = ServerEvent::GameStarted(Started {}).to_parts().unwrap();
+        assert_eq!(started, json!({}), "game_started keeps its stored shape");
+    }
+
+    #[test]
+    fn engine_events_unknown_types_newer_schemas_and_bad_data_are_told_apart() {
+        assert_eq!(ServerEvent::read("card_played", 1, &json!({})), Ok(None));
+        assert_eq!(
+            ServerEvent::read("game_paused", 1, &json!({})),
+            Err(ReadError::Unknown("game_paused".into()))
+        );
+        assert!(matches!(
+            ServerEvent::read("game_started", SCHEMA + 1, &json!({})),
+            Err(ReadError::NewerSchema { .. })
+        ));
+        assert!(matches!(
+            ServerEvent::read("player_resigned", 1, &json!({"seat": 0, "reason": "bored"})),
+            Err(ReadError::Malformed { .. })
+        ));
+    }
+}

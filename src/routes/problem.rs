@@ -1,0 +1,216 @@
+//! The edge between the domain's [`Failure`] and HTTP: each [`ErrorCode`]
+//! has one status (the match below is exhaustive, so a new code cannot be
+//! forgotten), and every failure is answered as an RFC 9457 problem+json
+//! document.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ErrorCode, Failure};
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    /// Always `about:blank`: `code` identifies the problem.
+    #[serde(rename = "type")]
+    #[schema(example = "about:blank")]
+    pub type_: &'static str,
+    /// A short, human-readable summary of the problem kind.
+    #[schema(example = "Illegal command")]
+    pub title: &'static str,
+    /// The HTTP status code.
+    #[schema(example = 422)]
+    pub status: u16,
+    /// The stable, machine-readable problem code clients branch on.
+    #[schema(example = "illegal_command")]
+    pub code: ErrorCode,
+    /// What exactly went wrong, for people.
+    #[schema(example = "card H5 is not in your hand")]
+    pub detail: String,
+    /// With `version_conflict`: the game's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+}
+
+/// The HTTP status of a code. `version_conflict` is a 409, or a 412 when
+/// the version came as `If-Match`.
+#[must_use]
+pub fn status(code: ErrorCode) -> StatusCode {
+    use ErrorCode as C;
+    match code {
+        C::BadRequest => StatusCode::BAD_REQUEST,
+        C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
+        C::WrongPassword | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
+        C::NotFound => StatusCode::NOT_FOUND,
+        C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+        C::VersionConflict
+        | C::GameFull
+        | C::SeatTaken
+        | C::AlreadyJoined
+        | C::GameNotOpen
+        | C::GameFinished
+        | C::GameNotFinished
+        | C::UsernameTaken
+        | C::NotYourTurn
+        | C::AlreadyResigned
+        | C::NoDeadline
+        | C::TooManyWebhooks => StatusCode::CONFLICT,
+        C::CursorExpired => StatusCode::GONE,
+        C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        C::IllegalCommand
+        | C::InvalidOptions
+        | C::IdempotencyKeyReused
+        | C::VacationExceeded
+        | C::UnknownRulesVersion => StatusCode::UNPROCESSABLE_ENTITY,
+        C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
+        C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        C::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The problem's title: the code's own for the codes clients meet most,
+/// else its status's.
+#[must_use]
+pub fn title(code: ErrorCode) -> &'static str {
+    use ErrorCode as C;
+    match code {
+        C::BadRequest => "Bad request",
+        C::Unauthenticated => "Unauthenticated",
+        C::RefreshTokenReused => "Refresh token reused",
+        C::WrongPassword => "Wrong password",
+        C::NotAPlayer => "Not a player",
+        C::Forbidden => "Forbidden",
+        C::NotInvited => "Not invited",
+        C::NotFound => "Not found",
+        C::MethodNotAllowed => "Method not allowed",
+        C::RequestTimeout => "Request timeout",
+        C::VersionConflict => "Version conflict",
+        C::NotYourTurn => "Not your turn",
+        C::GameFull
+        | C::SeatTaken
+        | C::AlreadyJoined
+        | C::GameNotOpen
+        | C::GameFinished
+        | C::GameNotFinished
+        | C::UsernameTaken
+        | C::AlreadyResigned
+        | C::NoDeadline
+        | C::TooManyWebhooks => "Conflict",
+        C::CursorExpired => "Cursor expired",
+        C::PayloadTooLarge => "Payload too large",
+        C::IllegalCommand => "Illegal command",
+        C::InvalidOptions => "Invalid options",
+        C::IdempotencyKeyReused => "Idempotency key reused",
+        C::VacationExceeded | C::UnknownRulesVersion => "Unprocessable request",
+        C::PreconditionRequired => "Precondition required",
+        C::RateLimited => "Too many requests",
+        C::Unavailable => "Service unavailable",
+        C::Internal => "Internal server error",
+    }
+}
+
+/// A failure on its way to a client.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(transparent)]
+pub struct ApiError(#[from] pub Failure);
+
+impl ApiError {
+    /// The stable code.
+    #[must_use]
+    pub fn code(&self) -> ErrorCode {
+        self.0.code
+    }
+
+    /// The problem document.
+    #[must_use]
+    pub fn problem(&self) -> Problem {
+        Problem {
+            type_: "about:blank",
+            title: title(self.0.code),
+            status: self.status_code().as_u16(),
+            code: self.0.code,
+            detail: self.0.detail.clone(),
+            current_version: self.0.current_version,
+        }
+    }
+}
+
+impl From<Failure> for actix_web::Error {
+    fn from(failure: Failure) -> Self {
+        ApiError(failure).into()
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        if self.0.code == ErrorCode::VersionConflict && self.0.precondition {
+            return StatusCode::PRECONDITION_FAILED;
+        }
+        status(self.0.code)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        let mut response = HttpResponse::build(status);
+        response.insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        ));
+        if status == StatusCode::UNAUTHORIZED {
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
+        if let Some(secs) = self.0.retry_after {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        if status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body may still be on its way: the connection
+            // cannot carry another request.
+            response.force_close();
+        }
+        response.json(self.problem())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's table of codes: `| \`code\` | status | meaning |`.
+    fn readme_table() -> Vec<(String, u16)> {
+        let readme = include_str!("../../README.md");
+        readme
+            .lines()
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let code = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                let status = cells.get(2)?.split_whitespace().next()?.parse().ok()?;
+                Some((code.to_owned(), status))
+            })
+            .filter(|(code, _)| ErrorCode::ALL.iter().any(|c| c.as_str() == code))
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_lists_every_code_once_with_its_status() {
+        let listed = readme_table();
+        let expected: Vec<(String, u16)> = ErrorCode::ALL
+            .iter()
+            .map(|c| (c.as_str().to_owned(), status(*c).as_u16()))
+            .collect();
+        assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn a_version_sent_as_if_match_is_a_failed_precondition() {
+        let body = ApiError(Failure::version_conflict(3, 2, false));
+        let header = ApiError(Failure::version_conflict(3, 2, true));
+        assert_eq!(body.status_code(), StatusCode::CONFLICT);
+        assert_eq!(header.status_code(), StatusCode::PRECONDITION_FAILED);
+        assert_eq!(header.problem().current_version, Some(3));
+    }
+}
