@@ -16,9 +16,7 @@
 
 use std::time::Duration;
 
-use diesel::QueryableByName;
-use diesel::sql_types::Uuid as SqlUuid;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::{AsyncConnection, AsyncPgConnection};
 use hatstand_engine::{Ruleset, with_ruleset};
 use uuid::Uuid;
 
@@ -29,23 +27,10 @@ use crate::error::Failure;
 use crate::games::command::append_finished;
 use crate::games::kind_of;
 use crate::games::step::{Finished, Step};
-use crate::notify::Announcer;
+use crate::notifications::wake::Announcer;
 
 /// The most games one tick claims.
 pub const BATCH: i64 = 16;
-
-const DUE: &str = "
-SELECT id FROM games
- WHERE status = 'active' AND deadline <= now()
- ORDER BY deadline
- LIMIT 16
-   FOR UPDATE SKIP LOCKED";
-
-#[derive(QueryableByName)]
-struct Due {
-    #[diesel(sql_type = SqlUuid)]
-    id: Uuid,
-}
 
 /// Runs the worker forever: a tick now, then one every `every`; what fired
 /// is announced after each tick's commit.
@@ -83,10 +68,10 @@ type Fired = (Uuid, i64, Vec<Noted>);
 async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, Failure> {
     let mut conn = pool.get().await?;
     conn.transaction::<_, Failure, _>(async |conn| {
-        let due: Vec<Due> = diesel::sql_query(DUE).load(conn).await?;
+        let due = games::claim_due_deadlines(conn).await?;
         let mut fired = Vec::new();
-        for game in due {
-            if let Some(done) = fire(conn, game.id).await? {
+        for id in due {
+            if let Some(done) = fire(conn, id).await? {
                 fired.push(done);
             }
         }
@@ -108,10 +93,7 @@ async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, F
         Err(e) => {
             // Never retry a game the engine cannot time out in a hot loop.
             tracing::error!(game = %id, error = %e, "cannot time out; clearing its deadline");
-            diesel::sql_query("UPDATE games SET deadline = NULL WHERE id = $1")
-                .bind::<SqlUuid, _>(id)
-                .execute(conn)
-                .await?;
+            games::clear_deadline(conn, id).await?;
             Ok(None)
         }
     }

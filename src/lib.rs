@@ -4,11 +4,12 @@
 pub mod auth;
 pub mod bench;
 pub mod config;
+pub mod context;
 pub mod db;
 pub mod deadlines;
 pub mod error;
 pub mod games;
-pub mod notify;
+pub mod notifications;
 pub mod openapi;
 pub mod record;
 pub mod retention;
@@ -16,6 +17,5 @@ pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod storage;
-pub mod webhooks;
 
 pub use hatstand_engine as engine;

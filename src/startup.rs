@@ -18,9 +18,11 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::auth::limits::TokenLimits;
 use crate::auth::{JwtKeys, secret};
 use crate::config::Settings;
+use crate::context::Context;
 use crate::db::{self, locate};
 use crate::error::Failure;
-use crate::notify::{self, Announcer, Listeners};
+use crate::notifications::wake::{self, Announcer, Listeners};
+use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
 use crate::routes::problem::ApiError;
 use crate::routes::{self, extract};
@@ -59,7 +61,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     let pool = db::pool_with(url, settings.pool_size, &limits)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let listeners = Listeners::default();
-    tokio::spawn(notify::listen(url.to_owned(), listeners.clone()));
+    tokio::spawn(wake::listen(url.to_owned(), listeners.clone()));
     let announcer = Announcer::start(pool.clone(), &listeners);
     let background = &settings.background;
     if background.deadline_tick_ms > 0 {
@@ -70,11 +72,10 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         ));
     }
     if background.webhook_tick_ms > 0 {
-        let tls = crate::webhooks::target::tls_config(background.webhook_ca_file.as_deref())?;
-        actix_web::rt::spawn(crate::webhooks::deliver_forever(
+        let tls = webhooks::target::tls_config(background.webhook_ca_file.as_deref())?;
+        actix_web::rt::spawn(channel::deliver_forever(
+            webhooks::Webhooks::new(background.clone(), tls),
             pool.clone(),
-            background.clone(),
-            tls,
             Arc::clone(&listeners.outbox),
         ));
     }
@@ -90,13 +91,11 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         Arc::clone(&token_limits),
         Duration::from_secs(60),
     ));
-    Ok(AppState {
+    let context = Context {
         announcer,
         pool,
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
-        token_limits,
-        body_timeout: Duration::from_millis(settings.body_timeout_ms),
         retention,
         login_limits: crate::auth::users::LoginLimits {
             per_account: settings.login_account_failures,
@@ -105,6 +104,11 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
+    };
+    Ok(AppState {
+        context,
+        token_limits,
+        body_timeout: Duration::from_millis(settings.body_timeout_ms),
     })
 }
 

@@ -2,11 +2,7 @@
 //! once and kept in the database, so tokens survive restarts and every server
 //! process of one database signs with the same key.
 
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
-
-use crate::db::Pool;
-use crate::db::schema::server_secrets;
+use crate::db::{Pool, secrets};
 
 const NAME: &str = "jwt_hs256";
 
@@ -21,19 +17,7 @@ pub async fn signing_secret(pool: &Pool, configured: Option<&str>) -> Result<Vec
     let mut conn = pool.get().await.map_err(|e| e.to_string())?;
     let mut fresh = [0u8; 32];
     rand::fill(&mut fresh);
-    diesel::insert_into(server_secrets::table)
-        .values((
-            server_secrets::name.eq(NAME),
-            server_secrets::value.eq(hex::encode(fresh)),
-        ))
-        .on_conflict_do_nothing()
-        .execute(&mut conn)
-        .await
-        .map_err(|e| e.to_string())?;
-    let stored: String = server_secrets::table
-        .find(NAME)
-        .select(server_secrets::value)
-        .first(&mut conn)
+    let stored = secrets::get_or_insert(&mut conn, NAME, &hex::encode(fresh))
         .await
         .map_err(|e| e.to_string())?;
     hex::decode(stored).map_err(|e| format!("stored secret is not hex: {e}"))

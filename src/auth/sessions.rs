@@ -22,9 +22,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::Caller;
+use crate::context::Context;
 use crate::db::sessions::{self, Revoked, Rotation};
 use crate::error::Failure;
-use crate::state::AppState;
 
 /// How long after a rotation the refresh token it replaced still works once
 /// (a client that sent a refresh and lost the answer retries it).
@@ -104,7 +104,7 @@ impl RefreshToken {
 }
 
 fn pair(
-    state: &AppState,
+    state: &Context,
     user: Uuid,
     username: &str,
     refresh: &RefreshToken,
@@ -122,7 +122,7 @@ fn pair(
 ///
 /// # Errors
 /// Database errors.
-pub async fn start(state: &AppState, user: Uuid, username: &str) -> Result<AccessToken, Failure> {
+pub async fn start(state: &Context, user: Uuid, username: &str) -> Result<AccessToken, Failure> {
     let refresh = RefreshToken::fresh(Uuid::new_v4());
     let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
@@ -144,7 +144,7 @@ pub async fn start(state: &AppState, user: Uuid, username: &str) -> Result<Acces
 /// `unauthenticated` for a malformed, unknown, expired or revoked token;
 /// `refresh_token_reused` when it had already been rotated (the session is
 /// revoked by it).
-pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<AccessToken, Failure> {
+pub async fn refresh(state: &Context, request: RefreshRequest) -> Result<AccessToken, Failure> {
     let presented = RefreshToken::parse(&request.refresh_token)
         .ok_or_else(|| Failure::unauthenticated("the refresh token is malformed"))?;
     let next = RefreshToken::fresh(presented.session);
@@ -173,7 +173,7 @@ pub async fn refresh(state: &AppState, request: RefreshRequest) -> Result<Access
 ///
 /// # Errors
 /// Database errors.
-pub async fn logout(state: &AppState, caller: &Caller) -> Result<(), Failure> {
+pub async fn logout(state: &Context, caller: &Caller) -> Result<(), Failure> {
     let mut conn = state.pool.get().await?;
     sessions::revoke(
         &mut conn,
@@ -189,7 +189,7 @@ pub async fn logout(state: &AppState, caller: &Caller) -> Result<(), Failure> {
 ///
 /// # Errors
 /// Database errors.
-pub async fn logout_all(state: &AppState, caller: &Caller) -> Result<usize, Failure> {
+pub async fn logout_all(state: &Context, caller: &Caller) -> Result<usize, Failure> {
     let mut conn = state.pool.get().await?;
     Ok(sessions::revoke_all(
         &mut conn,

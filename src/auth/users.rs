@@ -9,10 +9,10 @@ use uuid::Uuid;
 
 use super::sessions::{self, AccessToken};
 use super::{Caller, password};
+use crate::context::Context;
 use crate::db::schema::users;
 use crate::db::throttle;
 use crate::error::{ErrorCode, Failure};
-use crate::state::AppState;
 
 /// A username and password, for registering or logging in.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -68,7 +68,7 @@ fn check_password(password: &str) -> Result<(), Failure> {
 ///
 /// # Errors
 /// `bad_request` for a username or password out of bounds, `username_taken`.
-pub async fn register(state: &AppState, creds: Credentials) -> Result<RegisteredUser, Failure> {
+pub async fn register(state: &Context, creds: Credentials) -> Result<RegisteredUser, Failure> {
     check_username(&creds.username)?;
     check_password(&creds.password)?;
     let password = creds.password;
@@ -118,7 +118,7 @@ pub struct LoginLimits {
 /// # Errors
 /// `unauthenticated` for an unknown user or a wrong password (the same answer).
 pub async fn login(
-    state: &AppState,
+    state: &Context,
     creds: Credentials,
     address: Option<std::net::IpAddr>,
 ) -> Result<AccessToken, Failure> {
@@ -176,7 +176,7 @@ pub async fn login(
 /// # Errors
 /// `bad_request` for a new password out of bounds, `wrong_password`.
 pub async fn change_password(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     change: PasswordChange,
 ) -> Result<(), Failure> {

@@ -50,6 +50,20 @@ fn timed_out(e: &diesel::result::Error) -> bool {
         if info.message().starts_with("canceling statement due to statement timeout"))
 }
 
+/// A token of a user the database does not know (deleted, or a database
+/// reset under a configured secret) cannot create or join games: the
+/// foreign key to `users` refuses it.
+#[must_use]
+pub fn unknown_user_is_unauthenticated(e: diesel::result::Error) -> Failure {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+            Failure::unauthenticated("the token's user does not exist")
+        }
+        other => other.into(),
+    }
+}
+
 impl From<diesel_async::pooled_connection::deadpool::PoolError> for Failure {
     fn from(e: diesel_async::pooled_connection::deadpool::PoolError) -> Self {
         tracing::warn!(error = %e, "no database connection");

@@ -406,7 +406,7 @@ fn append_sql(remember: bool, seats: bool, notes: bool) -> &'static str {
                 }
                 if bits & 4 != 0 {
                     sql.push_str(NOTED);
-                    sql.push_str(FAN_OUT);
+                    sql.push_str(&FAN_OUT);
                     sql.push_str("\nSELECT (SELECT count(*) FROM bumped) AS bumped,");
                     sql.push_str(NOTED_JSON);
                 } else {
@@ -526,4 +526,181 @@ pub async fn ended_after(
         );
     }
     query.load(conn).await
+}
+
+/// Inserts a new game's row.
+///
+/// # Errors
+/// Database errors.
+pub async fn insert(conn: &mut AsyncPgConnection, row: &GameRow) -> QueryResult<()> {
+    diesel::insert_into(games::table)
+        .values(row)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Stores a change of a game that was locked for update (a join, a start,
+/// a decline, a cancellation): its version, hash, snapshot, turn, status,
+/// result and deadline.
+///
+/// # Errors
+/// Database errors.
+pub async fn store_locked(conn: &mut AsyncPgConnection, game: &GameRow) -> QueryResult<()> {
+    diesel::update(games::table.find(game.id))
+        .set((
+            games::version.eq(game.version),
+            games::last_hash.eq(&game.last_hash),
+            games::state.eq(game.state.as_ref()),
+            games::to_act.eq(&game.to_act),
+            games::status.eq(&game.status),
+            games::result.eq(game.result.as_ref()),
+            games::updated_at.eq(game.updated_at),
+            games::deadline.eq(game.deadline),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Takes seats: one row each, joined at `at`.
+///
+/// # Errors
+/// Database errors (a seat or user taken twice).
+pub async fn insert_seats(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    rows: &[SeatRow],
+    at: DateTime<Utc>,
+) -> QueryResult<()> {
+    use super::schema::seats;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                seats::game_id.eq(game),
+                seats::seat.eq(r.seat),
+                seats::user_id.eq(r.user_id),
+                seats::joined_at.eq(at),
+            )
+        })
+        .collect();
+    diesel::insert_into(seats::table)
+        .values(values)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// What a page of games holds: only games with this `status` and
+/// `ruleset`, created before `before` (the cursor), where `member` sits
+/// (and, with `my_turn`, is to act), that `viewer` may see; at most `limit`.
+pub struct ListQuery<'a> {
+    pub status: Option<&'a str>,
+    pub ruleset: Option<&'a str>,
+    pub before: Option<(DateTime<Utc>, Uuid)>,
+    pub member: Option<Uuid>,
+    pub my_turn: bool,
+    pub limit: i64,
+    pub viewer: Option<Uuid>,
+}
+
+/// A listed game with its seats.
+#[derive(QueryableByName)]
+pub struct ListedRow {
+    #[diesel(embed)]
+    pub game: GameRow,
+    /// The seats, as a JSON array of [`SeatRow`]s.
+    #[diesel(sql_type = Json)]
+    pub seats: Value,
+}
+
+fn list_sql() -> String {
+    [LIST_HEAD, SEATS_JSON, LIST_TAIL].concat()
+}
+
+const LIST_HEAD: &str = "
+SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
+       g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, NULL::jsonb AS result,
+       g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
+       NULL::text AS invite_code, g.rules_version, g.archived_at,";
+
+const LIST_TAIL: &str = "
+  FROM games g
+ WHERE ($1::text IS NULL OR g.status = $1)
+   AND ($2::text IS NULL OR g.ruleset = $2)
+   AND ($3::timestamptz IS NULL OR (g.created_at, g.id) < ($3, $4))
+   AND ($5::uuid IS NULL OR EXISTS (
+            SELECT 1 FROM seats m
+             WHERE m.game_id = g.id AND m.user_id = $5
+               AND (NOT $6 OR m.seat = ANY (g.to_act))))
+   AND (NOT g.private OR ($8::uuid IS NOT NULL AND (
+            EXISTS (SELECT 1 FROM seats v WHERE v.game_id = g.id AND v.user_id = $8)
+         OR EXISTS (SELECT 1 FROM invitations i WHERE i.game_id = g.id AND i.user_id = $8
+                       AND i.declined_at IS NULL))))
+ ORDER BY g.created_at DESC, g.id DESC
+ LIMIT $7";
+
+/// The games `query` asks for, newest first (without seeds, snapshots,
+/// results or invite codes: a list shows none of them).
+///
+/// # Errors
+/// Database errors.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    query: &ListQuery<'_>,
+) -> QueryResult<Vec<ListedRow>> {
+    use diesel::sql_types::{Bool, Timestamptz};
+    super::prepared::Prepared(
+        diesel::sql_query(list_sql())
+            .bind::<Nullable<Text>, _>(query.status)
+            .bind::<Nullable<Text>, _>(query.ruleset)
+            .bind::<Nullable<Timestamptz>, _>(query.before.map(|c| c.0))
+            .bind::<Nullable<SqlUuid>, _>(query.before.map(|c| c.1))
+            .bind::<Nullable<SqlUuid>, _>(query.member)
+            .bind::<Bool, _>(query.my_turn)
+            .bind::<BigInt, _>(query.limit)
+            .bind::<Nullable<SqlUuid>, _>(query.viewer),
+    )
+    .load(conn)
+    .await
+}
+
+/// Locks up to 16 active games whose deadline has passed, earliest first,
+/// skipping those another worker holds (`FOR UPDATE SKIP LOCKED`): no two
+/// processes time out one game.
+///
+/// # Errors
+/// Database errors.
+pub async fn claim_due_deadlines(conn: &mut AsyncPgConnection) -> QueryResult<Vec<Uuid>> {
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = SqlUuid)]
+        id: Uuid,
+    }
+    let due: Vec<Due> = diesel::sql_query(
+        "SELECT id FROM games
+          WHERE status = 'active' AND deadline <= now()
+          ORDER BY deadline
+          LIMIT 16
+            FOR UPDATE SKIP LOCKED",
+    )
+    .load(conn)
+    .await?;
+    Ok(due.into_iter().map(|d| d.id).collect())
+}
+
+/// Clears the deadline of game `id` (one the engine cannot time out).
+///
+/// # Errors
+/// Database errors.
+pub async fn clear_deadline(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<()> {
+    diesel::sql_query("UPDATE games SET deadline = NULL WHERE id = $1")
+        .bind::<SqlUuid, _>(id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }

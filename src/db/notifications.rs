@@ -10,7 +10,7 @@
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
-use diesel::sql_types::{Jsonb, Nullable, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{BigInt, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
@@ -20,14 +20,31 @@ use super::prepared::Prepared;
 /// A notification written: `(user, notification id, queued webhook deliveries)`.
 pub type Noted = (Uuid, i64, bool);
 
-/// The CTE queuing the deliveries of the rows of a CTE named `noted`
-/// (`RETURNING user_id, id`).
-pub const FAN_OUT: &str = "
-fanned AS (
-    INSERT INTO webhook_deliveries (webhook_id, notification_id)
+/// The outbox of each delivery channel: a CTE that reads the new rows of a
+/// CTE named `noted` (`RETURNING user_id, id`), queues the channel's
+/// deliveries, and answers `RETURNING notification_id`. A new channel adds
+/// its CTE here; every statement that writes notifications then queues it.
+pub const OUTBOXES: &[(&str, &str)] = &[(
+    "webhooks_queued",
+    "INSERT INTO webhook_deliveries (webhook_id, notification_id)
     SELECT w.id, n.id FROM noted n JOIN webhooks w ON w.user_id = n.user_id
-    RETURNING notification_id
-)";
+    RETURNING notification_id",
+)];
+
+/// The CTEs of [`OUTBOXES`], then `fanned`: the notifications any of them
+/// queued a delivery for.
+pub static FAN_OUT: LazyLock<String> = LazyLock::new(|| {
+    let mut sql = String::new();
+    for (name, cte) in OUTBOXES {
+        sql.push_str(&format!("\n{name} AS (\n    {cte}\n),"));
+    }
+    let queued: Vec<String> = OUTBOXES
+        .iter()
+        .map(|(name, _)| format!("SELECT notification_id FROM {name}"))
+        .collect();
+    sql.push_str(&format!("\nfanned AS ({})", queued.join(" UNION ALL ")));
+    sql
+});
 
 /// The select-list expression answering the [`Noted`] rows of the CTEs
 /// `noted` and `fanned`, as a JSON array.
@@ -61,10 +78,10 @@ struct NotedRow {
 pub async fn insert(
     conn: &mut AsyncPgConnection,
     game: Option<Uuid>,
-    notes: &[Value],
+    notes: &Value,
     at: DateTime<Utc>,
 ) -> diesel::QueryResult<Vec<Noted>> {
-    if notes.is_empty() {
+    if notes.as_array().is_none_or(Vec::is_empty) {
         return Ok(Vec::new());
     }
     static SQL: LazyLock<String> = LazyLock::new(|| {
@@ -74,17 +91,56 @@ pub async fn insert(
     SELECT n.user_id, $1, n.kind, n.payload, $3
       FROM jsonb_to_recordset($2) AS n(user_id uuid, kind text, payload jsonb)
     RETURNING user_id, id
-),{FAN_OUT}
-SELECT {NOTED_JSON}"
+),{}
+SELECT {NOTED_JSON}",
+            *FAN_OUT
         )
     });
     let row: NotedRow = Prepared(
         diesel::sql_query(SQL.as_str())
             .bind::<Nullable<SqlUuid>, _>(game)
-            .bind::<Jsonb, _>(Value::Array(notes.to_vec()))
+            .bind::<Jsonb, _>(notes)
             .bind::<Timestamptz, _>(at),
     )
     .get_result(conn)
     .await?;
     parse_noted(row.noted)
+}
+
+/// A stored notification.
+#[derive(diesel::QueryableByName)]
+pub struct NoteRow {
+    #[diesel(sql_type = BigInt)]
+    pub id: i64,
+    #[diesel(sql_type = SqlUuid)]
+    pub user_id: Uuid,
+    #[diesel(sql_type = Nullable<SqlUuid>)]
+    pub game_id: Option<Uuid>,
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = Jsonb)]
+    pub payload: Value,
+    #[diesel(sql_type = Timestamptz)]
+    pub created_at: DateTime<Utc>,
+}
+
+/// The notifications of `user` with ids after `after`, oldest first, at most `limit`.
+///
+/// # Errors
+/// Database errors.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    after: i64,
+    limit: i64,
+) -> diesel::QueryResult<Vec<NoteRow>> {
+    diesel::sql_query(
+        "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
+          WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(after)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await
 }

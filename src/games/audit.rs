@@ -10,19 +10,19 @@ use uuid::Uuid;
 use super::kind_of;
 use super::resource::viewer_for;
 use super::status;
+use crate::context::Context;
 use crate::db::event_store;
 use crate::db::games;
 use crate::error::{ErrorCode, Failure};
 use crate::record::codec::to_json;
 use crate::record::replay::Replay;
 use crate::record::verify::{AuditDocument, AuditEvent, FORMAT};
-use crate::state::AppState;
 
 /// The audit of game `id`; only once it is over, since it reveals everything.
 ///
 /// # Errors
 /// `not_found`, `game_not_finished`.
-pub async fn audit(state: &AppState, id: Uuid) -> Result<AuditDocument, Failure> {
+pub async fn audit(state: &Context, id: Uuid) -> Result<AuditDocument, Failure> {
     let mut conn = state.pool.get().await?;
     audit_on(&mut conn, id).await
 }
@@ -86,7 +86,7 @@ pub struct StateAt {
 /// # Errors
 /// `not_found`, `bad_request` when `at` is not between 1 and the version.
 pub async fn state_at(
-    state: &AppState,
+    state: &Context,
     user: Option<Uuid>,
     id: Uuid,
     at: i64,

@@ -21,10 +21,10 @@ use super::kind_of;
 use super::resource::{Game, project};
 use super::step::{Finished, Step};
 use crate::auth::{Caller, Claimed};
+use crate::context::Context;
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::error::Failure;
 use crate::record::canonical::canonical_json;
-use crate::state::AppState;
 
 /// A command to a game.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -131,7 +131,7 @@ fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition
 /// `not_a_player`, `version_conflict`, `not_your_turn`, `bad_request` (not a
 /// command of this ruleset), `illegal_command`.
 pub async fn submit(
-    state: &AppState,
+    state: &Context,
     claimed: Claimed,
     id: Uuid,
     request: CommandRequest,

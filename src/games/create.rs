@@ -1,7 +1,7 @@
 //! Creating a game: options checked by the ruleset, the seed drawn (or taken
 //! from the options when public) and committed to, the creator seated.
 
-use diesel_async::{AsyncConnection, RunQueryDsl};
+use diesel_async::AsyncConnection;
 use hatstand_engine::random::seed_commitment;
 use hatstand_engine::{GameKind, Rules, Ruleset, with_ruleset};
 use serde::Deserialize;
@@ -14,14 +14,14 @@ use super::join::take_seat;
 use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
+use crate::context::Context;
+use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::event_store;
-use crate::db::games::{GameRow, LoadedGame};
-use crate::db::schema::games;
+use crate::db::games::{self, GameRow, LoadedGame};
 use crate::error::{ErrorCode, Failure};
 use crate::record::chain::{Actor, Chain, GENESIS_HASH};
 use crate::record::codec::{parse_options, to_json};
 use crate::record::server_event::{GameCreated, ServerEvent};
-use crate::state::AppState;
 
 /// A request to create a game.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -82,7 +82,7 @@ fn secret_seed() -> String {
 /// # Errors
 /// `not_found` (ruleset), `bad_request`, `invalid_options`.
 pub async fn create(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     request: CreateGame,
 ) -> Result<Game, Failure> {
@@ -200,17 +200,17 @@ pub async fn create(
     let events = chain.events;
     let seats_to_insert = new_seats.clone();
     let told = conn
-        .transaction::<_, diesel::result::Error, _>(async move |conn| {
-            diesel::insert_into(games::table)
-                .values(&row)
-                .execute(conn)
-                .await?;
-            super::join::insert_seats(conn, row.id, &seats_to_insert, now).await?;
+        .transaction::<_, Failure, _>(async move |conn| {
+            games::insert(conn, &row)
+                .await
+                .map_err(unknown_user_is_unauthenticated)?;
+            games::insert_seats(conn, row.id, &seats_to_insert, now)
+                .await
+                .map_err(unknown_user_is_unauthenticated)?;
             event_store::insert(conn, row.id, &events).await?;
             super::invite::insert_invitations(conn, &row, &invitees, now).await
         })
-        .await
-        .map_err(super::join::unknown_user_is_unauthenticated)?;
+        .await?;
     state.announcer.tell(&told);
     super::read::project_stored(&loaded, Some(caller.user_id))
 }

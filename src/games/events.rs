@@ -13,12 +13,12 @@ use uuid::Uuid;
 
 use super::kind_of;
 use super::resource::{public_options, viewer_for};
+use crate::context::Context;
 use crate::db::games;
 use crate::error::Failure;
 use crate::record::chain::LoggedEvent;
 use crate::record::codec::{event_from_parts, split_tagged, to_json};
 use crate::record::server_event::ServerEvent;
-use crate::state::AppState;
 
 /// The longest a request may wait for a new event.
 pub const MAX_WAIT_SECONDS: u64 = 60;
@@ -85,7 +85,7 @@ pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<Eve
 /// # Errors
 /// `not_found`, `bad_request` for out-of-range parameters.
 pub async fn list(
-    state: &AppState,
+    state: &Context,
     user: Option<Uuid>,
     id: Uuid,
     after: i64,

@@ -7,23 +7,22 @@
 //! may join; invitees may join without it until they decline.
 
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use serde_json::{Value, json};
+use diesel_async::{AsyncConnection, AsyncPgConnection};
 use uuid::Uuid;
 
 use super::read::project_stored;
 use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
+use crate::context::Context;
 use crate::db::event_store;
-use crate::db::games::{GameRow, LoadedGame, load_for_update};
+use crate::db::games::{self, GameRow, LoadedGame, load_for_update};
+use crate::db::invitations;
 use crate::db::notifications::{self, Noted};
-use crate::db::schema::{games, invitations, users};
 use crate::error::{ErrorCode, Failure};
+use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain};
 use crate::record::server_event::{Cancelled, Invitee, ServerEvent};
-use crate::state::AppState;
 
 /// The users named `usernames` (case-insensitive), without duplicates.
 ///
@@ -36,16 +35,7 @@ pub async fn resolve(
 ) -> Result<Vec<Invitee>, Failure> {
     let mut out: Vec<Invitee> = Vec::new();
     for name in usernames {
-        let found: Option<(Uuid, String)> = users::table
-            .filter(
-                diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
-                    .bind::<diesel::sql_types::Text, _>(name)
-                    .sql(")"),
-            )
-            .select((users::id, users::username))
-            .first(conn)
-            .await
-            .optional()?;
+        let found = invitations::user_named(conn, name).await?;
         let (user_id, username) =
             found.ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
         if user_id == creator {
@@ -68,58 +58,26 @@ pub async fn insert_invitations(
     game: &GameRow,
     invitees: &[Invitee],
     at: DateTime<Utc>,
-) -> QueryResult<Vec<Noted>> {
+) -> Result<Vec<Noted>, Failure> {
     if invitees.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<_> = invitees
+    let users: Vec<Uuid> = invitees.iter().map(|i| i.user_id).collect();
+    invitations::insert(conn, game.id, &users, at).await?;
+    let notes: Vec<Note> = invitees
         .iter()
-        .map(|i| {
-            (
-                invitations::game_id.eq(game.id),
-                invitations::user_id.eq(i.user_id),
-                invitations::invited_at.eq(at),
-            )
+        .map(|i| Note {
+            user_id: i.user_id,
+            notification: Notification::Invited {
+                game_id: game.id,
+                ruleset: game.ruleset.clone(),
+                players: game.players,
+                invited_by: game.created_by,
+            },
         })
         .collect();
-    diesel::insert_into(invitations::table)
-        .values(rows)
-        .execute(conn)
-        .await?;
-    let notes: Vec<Value> = invitees
-        .iter()
-        .map(|i| {
-            json!({
-                "user_id": i.user_id,
-                "kind": "invited",
-                "payload": {
-                    "game_id": game.id,
-                    "ruleset": game.ruleset,
-                    "players": game.players,
-                    "invited_by": game.created_by,
-                },
-            })
-        })
-        .collect();
-    notifications::insert(conn, Some(game.id), &notes, at).await
-}
-
-/// The invitation of `user` to `game`: `Some(declined)` when invited.
-///
-/// # Errors
-/// Database errors.
-pub async fn invitation(
-    conn: &mut AsyncPgConnection,
-    game: Uuid,
-    user: Uuid,
-) -> QueryResult<Option<bool>> {
-    let declined: Option<Option<DateTime<Utc>>> = invitations::table
-        .find((game, user))
-        .select(invitations::declined_at)
-        .first(conn)
-        .await
-        .optional()?;
-    Ok(declined.map(|d| d.is_some()))
+    let rows = crate::notifications::rows(&notes)?;
+    Ok(notifications::insert(conn, Some(game.id), &rows, at).await?)
 }
 
 /// Whether `caller` may join the private game `loaded` (holding `code`).
@@ -141,7 +99,7 @@ pub async fn check_may_join(
     {
         return Ok(());
     }
-    if invitation(conn, game.id, caller.user_id).await? == Some(false) {
+    if invitations::find(conn, game.id, caller.user_id).await? == Some(false) {
         return Ok(());
     }
     Err(Failure::not_invited())
@@ -158,7 +116,7 @@ enum OpenChange {
 /// events, stores the new status and writes its notifications, in one
 /// transaction; listeners are told after the commit.
 async fn change_open_game(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     id: Uuid,
     change: OpenChange,
@@ -184,16 +142,9 @@ async fn change_open_game(
             game.version = chain.version();
             game.last_hash = chain.last_hash().to_owned();
             game.updated_at = now;
-            diesel::update(games::table.find(id))
-                .set((
-                    games::version.eq(game.version),
-                    games::last_hash.eq(&game.last_hash),
-                    games::status.eq(&game.status),
-                    games::updated_at.eq(now),
-                ))
-                .execute(conn)
-                .await?;
-            let told = notifications::insert(conn, Some(id), &notes, now).await?;
+            games::store_locked(conn, game).await?;
+            let rows = crate::notifications::rows(&notes)?;
+            let told = notifications::insert(conn, Some(id), &rows, now).await?;
             Ok((loaded, told))
         })
         .await?;
@@ -219,7 +170,7 @@ fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
 ///
 /// # Errors
 /// `not_found`, `not_invited`, `game_not_open`, `already_joined`.
-pub async fn decline(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
+pub async fn decline(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change_open_game(state, caller, id, OpenChange::Decline).await
 }
 
@@ -231,7 +182,7 @@ async fn decline_in(
     now: DateTime<Utc>,
 ) -> Result<(), Failure> {
     let id = loaded.game.id;
-    if invitation(conn, id, who.user_id).await? != Some(false) {
+    if invitations::find(conn, id, who.user_id).await? != Some(false) {
         return Err(Failure::not_invited());
     }
     must_be_open(loaded)?;
@@ -241,10 +192,7 @@ async fn decline_in(
             "you have a seat in this game",
         ));
     }
-    diesel::update(invitations::table.find((id, who.user_id)))
-        .set(invitations::declined_at.eq(now))
-        .execute(conn)
-        .await?;
+    invitations::decline(conn, id, who.user_id, now).await?;
     chain
         .push_server(
             &ServerEvent::PlayerDeclined(Invitee {
@@ -265,7 +213,7 @@ async fn decline_in(
 ///
 /// # Errors
 /// `not_found`, `forbidden` (not the creator), `game_not_open`.
-pub async fn cancel(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
+pub async fn cancel(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change_open_game(state, caller, id, OpenChange::Cancel).await
 }
 
@@ -273,7 +221,7 @@ fn cancel_in(
     loaded: &mut LoadedGame,
     chain: &mut Chain,
     who: &Caller,
-) -> Result<Vec<Value>, Failure> {
+) -> Result<Vec<Note>, Failure> {
     if loaded.game.created_by != who.user_id {
         return Err(Failure::forbidden("only the game's creator may cancel it"));
     }
@@ -293,13 +241,15 @@ fn cancel_in(
         .seats
         .iter()
         .filter(|s| s.user_id != who.user_id)
-        .map(|s| {
-            json!({
-                "user_id": s.user_id,
-                "kind": "game_finished",
-                "payload": {"game_id": id, "ruleset": loaded.game.ruleset,
-                            "status": status::ABANDONED, "result": null},
-            })
+        .map(|s| Note {
+            user_id: s.user_id,
+            notification: Notification::GameFinished {
+                game_id: id,
+                ruleset: loaded.game.ruleset.clone(),
+                status: status::ABANDONED.to_owned(),
+                version: None,
+                result: None,
+            },
         })
         .collect())
 }

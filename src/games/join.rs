@@ -2,10 +2,7 @@
 //! start and the engine's opening events (the first deal) are written with
 //! the seat, in the same transaction.
 
-use chrono::{DateTime, Utc};
-use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use diesel_async::AsyncConnection;
 use hatstand_engine::{GameKind, Randomness, Ruleset, apply_all, with_ruleset};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -17,15 +14,15 @@ use super::resource::Game;
 use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
+use crate::context::Context;
+use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::event_store;
-use crate::db::games::{LoadedGame, SeatRow, load_for_update};
-use crate::db::schema::{games, seats};
+use crate::db::games::{self, LoadedGame, SeatRow, load_for_update};
 use crate::error::{ErrorCode, Failure};
 use crate::games::snapshot::state_to_json;
 use crate::record::chain::{Actor, Chain};
 use crate::record::codec::{split_tagged, to_json};
 use crate::record::server_event::{PlayerJoined, ServerEvent, Started};
-use crate::state::AppState;
 
 /// A request to join a game.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -143,55 +140,12 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
     Ok(())
 }
 
-/// Inserts seat rows.
-///
-/// # Errors
-/// Database errors.
-pub async fn insert_seats(
-    conn: &mut AsyncPgConnection,
-    game: Uuid,
-    rows: &[SeatRow],
-    at: DateTime<Utc>,
-) -> QueryResult<()> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let values: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            (
-                seats::game_id.eq(game),
-                seats::seat.eq(r.seat),
-                seats::user_id.eq(r.user_id),
-                seats::joined_at.eq(at),
-            )
-        })
-        .collect();
-    diesel::insert_into(seats::table)
-        .values(values)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// A token of a user the database does not know (deleted, or a database reset
-/// under a configured secret) cannot create or join games.
-#[must_use]
-pub fn unknown_user_is_unauthenticated(e: DieselError) -> Failure {
-    match e {
-        DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
-            Failure::unauthenticated("the token's user does not exist")
-        }
-        other => other.into(),
-    }
-}
-
 /// Joins a game.
 ///
 /// # Errors
 /// `not_found` and the errors of [`take_seat`].
 pub async fn join(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     id: Uuid,
     request: JoinGame,
@@ -209,7 +163,7 @@ pub async fn join(
             let before = loaded.game.clone();
             let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
             let row = take_seat(kind, &mut loaded, &mut chain, &caller_ref, request.seat)?;
-            insert_seats(conn, id, std::slice::from_ref(&row), now)
+            games::insert_seats(conn, id, std::slice::from_ref(&row), now)
                 .await
                 .map_err(unknown_user_is_unauthenticated)?;
             event_store::insert(conn, id, &chain.events).await?;
@@ -220,22 +174,9 @@ pub async fn join(
             if game.status == status::ACTIVE && !game.to_act.is_empty() {
                 game.deadline = ServerOptions::of(&game.server_options).deadline_from(now);
             }
-            let notes = notifications(&before, game, &loaded.seats);
+            let notes = crate::notifications::rows(&notifications(&before, game, &loaded.seats))?;
             let told = crate::db::notifications::insert(conn, Some(id), &notes, now).await?;
-            let game = &mut loaded.game;
-            diesel::update(games::table.find(id))
-                .set((
-                    games::version.eq(game.version),
-                    games::last_hash.eq(&game.last_hash),
-                    games::state.eq(game.state.as_ref()),
-                    games::to_act.eq(&game.to_act),
-                    games::status.eq(&game.status),
-                    games::result.eq(game.result.as_ref()),
-                    games::updated_at.eq(now),
-                    games::deadline.eq(game.deadline),
-                ))
-                .execute(conn)
-                .await?;
+            games::store_locked(conn, &loaded.game).await?;
             Ok((loaded, told))
         })
         .await?;

@@ -19,11 +19,11 @@ use super::kind_of;
 use super::resource::Game;
 use super::step::Step;
 use crate::auth::Caller;
+use crate::context::Context;
 use crate::db::games::{self, LoadedGame};
 use crate::error::{ErrorCode, Failure};
 use crate::record::chain::{Actor, format_time};
 use crate::record::server_event::{OutReason, SeatVacation, ServerEvent};
-use crate::state::AppState;
 
 /// A request for vacation.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -44,7 +44,7 @@ enum Leave {
 ///
 /// # Errors
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`, `already_resigned`.
-pub async fn resign(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
+pub async fn resign(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change(state, caller, id, Leave::Resign).await
 }
 
@@ -55,7 +55,7 @@ pub async fn resign(state: &AppState, caller: &Caller, id: Uuid) -> Result<Game,
 /// `game_finished`, `no_deadline`, `not_your_turn`, `already_resigned`,
 /// `vacation_exceeded`.
 pub async fn vacation(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     id: Uuid,
     request: &VacationRequest,
@@ -67,12 +67,7 @@ pub async fn vacation(
     change(state, caller, id, Leave::Vacation(secs)).await
 }
 
-async fn change(
-    state: &AppState,
-    caller: &Caller,
-    id: Uuid,
-    leave: Leave,
-) -> Result<Game, Failure> {
+async fn change(state: &Context, caller: &Caller, id: Uuid, leave: Leave) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     // A lost race (a command, a timeout) is retried on the new version.
     for _ in 0..5 {

@@ -17,7 +17,6 @@ pub mod resource;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;
-pub mod stream;
 
 use hatstand_engine::GameKind;
 

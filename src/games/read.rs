@@ -2,21 +2,17 @@
 //! player's inbox (`turn=mine`: the games waiting for them).
 
 use chrono::{DateTime, Utc};
-use diesel::QueryableByName;
-use diesel::sql_types::{BigInt, Bool, Json, Nullable, Text, Timestamptz, Uuid as SqlUuid};
-use diesel_async::RunQueryDsl;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::kind_of;
 use super::resource::{Game, GameSummary, project, summary};
 use crate::auth::Claimed;
-use crate::db::games::{self, GameRow, LoadedGame, SEATS_JSON, SeatRow};
+use crate::context::Context;
+use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
 use crate::error::Failure;
 use crate::games::snapshot::state_from_json;
-use crate::state::AppState;
 use hatstand_engine::{GameKind, with_ruleset};
 
 /// The most games one page holds.
@@ -70,7 +66,7 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, F
 ///
 /// # Errors
 /// `unauthenticated` (a signed-out session), `not_found`.
-pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result<Game, Failure> {
+pub async fn get(state: &Context, claimed: Option<Claimed>, id: Uuid) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     let (loaded, user) = match claimed {
         None => (games::load(&mut conn, id, None, None).await?, None),
@@ -96,7 +92,7 @@ pub async fn get(state: &AppState, claimed: Option<Claimed>, id: Uuid) -> Result
 ///
 /// # Errors
 /// `not_found`.
-pub async fn version(state: &AppState, id: Uuid) -> Result<i64, Failure> {
+pub async fn version(state: &Context, id: Uuid) -> Result<i64, Failure> {
     let mut conn = state.pool.get().await?;
     games::version(&mut conn, id)
         .await?
@@ -115,45 +111,11 @@ fn make_cursor(game: &GameRow) -> String {
     format!("{}_{}", game.created_at.timestamp_micros(), game.id)
 }
 
-#[derive(QueryableByName)]
-struct ListedRow {
-    #[diesel(embed)]
-    game: GameRow,
-    #[diesel(sql_type = Json)]
-    seats: Value,
-}
-
-fn list_sql() -> String {
-    [LIST_HEAD, SEATS_JSON, LIST_TAIL].concat()
-}
-
-const LIST_HEAD: &str = "
-SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
-       g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, NULL::jsonb AS result,
-       g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
-       NULL::text AS invite_code, g.rules_version, g.archived_at,";
-
-const LIST_TAIL: &str = "
-  FROM games g
- WHERE ($1::text IS NULL OR g.status = $1)
-   AND ($2::text IS NULL OR g.ruleset = $2)
-   AND ($3::timestamptz IS NULL OR (g.created_at, g.id) < ($3, $4))
-   AND ($5::uuid IS NULL OR EXISTS (
-            SELECT 1 FROM seats m
-             WHERE m.game_id = g.id AND m.user_id = $5
-               AND (NOT $6 OR m.seat = ANY (g.to_act))))
-   AND (NOT g.private OR ($8::uuid IS NOT NULL AND (
-            EXISTS (SELECT 1 FROM seats v WHERE v.game_id = g.id AND v.user_id = $8)
-         OR EXISTS (SELECT 1 FROM invitations i WHERE i.game_id = g.id AND i.user_id = $8
-                       AND i.declined_at IS NULL))))
- ORDER BY g.created_at DESC, g.id DESC
- LIMIT $7";
-
 /// A page of games matching `filter`, newest first.
 ///
 /// # Errors
 /// `bad_request` for an unknown status or ruleset, a bad limit or cursor.
-pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, Failure> {
+pub async fn list(state: &Context, filter: Filter) -> Result<GamePage, Failure> {
     if let Some(s) = &filter.status
         && !["open", "active", "finished", "abandoned"].contains(&s.as_str())
     {
@@ -172,19 +134,16 @@ pub async fn list(state: &AppState, filter: Filter) -> Result<GamePage, Failure>
     }
     let cursor = filter.cursor.as_deref().map(parse_cursor).transpose()?;
     let mut conn = state.pool.get().await?;
-    let rows: Vec<ListedRow> = crate::db::prepared::Prepared(
-        diesel::sql_query(list_sql())
-            .bind::<Nullable<Text>, _>(filter.status.as_deref())
-            .bind::<Nullable<Text>, _>(filter.ruleset.as_deref())
-            .bind::<Nullable<Timestamptz>, _>(cursor.map(|c| c.0))
-            .bind::<Nullable<SqlUuid>, _>(cursor.map(|c| c.1))
-            .bind::<Nullable<SqlUuid>, _>(filter.member)
-            .bind::<Bool, _>(filter.my_turn)
-            .bind::<BigInt, _>(limit + 1)
-            .bind::<Nullable<SqlUuid>, _>(filter.viewer),
-    )
-    .load(&mut conn)
-    .await?;
+    let query = games::ListQuery {
+        status: filter.status.as_deref(),
+        ruleset: filter.ruleset.as_deref(),
+        before: cursor,
+        member: filter.member,
+        my_turn: filter.my_turn,
+        limit: limit + 1,
+        viewer: filter.viewer,
+    };
+    let rows = games::list(&mut conn, &query).await?;
     drop(conn);
     let more = rows.len() > usize::try_from(limit).unwrap_or(0);
     let mut games = Vec::with_capacity(rows.len());

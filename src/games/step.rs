@@ -13,6 +13,8 @@
 use chrono::{DateTime, Utc};
 use hatstand_engine::{Randomness, Ruleset, apply_all, seat};
 use serde_json::{Value, json};
+
+use crate::notifications::{Note, Notification};
 use uuid::Uuid;
 
 use super::clock::{OnTimeout, ServerOptions};
@@ -307,14 +309,14 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 })
             })
             .collect::<Vec<_>>();
-        let notifications = notifications(old, &row, &self.seats);
+        let notifications = crate::notifications::rows(&notifications(old, &row, &self.seats))?;
         Ok(Finished {
             state: state_to_json::<R>(&self.state)?,
             row,
             seats: self.seats,
             events: self.chain.events,
             seat_updates: Value::Array(seat_updates),
-            notifications: Value::Array(notifications),
+            notifications,
         })
     }
 }
@@ -323,7 +325,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
 /// each user whose seat the game newly waits for (not for seats that are
 /// out), `game_finished` to every seated user when the game ends.
 #[must_use]
-pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Value> {
+pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Note> {
     let mut out = Vec::new();
     let was_waiting = |s: i16| old.status == status::ACTIVE && old.to_act.contains(&s);
     if new.status == status::ACTIVE {
@@ -332,33 +334,31 @@ pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Val
                 continue;
             }
             if let Some(row) = seats.iter().find(|r| r.seat == *s && !r.resigned) {
-                out.push(json!({
-                    "user_id": row.user_id,
-                    "kind": "your_turn",
-                    "payload": {
-                        "game_id": new.id,
-                        "ruleset": new.ruleset,
-                        "seat": row.seat,
-                        "version": new.version,
-                        "deadline": new.deadline.map(format_time),
-                    },
-                }));
+                out.push(Note {
+                    user_id: row.user_id,
+                    notification: Notification::your_turn(
+                        new.id,
+                        &new.ruleset,
+                        row.seat,
+                        new.version,
+                        new.deadline,
+                    ),
+                });
             }
         }
     }
     if new.status != old.status && new.status != status::ACTIVE && new.status != status::OPEN {
         for row in seats {
-            out.push(json!({
-                "user_id": row.user_id,
-                "kind": "game_finished",
-                "payload": {
-                    "game_id": new.id,
-                    "ruleset": new.ruleset,
-                    "status": new.status,
-                    "version": new.version,
-                    "result": new.result,
+            out.push(Note {
+                user_id: row.user_id,
+                notification: Notification::GameFinished {
+                    game_id: new.id,
+                    ruleset: new.ruleset.clone(),
+                    status: new.status.clone(),
+                    version: Some(new.version),
+                    result: new.result.clone(),
                 },
-            }));
+            });
         }
     }
     out

@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::extract::{etag, optional_json, version_tag};
 use super::problem::{ApiError, Problem};
+use super::sse as streams;
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::events::EventOut;
@@ -16,7 +17,6 @@ use crate::games::join::{self as joining, JoinGame};
 use crate::games::leave::{self, VacationRequest};
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::resource::Game;
-use crate::games::stream as streams;
 use crate::state::AppState;
 
 /// Creates a game; the creator takes seat 0 unless `join` is false.

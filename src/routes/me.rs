@@ -8,14 +8,15 @@ use uuid::Uuid;
 
 use super::extract::{StreamQuery, event_stream, resume_after};
 use super::problem::{ApiError, Problem};
+use super::sse as streams;
 use crate::auth::Caller;
 use crate::error::Failure;
 use crate::games::export;
 use crate::games::read::{self, Filter, GamePage};
-use crate::games::stream::{self as streams, NotificationPage};
+use crate::notifications::inbox::{self, NotificationPage};
+use crate::notifications::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
 use crate::record::verify::AuditDocument;
 use crate::state::AppState;
-use crate::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
 use futures_util::TryStreamExt;
 
 /// Which of the caller's games.
@@ -149,11 +150,11 @@ pub async fn notifications(
     caller: Caller,
     query: web::Query<NotificationsQuery>,
 ) -> Result<web::Json<NotificationPage>, ApiError> {
-    let notifications = streams::notifications(
+    let notifications = inbox::notifications(
         &state,
         caller.user_id,
         query.after.unwrap_or(0),
-        query.limit.unwrap_or(streams::MAX_NOTIFICATIONS),
+        query.limit.unwrap_or(inbox::MAX_NOTIFICATIONS),
     )
     .await?;
     Ok(web::Json(NotificationPage { notifications }))

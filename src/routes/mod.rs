@@ -13,6 +13,7 @@ pub mod me;
 pub mod problem;
 pub mod rulesets;
 pub mod service;
+pub mod sse;
 
 use utoipa_actix_web::scope;
 use utoipa_actix_web::service_config::ServiceConfig;

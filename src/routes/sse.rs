@@ -14,29 +14,21 @@ use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
-use chrono::{DateTime, Utc};
-use diesel::QueryableByName;
-use diesel::sql_types::{BigInt, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
-use diesel_async::RunQueryDsl;
 use futures_util::Stream;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 use tokio::sync::watch;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::events::{self, EventOut};
 use crate::auth::Caller;
+use crate::context::Context;
 use crate::error::Failure;
-use crate::state::AppState;
-use crate::webhooks::WebhookPayload;
+use crate::games::events::{self, EventOut};
+use crate::notifications::inbox::{self, MAX_NOTIFICATIONS};
 
 /// How long a stream stays silent before a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How often a stream's session is checked again while events flow.
 pub const SESSION_RECHECK: Duration = Duration::from_secs(15);
-/// The most notifications one read returns.
-pub const MAX_NOTIFICATIONS: i64 = 100;
 
 /// One SSE message.
 #[must_use]
@@ -54,7 +46,7 @@ enum Source {
 }
 
 struct Feed {
-    state: AppState,
+    state: Context,
     source: Source,
     after: i64,
     changed: watch::Receiver<i64>,
@@ -92,7 +84,8 @@ impl Feed {
                 self.push_events(page.events);
             }
             Source::User { id } => {
-                let notes = notifications(&self.state, id, self.after, MAX_NOTIFICATIONS).await?;
+                let notes =
+                    inbox::notifications(&self.state, id, self.after, MAX_NOTIFICATIONS).await?;
                 for note in notes {
                     self.after = note.id;
                     self.pending.push_back(message(note.id, &note.kind, &note));
@@ -141,7 +134,7 @@ async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
 /// # Errors
 /// `not_found`, `bad_request` (negative `after`).
 pub async fn game(
-    state: &AppState,
+    state: &Context,
     viewer: Option<&Caller>,
     id: Uuid,
     after: i64,
@@ -167,7 +160,7 @@ pub async fn game(
 /// # Errors
 /// `bad_request` (negative `after`).
 pub async fn user(
-    state: &AppState,
+    state: &Context,
     caller: &Caller,
     after: i64,
 ) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, Failure> {
@@ -187,74 +180,4 @@ pub async fn user(
     };
     feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))
-}
-
-#[derive(QueryableByName)]
-struct NoteRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-    #[diesel(sql_type = SqlUuid)]
-    user_id: Uuid,
-    #[diesel(sql_type = Nullable<SqlUuid>)]
-    game_id: Option<Uuid>,
-    #[diesel(sql_type = Text)]
-    kind: String,
-    #[diesel(sql_type = Jsonb)]
-    payload: Value,
-    #[diesel(sql_type = Timestamptz)]
-    created_at: DateTime<Utc>,
-}
-
-/// A page of notifications.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct NotificationPage {
-    /// Oldest first, each as webhooks receive it.
-    pub notifications: Vec<WebhookPayload>,
-}
-
-/// The notifications of `user` with ids after `after`, oldest first, at most `limit`.
-///
-/// # Errors
-/// `bad_request` for out-of-range parameters; `cursor_expired` when
-/// notifications after `after` may have been pruned (refetch from 0).
-pub async fn notifications(
-    state: &AppState,
-    user: Uuid,
-    after: i64,
-    limit: i64,
-) -> Result<Vec<WebhookPayload>, Failure> {
-    if after < 0 {
-        return Err(Failure::bad_request("after must be 0 or more"));
-    }
-    if !(1..=MAX_NOTIFICATIONS).contains(&limit) {
-        return Err(Failure::bad_request(format!(
-            "limit must be 1–{MAX_NOTIFICATIONS}"
-        )));
-    }
-    let mut conn = state.pool.get().await?;
-    if after > 0 && after < crate::db::retention::notifications_pruned_upto(&mut conn).await? {
-        return Err(Failure::cursor_expired(
-            "notifications after this id may have been pruned (they are kept 30 days by default); fetch again from after=0",
-        ));
-    }
-    let rows: Vec<NoteRow> = diesel::sql_query(
-        "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
-          WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-    )
-    .bind::<SqlUuid, _>(user)
-    .bind::<BigInt, _>(after)
-    .bind::<BigInt, _>(limit)
-    .load(&mut conn)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| WebhookPayload {
-            id: r.id,
-            kind: r.kind,
-            game_id: r.game_id,
-            user_id: r.user_id,
-            created_at: r.created_at,
-            data: r.payload,
-        })
-        .collect())
 }

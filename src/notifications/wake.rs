@@ -24,13 +24,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
-use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
-use crate::db::Pool;
 use crate::db::notifications::Noted;
+use crate::db::{Pool, listen};
 
 /// The PostgreSQL channel games are announced on.
 pub const CHANNEL: &str = "hatstand_games";
@@ -136,25 +134,10 @@ async fn send_notifications(
     pool: Pool,
     mut pending: mpsc::UnboundedReceiver<(&'static str, String)>,
 ) {
-    use diesel::sql_types::{Array, Text};
-    use diesel_async::RunQueryDsl;
     let mut batch = Vec::new();
     while pending.recv_many(&mut batch, 1000).await > 0 {
         let (channels, payloads): (Vec<&str>, Vec<String>) = batch.drain(..).unzip();
-        let sent = match pool.get().await {
-            Ok(mut conn) => crate::db::prepared::Prepared(
-                diesel::sql_query(
-                    "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS x(c, p)",
-                )
-                .bind::<Array<Text>, _>(&channels)
-                .bind::<Array<Text>, _>(&payloads),
-            )
-            .execute(&mut conn)
-            .await
-            .map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = sent {
+        if let Err(e) = listen::notify_all(&pool, &channels, &payloads).await {
             tracing::warn!(error = %e, lost = payloads.len(), "could not notify other processes");
         }
     }
@@ -172,17 +155,9 @@ pub async fn listen(url: String, watch: Listeners) {
 }
 
 async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
-    let mut conn = AsyncPgConnection::establish(url)
-        .await
-        .map_err(|e| e.to_string())?;
-    conn.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {USER_CHANNEL}"))
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut stream = std::pin::pin!(conn.notifications_stream());
-    while let Some(note) = stream.next().await {
-        let note = note.map_err(|e| e.to_string())?;
-        let mut words = note.payload.split(' ');
-        let target = if note.channel == USER_CHANNEL {
+    listen::listen(url, &[CHANNEL, USER_CHANNEL], |channel, payload| {
+        let mut words = payload.split(' ');
+        let target = if channel == USER_CHANNEL {
             &watch.users
         } else {
             &watch.games
@@ -195,6 +170,6 @@ async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
         if words.next() == Some("w") {
             watch.outbox.notify_one();
         }
-    }
-    Ok(())
+    })
+    .await
 }

@@ -1,0 +1,34 @@
+//! What the use cases are given: the pool, the wake-ups, and the settings
+//! that shape what they do. Nothing about any game lives here, and nothing
+//! of HTTP: the HTTP layer's own settings are in `state::AppState`, which
+//! holds a context.
+
+use std::sync::Arc;
+
+use crate::auth::JwtKeys;
+use crate::auth::users::LoginLimits;
+use crate::db::Pool;
+use crate::notifications::wake::{Announcer, GameWatch};
+use crate::retention::Retention;
+
+/// The shared context of every use case.
+#[derive(Clone)]
+pub struct Context {
+    pub pool: Pool,
+    /// Tells waiters in every process about committed changes.
+    pub announcer: Announcer,
+    /// The latest version of each game someone waits on (long polls, streams).
+    pub watch: Arc<GameWatch>,
+    /// The latest notification id of each user someone streams (`/v1/me/stream`).
+    pub users: Arc<GameWatch>,
+    /// How long idempotency keys, notifications and deliveries are kept.
+    pub retention: Retention,
+    /// Signs and checks access tokens.
+    pub jwt: JwtKeys,
+    /// How long a refresh token lives without use.
+    pub refresh_ttl: chrono::TimeDelta,
+    /// Failed logins per account and per client address in a window.
+    pub login_limits: LoginLimits,
+    /// Whether webhooks may point to non-public addresses.
+    pub webhook_allow_private: bool,
+}

@@ -1,0 +1,127 @@
+//! Notifications: what the server tells a user (their turn, an invitation,
+//! a game over), and every way it reaches them.
+//!
+//! A notification is written as a row (the inbox, `GET
+//! /v1/me/notifications`) in the same statement as the events that cause
+//! it; the same statement queues it in each channel's outbox. After the
+//! commit the process wakes its own waiters and NOTIFYs the others
+//! ([`wake`]). Channels:
+//! - the inbox and its stream (`/v1/me/stream`): read from the rows, woken
+//!   by [`wake`]; nothing to queue ([`inbox`]);
+//! - webhooks: an outbox row per webhook, delivered by a worker at least
+//!   once ([`webhooks`]).
+//!
+//! A new channel (email, web push) is a [`channel::Channel`]: its outbox
+//! CTE joins `db::notifications::OUTBOXES` (so every statement that
+//! notifies queues it, without touching the command path), and its
+//! deliveries run in [`channel::deliver_forever`], woken like webhooks.
+
+pub mod channel;
+pub mod inbox;
+pub mod wake;
+pub mod webhooks;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::error::Failure;
+use crate::record::chain::format_time;
+
+/// What a user is told. Stored as `kind` and `payload`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
+pub enum Notification {
+    /// A game newly waits for the user's seat (never for a seat that is out).
+    YourTurn {
+        game_id: Uuid,
+        ruleset: String,
+        seat: i16,
+        version: i64,
+        /// RFC 3339, or null in a game without a clock.
+        deadline: Option<String>,
+    },
+    /// A game the user sits at ended (`finished` or `abandoned`).
+    GameFinished {
+        game_id: Uuid,
+        ruleset: String,
+        status: String,
+        /// Absent when the game was cancelled before it started.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        version: Option<i64>,
+        result: Option<Value>,
+    },
+    /// The user is invited to a private game.
+    Invited {
+        game_id: Uuid,
+        ruleset: String,
+        players: i16,
+        invited_by: Uuid,
+    },
+}
+
+impl Notification {
+    /// `your_turn` with the deadline as clients read it.
+    #[must_use]
+    pub fn your_turn(
+        game_id: Uuid,
+        ruleset: &str,
+        seat: i16,
+        version: i64,
+        deadline: Option<DateTime<Utc>>,
+    ) -> Self {
+        Notification::YourTurn {
+            game_id,
+            ruleset: ruleset.to_owned(),
+            seat,
+            version,
+            deadline: deadline.map(format_time),
+        }
+    }
+}
+
+/// A notification for one user.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Note {
+    pub user_id: Uuid,
+    #[serde(flatten)]
+    pub notification: Notification,
+}
+
+/// The notes as the rows `db::notifications` writes (`{user_id, kind, payload}` each).
+///
+/// # Errors
+/// `internal`: our own types always serialize.
+pub fn rows(notes: &[Note]) -> Result<Value, Failure> {
+    serde_json::to_value(notes).map_err(Failure::internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_note_is_stored_as_user_kind_and_payload() {
+        let note = Note {
+            user_id: Uuid::nil(),
+            notification: Notification::GameFinished {
+                game_id: Uuid::nil(),
+                ruleset: "hats".into(),
+                status: "abandoned".into(),
+                version: None,
+                result: None,
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&note).unwrap(),
+            json!({
+                "user_id": Uuid::nil(),
+                "kind": "game_finished",
+                "payload": {"game_id": Uuid::nil(), "ruleset": "hats", "status": "abandoned", "result": null},
+            })
+        );
+    }
+}
