@@ -24,8 +24,8 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::config::Settings;
-use crate::db::{self, locate};
+use hatstand::config::Settings;
+use hatstand::db::{self, locate};
 
 /// Options of `hatstand bench`.
 #[derive(Debug, Clone, Args)]
@@ -140,11 +140,11 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
             "bench: again, while pruning {n} expired idempotency keys and {n} expired notifications"
         );
         let pool = db::pool(&scratch.url, 1)?;
-        let retention = crate::retention::Retention::from_settings(&settings.retention)?;
+        let retention = hatstand::retention::Retention::from_settings(&settings.retention)?;
         let pruner = actix_web::rt::spawn(async move {
             let started = Instant::now();
             let pruned =
-                crate::retention::prune(&pool, &retention, crate::record::chain::now()).await;
+                hatstand::retention::prune(&pool, &retention, hatstand::record::chain::now()).await;
             (pruned, started.elapsed())
         });
         let pruning = play_for(&client, &base, &args, &options, players).await?;
@@ -165,16 +165,16 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
     if let Some(scratch) = scratch {
         if args.storage {
             let mut conn = locate::connect(&scratch.url).await?;
-            let costs = crate::storage::measure(&mut conn)
+            let costs = hatstand::storage::measure(&mut conn)
                 .await
                 .map_err(|e| e.to_string())?;
-            print!("{}", crate::storage::render(&costs));
+            print!("{}", hatstand::storage::render(&costs));
             // And once archived, as they will be a month after they ended.
             let pool = db::pool(&scratch.url, 1)?;
-            let now = crate::record::chain::now();
+            let now = hatstand::record::chain::now();
             let mut archived = 0;
             loop {
-                let n = crate::games::archive::archive_due(
+                let n = hatstand::games::archive::archive_due(
                     &pool,
                     now + chrono::TimeDelta::days(1),
                     now,
@@ -187,10 +187,10 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
                 }
             }
             println!("storage: after archiving {archived} games:");
-            let costs = crate::storage::measure(&mut conn)
+            let costs = hatstand::storage::measure(&mut conn)
                 .await
                 .map_err(|e| e.to_string())?;
-            print!("{}", crate::storage::render(&costs));
+            print!("{}", hatstand::storage::render(&costs));
         }
         scratch.drop_database().await;
     }
@@ -342,11 +342,11 @@ async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> 
     // the per-token rate meant for clients, so it is off here.
     let mut settings = settings.clone();
     settings.token_rate = 0;
-    let state = crate::startup::state_for(&bench_url, &settings).await?;
+    let state = hatstand::startup::state_for(&bench_url, &settings).await?;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let server =
-        crate::startup::serve(state, listener, settings.workers).map_err(|e| e.to_string())?;
+        hatstand::startup::serve(state, listener, settings.workers).map_err(|e| e.to_string())?;
     actix_web::rt::spawn(server);
     Ok((
         format!("http://127.0.0.1:{port}"),

@@ -3,54 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
-
-/// The hatstand game server.
-#[derive(Debug, Parser)]
-#[command(name = "hatstand", version, about)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Option<Command>,
-    #[command(flatten)]
-    pub settings: Settings,
-}
-
-/// What to do (serve when none is given).
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Serve the HTTP API (the default).
-    Serve,
-    /// Create the database if needed and run the migrations, then exit.
-    Migrate,
-    /// Verify an audit document exported from `GET /v1/games/{id}/audit`.
-    Verify {
-        /// The audit JSON file.
-        file: PathBuf,
-    },
-    /// Write the audits of every game that is over as JSON Lines (one audit a
-    /// line, each verifiable on its own), oldest end first.
-    Export {
-        /// Only games that ended strictly after this RFC 3339 time (the
-        /// `finished_at` of the last line of a previous export).
-        #[arg(long)]
-        since: Option<String>,
-        /// Write here instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-    /// Print what a finished game costs on disk, per ruleset and table.
-    Storage,
-    /// Print the OpenAPI document (or write it to a file).
-    Openapi {
-        /// Write here instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-    /// Play games over HTTP under load and print commands/s and latencies.
-    Bench(crate::bench::BenchArgs),
-    /// Exit 0 when the server at `--bind` answers `/healthz` (for container healthchecks).
-    Probe,
-}
+use clap::Args;
 
 /// Server settings.
 #[derive(Debug, Clone, Args)]

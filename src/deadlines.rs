@@ -16,10 +16,11 @@
 
 use std::time::Duration;
 
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::AsyncConnection;
 use hatstand_engine::{Ruleset, with_ruleset};
 use uuid::Uuid;
 
+use crate::db::Conn;
 use crate::db::Pool;
 use crate::db::games::{self, LoadedGame};
 use crate::db::notifications::Noted;
@@ -81,15 +82,19 @@ async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, Failure> {
 }
 
 /// Times out game `id`, which this transaction holds locked.
-async fn fire(conn: &mut AsyncPgConnection, id: Uuid) -> Result<Option<Fired>, Failure> {
+#[tracing::instrument(skip_all, fields(game = %id, version))]
+async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
     let Some(loaded) = games::load(conn, id, None, None).await? else {
         return Ok(None);
     };
     let kind = kind_of(&loaded.game)?;
     match with_ruleset!(kind, |R| time_out::<R>(&loaded)) {
-        Ok(finished) => Ok(append_finished(conn, loaded.game.version, &finished, None)
-            .await?
-            .map(|told| (id, finished.row.version, told))),
+        Ok(finished) => {
+            crate::games::record_version(finished.row.version);
+            Ok(append_finished(conn, loaded.game.version, &finished, None)
+                .await?
+                .map(|told| (id, finished.row.version, told)))
+        }
         Err(e) => {
             // Never retry a game the engine cannot time out in a hot loop.
             tracing::error!(game = %id, error = %e, "cannot time out; clearing its deadline");

@@ -2,7 +2,6 @@
 //! event-sourced game records.
 
 pub mod auth;
-pub mod bench;
 pub mod config;
 pub mod context;
 pub mod db;

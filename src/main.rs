@@ -1,12 +1,19 @@
-//! The `hatstand` command: serve (the default), migrate, verify, openapi.
+//! The `hatstand` command: serve (the default), migrate, verify, export,
+//! openapi, bench, storage, probe. The load generator (`bench`) lives in
+//! this binary, outside the library the server runs.
+
+mod bench;
+mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use hatstand::config::{Cli, Command, Settings};
+use hatstand::config::Settings;
 use hatstand::record::verify;
 use hatstand::{db, openapi, startup};
 use tracing_subscriber::EnvFilter;
+
+use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -24,7 +31,7 @@ fn main() -> ExitCode {
         Command::Export { since, out } => run_async(export(cli.settings, since, out)),
         Command::Probe => probe(cli.settings.bind),
         Command::Storage => run_async(storage(cli.settings)),
-        Command::Bench(args) => run_async(hatstand::bench::run(args, cli.settings)),
+        Command::Bench(args) => run_async(bench::run(args, cli.settings)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

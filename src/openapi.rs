@@ -3,7 +3,9 @@
 //! the committed file differs.
 
 use actix_web::App;
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::AppExt;
 
@@ -50,14 +52,84 @@ impl Modify for BearerAuth {
     }
 }
 
+/// The problems any operation of a kind can answer, declared once here
+/// rather than on every route (a route's own, more specific description of
+/// the same status wins):
+/// - `400 bad_request` where there are parameters or a body to get wrong;
+/// - `401 unauthenticated` and `429 rate_limited` where a token is taken;
+/// - `404 not_found` where the path names something;
+/// - `413 payload_too_large` on every `POST` (a body-less one refuses a body too);
+/// - `500 internal` everywhere, `503 unavailable` wherever the database is used.
+struct CommonProblems;
+
+impl CommonProblems {
+    fn add(operation: &mut Operation, status: &str, code: &str) {
+        let response = ResponseBuilder::new()
+            .description(format!("`{code}`"))
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build();
+        operation
+            .responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert(RefOr::T(response));
+    }
+}
+
+impl Modify for CommonProblems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            let named = path.contains('{');
+            let database = path != "/healthz";
+            let methods = [
+                (&mut item.get, false),
+                (&mut item.post, true),
+                (&mut item.delete, false),
+            ];
+            for (operation, post) in methods {
+                let Some(operation) = operation.as_mut() else {
+                    continue;
+                };
+                let takes_token = serde_json::to_string(&operation.security)
+                    .is_ok_and(|security| security.contains("bearer"));
+                let has_input =
+                    post || named || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+                if has_input {
+                    Self::add(operation, "400", "bad_request");
+                }
+                if takes_token {
+                    Self::add(operation, "401", "unauthenticated");
+                    Self::add(operation, "429", "rate_limited");
+                }
+                if named {
+                    Self::add(operation, "404", "not_found");
+                }
+                if post {
+                    Self::add(operation, "413", "payload_too_large");
+                }
+                Self::add(operation, "500", "internal");
+                if database {
+                    Self::add(operation, "503", "unavailable");
+                }
+            }
+        }
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
-    let (_, api) = App::new()
+    let (_, mut api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(crate::routes::configure)
         .split_for_parts();
+    CommonProblems.modify(&mut api);
     api
 }
 

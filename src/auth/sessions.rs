@@ -23,6 +23,7 @@ use uuid::Uuid;
 
 use super::Caller;
 use crate::context::Context;
+use crate::db::Conn;
 use crate::db::sessions::{self, Revoked, Rotation};
 use crate::error::Failure;
 
@@ -205,10 +206,7 @@ pub async fn logout_all(state: &Context, caller: &Caller) -> Result<usize, Failu
 ///
 /// # Errors
 /// Database errors.
-pub async fn end_others(
-    conn: &mut diesel_async::AsyncPgConnection,
-    caller: &Caller,
-) -> Result<usize, Failure> {
+pub async fn end_others(conn: &mut Conn, caller: &Caller) -> Result<usize, Failure> {
     Ok(sessions::revoke_all(
         conn,
         caller.user_id,

@@ -1,8 +1,6 @@
 //! Registering and logging in.
 
-use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel_async::{AsyncConnection, RunQueryDsl};
+use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -10,8 +8,7 @@ use uuid::Uuid;
 use super::sessions::{self, AccessToken};
 use super::{Caller, password};
 use crate::context::Context;
-use crate::db::schema::users;
-use crate::db::throttle;
+use crate::db::{throttle, users};
 use crate::error::{ErrorCode, Failure};
 
 /// A username and password, for registering or logging in.
@@ -78,27 +75,16 @@ pub async fn register(state: &Context, creds: Credentials) -> Result<RegisteredU
         .map_err(Failure::internal)?;
     let id = Uuid::new_v4();
     let mut conn = state.pool.get().await?;
-    let inserted = diesel::insert_into(users::table)
-        .values((
-            users::id.eq(id),
-            users::username.eq(&creds.username),
-            users::password_hash.eq(hash),
-        ))
-        .execute(&mut conn)
-        .await;
-    match inserted {
-        Ok(_) => Ok(RegisteredUser {
-            user_id: id,
-            username: creds.username,
-        }),
-        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-            Err(Failure::new(
-                ErrorCode::UsernameTaken,
-                format!("the username {} is taken", creds.username),
-            ))
-        }
-        Err(e) => Err(e.into()),
+    if !users::insert(&mut conn, id, &creds.username, &hash).await? {
+        return Err(Failure::new(
+            ErrorCode::UsernameTaken,
+            format!("the username {} is taken", creds.username),
+        ));
     }
+    Ok(RegisteredUser {
+        user_id: id,
+        username: creds.username,
+    })
 }
 
 /// How many failed logins a window (15 minutes) allows before every login
@@ -143,16 +129,7 @@ pub async fn login(
             secs,
         ));
     }
-    let found: Option<(Uuid, String, String)> = users::table
-        .filter(
-            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
-                .bind::<diesel::sql_types::Text, _>(&creds.username)
-                .sql(")"),
-        )
-        .select((users::id, users::username, users::password_hash))
-        .first(&mut conn)
-        .await
-        .optional()?;
+    let found = users::find_by_name(&mut conn, &creds.username).await?;
     drop(conn);
     let (id, username, hash) =
         found.unwrap_or_else(|| (Uuid::nil(), String::new(), password::DECOY_HASH.to_owned()));
@@ -182,11 +159,7 @@ pub async fn change_password(
 ) -> Result<(), Failure> {
     check_password(&change.new_password)?;
     let mut conn = state.pool.get().await?;
-    let current: String = users::table
-        .find(caller.user_id)
-        .select(users::password_hash)
-        .first(&mut conn)
-        .await?;
+    let current = users::password_hash(&mut conn, caller.user_id).await?;
     drop(conn);
     let (old, new) = (change.current_password, change.new_password);
     let hashed = password::off_the_runtime(move || {
@@ -198,10 +171,7 @@ pub async fn change_password(
     .map_err(Failure::internal)?;
     let mut conn = state.pool.get().await?;
     conn.transaction::<_, Failure, _>(async |conn| {
-        diesel::update(users::table.find(caller.user_id))
-            .set(users::password_hash.eq(hashed))
-            .execute(conn)
-            .await?;
+        users::set_password_hash(conn, caller.user_id, &hashed).await?;
         sessions::end_others(conn, caller).await?;
         Ok(())
     })

@@ -50,6 +50,16 @@ fn timed_out(e: &diesel::result::Error) -> bool {
         if info.message().starts_with("canceling statement due to statement timeout"))
 }
 
+/// Whether `e` is a unique key violation (a concurrent twin inserted first).
+#[must_use]
+pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    matches!(
+        e,
+        Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)
+    )
+}
+
 /// A token of a user the database does not know (deleted, or a database
 /// reset under a configured secret) cannot create or join games: the
 /// foreign key to `users` refuses it.

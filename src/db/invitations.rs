@@ -1,31 +1,11 @@
-//! Invitations to private games, and finding the users named in them.
+//! Invitations to private games.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use super::schema::{invitations, users};
-
-/// The user named `name`, compared case-insensitively: `(id, username)`.
-///
-/// # Errors
-/// Database errors.
-pub async fn user_named(
-    conn: &mut AsyncPgConnection,
-    name: &str,
-) -> QueryResult<Option<(Uuid, String)>> {
-    users::table
-        .filter(
-            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
-                .bind::<diesel::sql_types::Text, _>(name)
-                .sql(")"),
-        )
-        .select((users::id, users::username))
-        .first(conn)
-        .await
-        .optional()
-}
+use super::schema::invitations;
 
 /// Writes the invitations of `users` to `game`.
 ///

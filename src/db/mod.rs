@@ -17,6 +17,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod storage;
 pub mod throttle;
+pub mod users;
 pub mod webhooks;
 
 use diesel_async::AsyncPgConnection;
@@ -29,6 +30,10 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 /// The connection pool.
 pub type Pool = deadpool::Pool<AsyncPgConnection>;
+
+/// A connection taken from the pool; use cases hold one across the
+/// statements of a transaction (`AsyncConnection::transaction`).
+pub type Conn = AsyncPgConnection;
 
 /// The SQL migrations of `migrations/`, compiled into the binary.
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
@@ -126,4 +131,16 @@ pub async fn migrate(url: &str) -> Result<(), String> {
     })
     .await
     .map_err(|e| e.to_string())?
+}
+
+/// Whether the database answers a trivial statement.
+///
+/// # Errors
+/// What went wrong, as text.
+pub async fn ping(pool: &Pool) -> Result<(), String> {
+    use diesel_async::SimpleAsyncConnection;
+    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
+    conn.batch_execute("SELECT 1")
+        .await
+        .map_err(|e| e.to_string())
 }

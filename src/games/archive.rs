@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
+use crate::db::Conn;
 use crate::db::event_store;
 use crate::db::games::GameRow;
 use crate::db::json_text::JsonText;
@@ -51,10 +52,7 @@ pub async fn archive_due(
 ///
 /// # Errors
 /// `internal` when the archive row is missing or does not decode.
-pub async fn document(
-    conn: &mut diesel_async::AsyncPgConnection,
-    id: Uuid,
-) -> Result<AuditDocument, Failure> {
+pub async fn document(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failure> {
     let compressed = db::archive::audit(conn, id)
         .await?
         .ok_or_else(|| Failure::internal(format!("archived game {id} has no archive row")))?;
@@ -68,7 +66,7 @@ pub async fn document(
 /// # Errors
 /// Database errors; `internal` for an archive that does not decode.
 pub async fn events(
-    conn: &mut diesel_async::AsyncPgConnection,
+    conn: &mut Conn,
     game: &GameRow,
     after: i64,
     up_to: i64,
@@ -91,10 +89,7 @@ pub async fn events(
 ///
 /// # Errors
 /// As [`document`].
-pub async fn snapshot(
-    conn: &mut diesel_async::AsyncPgConnection,
-    id: Uuid,
-) -> Result<Option<JsonText>, Failure> {
+pub async fn snapshot(conn: &mut Conn, id: Uuid) -> Result<Option<JsonText>, Failure> {
     let audit = document(conn, id).await?;
     if audit.final_state.is_null() {
         return Ok(None);

@@ -8,9 +8,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::kind_of;
-use super::resource::viewer_for;
+use super::projection::viewer_for;
 use super::status;
 use crate::context::Context;
+use crate::db::Conn;
 use crate::db::event_store;
 use crate::db::games;
 use crate::error::{ErrorCode, Failure};
@@ -22,6 +23,7 @@ use crate::record::verify::{AuditDocument, AuditEvent, FORMAT};
 ///
 /// # Errors
 /// `not_found`, `game_not_finished`.
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn audit(state: &Context, id: Uuid) -> Result<AuditDocument, Failure> {
     let mut conn = state.pool.get().await?;
     audit_on(&mut conn, id).await
@@ -31,10 +33,7 @@ pub async fn audit(state: &Context, id: Uuid) -> Result<AuditDocument, Failure> 
 ///
 /// # Errors
 /// `not_found`, `game_not_finished`.
-pub async fn audit_on(
-    conn: &mut diesel_async::AsyncPgConnection,
-    id: Uuid,
-) -> Result<AuditDocument, Failure> {
+pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failure> {
     let loaded = games::load(conn, id, None, None)
         .await?
         .ok_or_else(|| Failure::not_found("there is no such game"))?;

@@ -18,10 +18,12 @@ use uuid::Uuid;
 
 use super::events::{EventOut, redact_one};
 use super::kind_of;
-use super::resource::{Game, project};
+use super::projection::{Game, project};
 use super::step::{Finished, Step};
 use crate::auth::{Caller, Claimed};
 use crate::context::Context;
+use crate::db::Conn;
+use crate::db::errors::is_unique_violation;
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::error::Failure;
 use crate::record::canonical::canonical_json;
@@ -130,6 +132,7 @@ fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition
 /// `unauthenticated` (the session has ended), `not_found`, `idempotency_key_reused`, `game_not_open`, `game_finished`,
 /// `not_a_player`, `version_conflict`, `not_your_turn`, `bad_request` (not a
 /// command of this ruleset), `illegal_command`.
+#[tracing::instrument(skip_all, fields(game = %id, version = precondition.expected))]
 pub async fn submit(
     state: &Context,
     claimed: Claimed,
@@ -194,6 +197,7 @@ pub async fn submit(
     .await;
     match applied {
         Ok(Some(told)) => {
+            super::record_version(decided.response.version);
             state.announcer.announce(id, decided.response.version);
             state.announcer.tell(&told);
             Ok(Outcome {
@@ -201,11 +205,8 @@ pub async fn submit(
                 body: body.into_bytes(),
             })
         }
-        Ok(None)
-        | Err(diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::UniqueViolation,
-            _,
-        )) => {
+        Err(e) if !is_unique_violation(&e) => Err(e.into()),
+        Ok(None) | Err(_) => {
             // Lost a race: perhaps to a twin of this very request.
             let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
                 .await?
@@ -219,7 +220,6 @@ pub async fn submit(
                 precondition.via_if_match,
             ))
         }
-        Err(e) => Err(e.into()),
     }
 }
 
@@ -282,7 +282,7 @@ fn decide<R: Ruleset>(
 pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
     let engine_state = step.state.clone();
     let finished = step.finish()?;
-    let viewer = super::resource::viewer_for(my_seat);
+    let viewer = super::projection::viewer_for(my_seat);
     let events_out = finished
         .events
         .iter()
@@ -304,7 +304,7 @@ pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Dec
 /// # Errors
 /// Database errors.
 pub async fn append_finished(
-    conn: &mut diesel_async::AsyncPgConnection,
+    conn: &mut Conn,
     expected_version: i64,
     finished: &Finished,
     remember: Option<&Remember<'_>>,

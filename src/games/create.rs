@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::clock::ServerOptions;
 use super::join::take_seat;
-use super::resource::Game;
+use super::projection::Game;
 use super::status;
 use crate::auth::Caller;
 use crate::context::Context;
@@ -81,6 +81,7 @@ fn secret_seed() -> String {
 ///
 /// # Errors
 /// `not_found` (ruleset), `bad_request`, `invalid_options`.
+#[tracing::instrument(skip_all, fields(game, version))]
 pub async fn create(
     state: &Context,
     caller: &Caller,
@@ -212,5 +213,7 @@ pub async fn create(
         })
         .await?;
     state.announcer.tell(&told);
+    tracing::Span::current().record("game", tracing::field::display(loaded.game.id));
+    super::record_version(loaded.game.version);
     super::read::project_stored(&loaded, Some(caller.user_id))
 }

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::kind_of;
-use super::resource::{public_options, viewer_for};
+use super::projection::{public_options, viewer_for};
 use crate::context::Context;
 use crate::db::games;
 use crate::error::Failure;
@@ -84,6 +84,7 @@ pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<Eve
 ///
 /// # Errors
 /// `not_found`, `bad_request` for out-of-range parameters.
+#[tracing::instrument(skip_all, fields(game = %id, after))]
 pub async fn list(
     state: &Context,
     user: Option<Uuid>,

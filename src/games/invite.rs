@@ -1,5 +1,6 @@
-//! Private games and invitations: who may join a private game, declining an
-//! invitation, and cancelling a game that has not started.
+//! Private games and invitations: who may join a private game, and
+//! declining an invitation; and the path every change of a game that has
+//! not started takes (a decline here, a cancellation in `cancel`).
 //!
 //! A private game (`private: true`, or any `invitees`) gets a random
 //! `invite_code`, shown only to its seated players. It is not listed in
@@ -7,35 +8,38 @@
 //! may join; invitees may join without it until they decline.
 
 use chrono::{DateTime, Utc};
-use diesel_async::{AsyncConnection, AsyncPgConnection};
+use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
+use super::projection::Game;
 use super::read::project_stored;
-use super::resource::Game;
 use super::status;
 use crate::auth::Caller;
 use crate::context::Context;
+use crate::db::Conn;
 use crate::db::event_store;
 use crate::db::games::{self, GameRow, LoadedGame, load_for_update};
-use crate::db::invitations;
 use crate::db::notifications::{self, Noted};
+use crate::db::{invitations, users};
 use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain};
-use crate::record::server_event::{Cancelled, Invitee, ServerEvent};
+use crate::record::server_event::{Invitee, ServerEvent};
 
 /// The users named `usernames` (case-insensitive), without duplicates.
 ///
 /// # Errors
 /// `not_found` for an unknown username, `bad_request` for inviting yourself.
 pub async fn resolve(
-    conn: &mut AsyncPgConnection,
+    conn: &mut Conn,
     usernames: &[String],
     creator: Uuid,
 ) -> Result<Vec<Invitee>, Failure> {
     let mut out: Vec<Invitee> = Vec::new();
     for name in usernames {
-        let found = invitations::user_named(conn, name).await?;
+        let found = users::find_by_name(conn, name)
+            .await?
+            .map(|(id, username, _)| (id, username));
         let (user_id, username) =
             found.ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
         if user_id == creator {
@@ -54,7 +58,7 @@ pub async fn resolve(
 /// # Errors
 /// Database errors.
 pub async fn insert_invitations(
-    conn: &mut AsyncPgConnection,
+    conn: &mut Conn,
     game: &GameRow,
     invitees: &[Invitee],
     at: DateTime<Utc>,
@@ -85,7 +89,7 @@ pub async fn insert_invitations(
 /// # Errors
 /// `not_invited`.
 pub async fn check_may_join(
-    conn: &mut AsyncPgConnection,
+    conn: &mut Conn,
     loaded: &LoadedGame,
     caller: &Caller,
     code: Option<&str>,
@@ -107,7 +111,7 @@ pub async fn check_may_join(
 
 /// A change of a game that has not started.
 #[derive(Debug, Clone, Copy)]
-enum OpenChange {
+pub(super) enum OpenChange {
     Decline,
     Cancel,
 }
@@ -115,7 +119,8 @@ enum OpenChange {
 /// Applies `change` to game `id` locked for update, then appends its
 /// events, stores the new status and writes its notifications, in one
 /// transaction; listeners are told after the commit.
-async fn change_open_game(
+#[tracing::instrument(skip_all, fields(game = %id, version))]
+pub(super) async fn change_open_game(
     state: &Context,
     caller: &Caller,
     id: Uuid,
@@ -135,7 +140,7 @@ async fn change_open_game(
                     decline_in(conn, &loaded, &mut chain, &who, now).await?;
                     Vec::new()
                 }
-                OpenChange::Cancel => cancel_in(&mut loaded, &mut chain, &who)?,
+                OpenChange::Cancel => super::cancel::cancel_in(&mut loaded, &mut chain, &who)?,
             };
             event_store::insert(conn, id, &chain.events).await?;
             let game = &mut loaded.game;
@@ -149,12 +154,13 @@ async fn change_open_game(
         })
         .await?;
     let (loaded, told) = loaded;
+    super::record_version(loaded.game.version);
     state.announcer.announce(id, loaded.game.version);
     state.announcer.tell(&told);
     project_stored(&loaded, Some(caller.user_id))
 }
 
-fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
+pub(super) fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
     if loaded.game.status == status::OPEN {
         Ok(())
     } else {
@@ -170,12 +176,13 @@ fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
 ///
 /// # Errors
 /// `not_found`, `not_invited`, `game_not_open`, `already_joined`.
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn decline(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change_open_game(state, caller, id, OpenChange::Decline).await
 }
 
 async fn decline_in(
-    conn: &mut AsyncPgConnection,
+    conn: &mut Conn,
     loaded: &LoadedGame,
     chain: &mut Chain,
     who: &Caller,
@@ -206,50 +213,4 @@ async fn decline_in(
         )
         .map_err(Failure::internal)?;
     Ok(())
-}
-
-/// The creator cancels a game that has not started: event `game_cancelled`,
-/// status `abandoned`; the other seated players are told (`game_finished`).
-///
-/// # Errors
-/// `not_found`, `forbidden` (not the creator), `game_not_open`.
-pub async fn cancel(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
-    change_open_game(state, caller, id, OpenChange::Cancel).await
-}
-
-fn cancel_in(
-    loaded: &mut LoadedGame,
-    chain: &mut Chain,
-    who: &Caller,
-) -> Result<Vec<Note>, Failure> {
-    if loaded.game.created_by != who.user_id {
-        return Err(Failure::forbidden("only the game's creator may cancel it"));
-    }
-    must_be_open(loaded)?;
-    chain
-        .push_server(
-            &ServerEvent::GameCancelled(Cancelled { by: who.user_id }),
-            Actor {
-                user: Some(who.user_id),
-                seat: loaded.seat_of(who.user_id),
-            },
-        )
-        .map_err(Failure::internal)?;
-    loaded.game.status = status::ABANDONED.to_owned();
-    let id = loaded.game.id;
-    Ok(loaded
-        .seats
-        .iter()
-        .filter(|s| s.user_id != who.user_id)
-        .map(|s| Note {
-            user_id: s.user_id,
-            notification: Notification::GameFinished {
-                game_id: id,
-                ruleset: loaded.game.ruleset.clone(),
-                status: status::ABANDONED.to_owned(),
-                version: None,
-                result: None,
-            },
-        })
-        .collect())
 }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::clock::ServerOptions;
 use super::invite::check_may_join;
-use super::resource::Game;
+use super::projection::Game;
 use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
@@ -144,6 +144,7 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 ///
 /// # Errors
 /// `not_found` and the errors of [`take_seat`].
+#[tracing::instrument(skip_all, fields(game = %id, version))]
 pub async fn join(
     state: &Context,
     caller: &Caller,
@@ -181,6 +182,7 @@ pub async fn join(
         })
         .await?;
     let (loaded, told) = loaded;
+    super::record_version(loaded.game.version);
     state.announcer.announce(id, loaded.game.version);
     state.announcer.tell(&told);
     super::read::project_stored(&loaded, Some(caller.user_id))

@@ -1,41 +1,25 @@
-//! Leaving and pausing: a player resigns (the seat is out: the server plays
-//! it whenever the game waits on it, or the game ends by forfeit when one
-//! seat is left), or takes a vacation (pushes the current deadline back).
-//!
-//! Vacation is taken while the game waits on the seat: it pushes the
-//! game's current deadline back by the duration (a seat not to act has no
-//! running clock to pause, and is answered `not_your_turn`). The total per
-//! seat is bounded by `options.max_vacation`.
+//! A player's own change of their seat in an active game: resigning (the
+//! seat is out: the server plays it whenever the game waits on it, or the
+//! game ends by forfeit when one seat is left; see `record::out`), or a
+//! vacation (see `vacation`). Both go through the command path's step and
+//! version-guarded append, retried on a lost race.
 
-use chrono::TimeDelta;
 use hatstand_engine::{Ruleset, with_ruleset};
-use serde::Deserialize;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::clock::parse_duration;
 use super::command::{Decided, append_finished, respond};
 use super::kind_of;
-use super::resource::Game;
+use super::projection::Game;
 use super::step::Step;
 use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::games::{self, LoadedGame};
-use crate::error::{ErrorCode, Failure};
-use crate::record::chain::{Actor, format_time};
-use crate::record::server_event::{OutReason, SeatVacation, ServerEvent};
-
-/// A request for vacation.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct VacationRequest {
-    /// ISO 8601 duration (`PnDTnHnMnS`), e.g. `PT12H`.
-    #[schema(example = "PT12H")]
-    pub duration: String,
-}
+use crate::error::Failure;
+use crate::record::chain::Actor;
+use crate::record::server_event::OutReason;
 
 #[derive(Debug, Clone, Copy)]
-enum Leave {
+pub(super) enum Leave {
     Resign,
     Vacation(u64),
 }
@@ -44,30 +28,18 @@ enum Leave {
 ///
 /// # Errors
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`, `already_resigned`.
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn resign(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change(state, caller, id, Leave::Resign).await
 }
 
-/// The caller's seat takes `duration` of vacation: event `seat_vacation`.
-///
-/// # Errors
-/// `bad_request` (duration), `not_found`, `not_a_player`, `game_not_open`,
-/// `game_finished`, `no_deadline`, `not_your_turn`, `already_resigned`,
-/// `vacation_exceeded`.
-pub async fn vacation(
+#[tracing::instrument(skip_all, fields(game = %id, version))]
+pub(super) async fn change(
     state: &Context,
     caller: &Caller,
     id: Uuid,
-    request: &VacationRequest,
+    leave: Leave,
 ) -> Result<Game, Failure> {
-    let secs = parse_duration(&request.duration).map_err(Failure::bad_request)?;
-    if secs == 0 {
-        return Err(Failure::bad_request("a vacation lasts at least one second"));
-    }
-    change(state, caller, id, Leave::Vacation(secs)).await
-}
-
-async fn change(state: &Context, caller: &Caller, id: Uuid, leave: Leave) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     // A lost race (a command, a timeout) is retried on the new version.
     for _ in 0..5 {
@@ -79,6 +51,7 @@ async fn change(state: &Context, caller: &Caller, id: Uuid, leave: Leave) -> Res
         if let Some(told) =
             append_finished(&mut conn, loaded.game.version, &decided.finished, None).await?
         {
+            super::record_version(decided.response.version);
             state.announcer.announce(id, decided.response.version);
             state.announcer.tell(&told);
             return Ok(decided.response.game);
@@ -102,48 +75,7 @@ fn decide<R: Ruleset>(
     match leave {
         Leave::Resign => step.resign(my_seat, OutReason::Resigned, actor)?,
         Leave::Vacation(secs) => {
-            let current = loaded.game.deadline.ok_or_else(|| {
-                Failure::new(
-                    ErrorCode::NoDeadline,
-                    "the game has no turn_timeout to pause",
-                )
-            })?;
-            if step.seat_mut(my_seat)?.resigned {
-                return Err(Failure::new(
-                    ErrorCode::AlreadyResigned,
-                    "the seat is out of the game",
-                ));
-            }
-            if !step.to_act().contains(&my_seat) {
-                return Err(Failure::not_your_turn(
-                    "vacation pauses a running clock: the game is not waiting for your seat",
-                ));
-            }
-            let max = step.options.max_vacation_secs();
-            let row = step.seat_mut(my_seat)?;
-            let used = u64::try_from(row.vacation_used_secs).unwrap_or(0);
-            if used.saturating_add(secs) > max {
-                return Err(Failure::new(
-                    ErrorCode::VacationExceeded,
-                    format!(
-                        "this seat has {} of its {max} seconds of vacation left",
-                        max.saturating_sub(used)
-                    ),
-                ));
-            }
-            row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
-            let until = current
-                + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
-                    .ok_or_else(|| Failure::bad_request("too long"))?;
-            step.deadline = Some(until);
-            step.push(
-                &ServerEvent::SeatVacation(SeatVacation {
-                    seat: my_seat,
-                    duration_secs: secs,
-                    until: format_time(until),
-                }),
-                actor,
-            )?;
+            super::vacation::take::<R>(&mut step, loaded, my_seat, secs, actor)?
         }
     }
     step.settle()?;

@@ -4,6 +4,7 @@
 
 pub mod archive;
 pub mod audit;
+pub mod cancel;
 pub mod clock;
 pub mod command;
 pub mod create;
@@ -12,11 +13,12 @@ pub mod export;
 pub mod invite;
 pub mod join;
 pub mod leave;
+pub mod projection;
 pub mod read;
-pub mod resource;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;
+pub mod vacation;
 
 use hatstand_engine::GameKind;
 
@@ -31,6 +33,12 @@ pub fn kind_of(game: &GameRow) -> Result<GameKind, Failure> {
     GameKind::from_id(&game.ruleset).ok_or_else(|| {
         Failure::internal(format!("stored game has unknown ruleset {}", game.ruleset))
     })
+}
+
+/// Notes on the current span the version a use case left its game at
+/// (the span's `version` field).
+pub fn record_version(version: i64) {
+    tracing::Span::current().record("version", version);
 }
 
 /// Game statuses.

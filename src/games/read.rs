@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::kind_of;
-use super::resource::{Game, GameSummary, project, summary};
+use super::projection::{Game, GameSummary, project, summary};
 use crate::auth::Claimed;
 use crate::context::Context;
 use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
@@ -66,6 +66,7 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, F
 ///
 /// # Errors
 /// `unauthenticated` (a signed-out session), `not_found`.
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn get(state: &Context, claimed: Option<Claimed>, id: Uuid) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     let (loaded, user) = match claimed {

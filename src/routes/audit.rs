@@ -20,7 +20,6 @@ use crate::state::AppState;
     responses(
         (status = 200, description = "The whole unredacted log, the revealed seed and the final state", body = AuditDocument),
         (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -49,7 +48,6 @@ pub struct StateQuery {
         (status = 200, description = "The caller's view after `at` events", body = StateAt),
         (status = 400, description = "`bad_request`: `at` out of range or missing", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/state")]

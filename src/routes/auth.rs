@@ -16,7 +16,6 @@ use crate::state::AppState;
         (status = 201, description = "The new account", body = RegisteredUser),
         (status = 400, description = "`bad_request`: username or password out of bounds, malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`username_taken`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/register")]
@@ -37,7 +36,6 @@ pub async fn register(
         (status = 200, description = "The new session's access and refresh tokens", body = AccessToken),
         (status = 400, description = "`bad_request`: malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: wrong username or password", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many failed logins for the account (10 in 15 minutes) or from the address (100); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u64, description = "Seconds until a login may succeed"))),
     )
@@ -68,7 +66,6 @@ pub async fn login(
         (status = 401, description = "`unauthenticated`: unknown, expired or signed-out refresh token; `refresh_token_reused`: it was already used, and its session is now signed out", body = Problem, content_type = "application/problem+json",
          example = json!({"type": "about:blank", "title": "Refresh token reused", "status": 401, "code": "refresh_token_reused",
                           "detail": "this refresh token was used before, so its session is now signed out; sign in again"})),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/refresh")]
@@ -89,8 +86,6 @@ pub async fn refresh(
     responses(
         (status = 204, description = "Signed out"),
         (status = 400, description = "`bad_request`: a body was sent", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/logout")]
@@ -110,8 +105,6 @@ pub async fn logout(
     responses(
         (status = 204, description = "Every session signed out"),
         (status = 400, description = "`bad_request`: a body was sent", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/logout-all")]
@@ -132,9 +125,7 @@ pub async fn logout_all(
     responses(
         (status = 204, description = "Changed; other sessions are signed out"),
         (status = 400, description = "`bad_request`: new password out of bounds, malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`wrong_password`: the current password is wrong", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/password")]

@@ -26,12 +26,9 @@ use crate::state::AppState;
     responses(
         (status = 200, description = "Accepted: the new version, the caller's events and the game as the caller now sees it", body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))),
         (status = 400, description = "`bad_request`: malformed body or headers, not a command of this ruleset", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version_conflict` (with `current_version`), `not_your_turn`, `game_not_open`, `game_finished`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`version_conflict` when the version came as If-Match", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`illegal_command`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         (status = 428, description = "`precondition_required`", body = Problem, content_type = "application/problem+json"),
     )

@@ -34,7 +34,6 @@ pub struct EventsQuery {
         (status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage),
         (status = 400, description = "`bad_request`: bad parameters", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/events")]

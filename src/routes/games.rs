@@ -10,13 +10,16 @@ use super::extract::{etag, optional_json, version_tag};
 use super::problem::{ApiError, Problem};
 use super::sse as streams;
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
+use crate::games::cancel as cancelling;
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::events::EventOut;
 use crate::games::invite;
 use crate::games::join::{self as joining, JoinGame};
-use crate::games::leave::{self, VacationRequest};
+use crate::games::leave;
+use crate::games::projection::Game;
 use crate::games::read::{self, Filter, GamePage};
-use crate::games::resource::Game;
+use crate::games::vacation as vacationing;
+use crate::games::vacation::VacationRequest;
 use crate::state::AppState;
 
 /// Creates a game; the creator takes seat 0 unless `join` is false.
@@ -27,10 +30,7 @@ use crate::state::AppState;
     security(("bearer" = [])),
     responses(
         (status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"))),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`: no such ruleset, or no such invitee", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`payload_too_large`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_options`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -106,7 +106,6 @@ pub async fn list(
         (status = 304, description = "Not modified since the version in If-None-Match"),
         (status = 400, description = "`bad_request`: malformed id or header", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}")]
@@ -146,9 +145,7 @@ pub async fn get(
     responses(
         (status = 200, description = "The game with the caller seated", body = Game),
         (status = 400, description = "`bad_request`: no such seat, malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_invited`: a private game, without its code or an invitation", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_full`, `seat_taken`, `already_joined`, `game_not_open`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -173,9 +170,7 @@ pub async fn join(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game, the invitation declined", body = Game),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_invited`: the caller has no pending invitation", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_open`, `already_joined`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -199,9 +194,7 @@ pub async fn decline(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game, cancelled", body = Game),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: only the creator may cancel", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_open`: the game has started or is over", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -213,7 +206,7 @@ pub async fn cancel(
     _body: super::body::NoBody,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
-        invite::cancel(&state, &caller, id.into_inner()).await?,
+        cancelling::cancel(&state, &caller, id.into_inner()).await?,
     ))
 }
 
@@ -227,9 +220,7 @@ pub async fn cancel(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The game after the resignation", body = Game),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_open`, `game_finished`, `already_resigned`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -256,9 +247,7 @@ pub async fn resign(
     responses(
         (status = 200, description = "The game with the deadline pushed back", body = Game),
         (status = 400, description = "`bad_request`: not an ISO 8601 duration", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not_a_player`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`no_deadline`, `not_your_turn`, `already_resigned`, `game_not_open`, `game_finished`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`vacation_exceeded`: more than `max_vacation` in all", body = Problem, content_type = "application/problem+json"),
     )
@@ -271,7 +260,7 @@ pub async fn vacation(
     body: super::body::Json<VacationRequest>,
 ) -> Result<web::Json<Game>, ApiError> {
     Ok(web::Json(
-        leave::vacation(&state, &caller, id.into_inner(), &body).await?,
+        vacationing::vacation(&state, &caller, id.into_inner(), &body).await?,
     ))
 }
 
@@ -290,9 +279,7 @@ pub async fn vacation(
     ),
     responses(
         (status = 200, description = "`text/event-stream` of `EventOut` messages", content_type = "text/event-stream", body = EventOut),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/stream")]

@@ -43,8 +43,6 @@ pub struct MyGamesQuery {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "A page of the caller's games", body = GamePage),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/me/games")]
@@ -102,7 +100,6 @@ pub struct ExportQuery {
     responses(
         (status = 200, description = "One audit document per line", body = AuditDocument, content_type = "application/x-ndjson"),
         (status = 400, description = "`bad_request`: `since` is not an RFC 3339 time", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/me/games/export")]
@@ -139,8 +136,6 @@ pub struct NotificationsQuery {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`cursor_expired`: notifications after `after` may have been pruned (kept 30 days); fetch again from `after=0`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -175,8 +170,6 @@ pub async fn notifications(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "`text/event-stream` of `WebhookPayload` messages", content_type = "text/event-stream", body = WebhookPayload),
-        (status = 400, description = "`bad_request`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "`cursor_expired`: notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -203,7 +196,6 @@ pub async fn stream(
     responses(
         (status = 201, description = "The webhook, with its secret (shown only now)", body = CreatedWebhook),
         (status = 400, description = "`bad_request`: not an absolute http(s) URL", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`too_many_webhooks`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -225,7 +217,6 @@ pub async fn create_webhook(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's webhooks with their delivery state", body = Vec<Webhook>),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/me/webhooks")]
@@ -244,8 +235,6 @@ pub async fn list_webhooks(
     responses(
         (status = 204, description = "Deleted"),
         (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not_found`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/me/webhooks/{id}")]

@@ -1,7 +1,6 @@
 //! Liveness and readiness.
 
 use actix_web::{HttpResponse, get, web};
-use diesel_async::SimpleAsyncConnection;
 
 use super::problem::{ApiError, Problem};
 use crate::error::Failure;
@@ -30,8 +29,7 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     // Ready means the database answers now: a load balancer asking must
     // not wait on a hung one, so the check gives up after a second.
     let check = async {
-        let mut conn = state.pool.get().await?;
-        conn.batch_execute("SELECT 1")
+        crate::db::ping(&state.pool)
             .await
             .map_err(|e| Failure::unavailable(format!("the database does not answer: {e}")))
     };

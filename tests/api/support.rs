@@ -313,7 +313,23 @@ impl Reply {
 
 /// Starts one more server process (as far as the database can tell) on
 /// `url` with `settings`; returns its base URL.
+/// Turns the server's logs on for a test run when `HATSTAND_TEST_LOG` is
+/// set, as a filter: `HATSTAND_TEST_LOG=debug cargo test` shows every use
+/// case's span (game id, version) and what it logged.
+pub fn logs() {
+    static ON: OnceLock<()> = OnceLock::new();
+    ON.get_or_init(|| {
+        if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("HATSTAND_TEST_LOG") {
+            let _ = tracing_subscriber::fmt()
+                .with_env_filter(filter)
+                .with_test_writer()
+                .try_init();
+        }
+    });
+}
+
 pub async fn start_server(url: &str, settings: &Settings) -> String {
+    logs();
     let state = hatstand::startup::state_for(url, settings).await.unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();

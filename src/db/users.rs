@@ -1,0 +1,81 @@
+//! Accounts: usernames are unique without regard to case.
+
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+use super::schema::users;
+
+/// A user found by name: id, username as registered, password hash.
+pub type Found = (Uuid, String, String);
+
+/// Inserts an account; `false` when the username is taken.
+///
+/// # Errors
+/// Database errors.
+pub async fn insert(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    username: &str,
+    password_hash: &str,
+) -> QueryResult<bool> {
+    let inserted = diesel::insert_into(users::table)
+        .values((
+            users::id.eq(id),
+            users::username.eq(username),
+            users::password_hash.eq(password_hash),
+        ))
+        .execute(conn)
+        .await;
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The user named `name`, compared case-insensitively.
+///
+/// # Errors
+/// Database errors.
+pub async fn find_by_name(conn: &mut AsyncPgConnection, name: &str) -> QueryResult<Option<Found>> {
+    users::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
+                .bind::<diesel::sql_types::Text, _>(name)
+                .sql(")"),
+        )
+        .select((users::id, users::username, users::password_hash))
+        .first(conn)
+        .await
+        .optional()
+}
+
+/// The password hash of user `id`.
+///
+/// # Errors
+/// Database errors (`NotFound` for an unknown user).
+pub async fn password_hash(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<String> {
+    users::table
+        .find(id)
+        .select(users::password_hash)
+        .first(conn)
+        .await
+}
+
+/// Stores a new password hash for user `id`.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_password_hash(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    hash: &str,
+) -> QueryResult<()> {
+    diesel::update(users::table.find(id))
+        .set(users::password_hash.eq(hash))
+        .execute(conn)
+        .await?;
+    Ok(())
+}

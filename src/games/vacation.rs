@@ -1,0 +1,108 @@
+//! Vacation: a player pushes their running clock back.
+//!
+//! Vacation is taken while the game waits on the seat: it pushes the
+//! game's current deadline back by the duration (a seat not to act has no
+//! running clock to pause, and is answered `not_your_turn`). The total per
+//! seat is bounded by `options.max_vacation`. Event: `seat_vacation`.
+
+use chrono::TimeDelta;
+use hatstand_engine::Ruleset;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::clock::parse_duration;
+use super::leave::{Leave, change};
+use super::projection::Game;
+use super::step::Step;
+use crate::auth::Caller;
+use crate::context::Context;
+use crate::db::games::LoadedGame;
+use crate::error::{ErrorCode, Failure};
+use crate::record::chain::{Actor, format_time};
+use crate::record::server_event::{SeatVacation, ServerEvent};
+
+/// A request for vacation.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VacationRequest {
+    /// ISO 8601 duration (`PnDTnHnMnS`), e.g. `PT12H`.
+    #[schema(example = "PT12H")]
+    pub duration: String,
+}
+
+/// The caller's seat takes `duration` of vacation: event `seat_vacation`.
+///
+/// # Errors
+/// `bad_request` (duration), `not_found`, `not_a_player`, `game_not_open`,
+/// `game_finished`, `no_deadline`, `not_your_turn`, `already_resigned`,
+/// `vacation_exceeded`.
+#[tracing::instrument(skip_all, fields(game = %id))]
+pub async fn vacation(
+    state: &Context,
+    caller: &Caller,
+    id: Uuid,
+    request: &VacationRequest,
+) -> Result<Game, Failure> {
+    let secs = parse_duration(&request.duration).map_err(Failure::bad_request)?;
+    if secs == 0 {
+        return Err(Failure::bad_request("a vacation lasts at least one second"));
+    }
+    change(state, caller, id, Leave::Vacation(secs)).await
+}
+
+/// Takes `secs` of vacation for `my_seat` in `step`.
+///
+/// # Errors
+/// `no_deadline`, `already_resigned`, `not_your_turn`, `vacation_exceeded`.
+pub(super) fn take<R: Ruleset>(
+    step: &mut Step<'_, R>,
+    loaded: &LoadedGame,
+    my_seat: u8,
+    secs: u64,
+    actor: Actor,
+) -> Result<(), Failure> {
+    let current = loaded.game.deadline.ok_or_else(|| {
+        Failure::new(
+            ErrorCode::NoDeadline,
+            "the game has no turn_timeout to pause",
+        )
+    })?;
+    if step.seat_mut(my_seat)?.resigned {
+        return Err(Failure::new(
+            ErrorCode::AlreadyResigned,
+            "the seat is out of the game",
+        ));
+    }
+    if !step.to_act().contains(&my_seat) {
+        return Err(Failure::not_your_turn(
+            "vacation pauses a running clock: the game is not waiting for your seat",
+        ));
+    }
+    let max = step.options.max_vacation_secs();
+    let row = step.seat_mut(my_seat)?;
+    let used = u64::try_from(row.vacation_used_secs).unwrap_or(0);
+    if used.saturating_add(secs) > max {
+        return Err(Failure::new(
+            ErrorCode::VacationExceeded,
+            format!(
+                "this seat has {} of its {max} seconds of vacation left",
+                max.saturating_sub(used)
+            ),
+        ));
+    }
+    row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
+    let until = current
+        + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
+            .ok_or_else(|| Failure::bad_request("too long"))?;
+    step.deadline = Some(until);
+    step.push(
+        &ServerEvent::SeatVacation(SeatVacation {
+            seat: my_seat,
+            duration_secs: secs,
+            until: format_time(until),
+        }),
+        actor,
+    )?;
+    Ok(())
+}
