@@ -2,14 +2,13 @@
 
 use chrono::{DateTime, Utc};
 use diesel::QueryableByName;
-use diesel::sql_types::{
-    BigInt, Double, Int4, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
-};
+use diesel::sql_types::{BigInt, Double, Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
+
+use super::notifications::NoteRow;
 
 /// A registered webhook and how its deliveries are going.
 #[derive(Debug, Serialize, Deserialize, ToSchema, QueryableByName)]
@@ -146,28 +145,19 @@ pub async fn delete(
     Ok(deleted > 0)
 }
 
+/// A delivery claimed: where to, and the notification it carries.
 #[derive(QueryableByName)]
 pub struct Claimed {
     #[diesel(sql_type = BigInt)]
-    pub id: i64,
+    pub delivery_id: i64,
     #[diesel(sql_type = Int4)]
     pub attempts: i32,
     #[diesel(sql_type = Text)]
     pub url: String,
     #[diesel(sql_type = Text)]
     pub secret: String,
-    #[diesel(sql_type = BigInt)]
-    pub notification_id: i64,
-    #[diesel(sql_type = SqlUuid)]
-    pub user_id: Uuid,
-    #[diesel(sql_type = Nullable<SqlUuid>)]
-    pub game_id: Option<Uuid>,
-    #[diesel(sql_type = Text)]
-    pub kind: String,
-    #[diesel(sql_type = Jsonb)]
-    pub payload: Value,
-    #[diesel(sql_type = Timestamptz)]
-    pub created_at: DateTime<Utc>,
+    #[diesel(embed)]
+    pub note: NoteRow,
 }
 
 const CLAIM: &str = "
@@ -181,7 +171,7 @@ UPDATE webhook_deliveries d
                  LIMIT 16
                    FOR UPDATE SKIP LOCKED)
    AND w.id = d.webhook_id AND n.id = d.notification_id
-RETURNING d.id, d.attempts, w.url, w.secret, n.id AS notification_id, n.user_id, n.game_id,
+RETURNING d.id AS delivery_id, d.attempts, w.url, w.secret, n.id, n.user_id, n.game_id,
           n.kind, n.payload, n.created_at";
 
 const DELIVERED: &str = "

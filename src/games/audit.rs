@@ -13,7 +13,6 @@ use super::status;
 use crate::context::Context;
 use crate::db::Conn;
 use crate::db::event_store;
-use crate::db::games;
 use crate::error::{ErrorCode, Failure};
 use crate::record::codec::to_json;
 use crate::record::replay::Replay;
@@ -34,9 +33,7 @@ pub async fn audit(state: &Context, id: Uuid) -> Result<AuditDocument, Failure> 
 /// # Errors
 /// `not_found`, `game_not_finished`.
 pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failure> {
-    let loaded = games::load(conn, id, None, None)
-        .await?
-        .ok_or_else(|| Failure::not_found("there is no such game"))?;
+    let loaded = super::stored(conn, id).await?;
     let game = &loaded.game;
     if game.status != status::FINISHED && game.status != status::ABANDONED {
         return Err(Failure::new(
@@ -91,9 +88,7 @@ pub async fn state_at(
     at: i64,
 ) -> Result<StateAt, Failure> {
     let mut conn = state.pool.get().await?;
-    let loaded = games::load(&mut conn, id, None, None)
-        .await?
-        .ok_or_else(|| Failure::not_found("there is no such game"))?;
+    let loaded = super::stored(&mut conn, id).await?;
     if !(1..=loaded.game.version).contains(&at) {
         return Err(Failure::bad_request(format!(
             "at must be between 1 and the game's version {}",

@@ -153,7 +153,7 @@ pub async fn submit(
     let caller = &claimed
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
-    let mut loaded = loaded.ok_or_else(|| Failure::not_found("there is no such game"))?;
+    let mut loaded = loaded.ok_or_else(super::no_such_game)?;
     let now = crate::record::chain::now();
     if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
         && state.retention.key_expired(stored.created_at, now)
@@ -197,9 +197,7 @@ pub async fn submit(
     .await;
     match applied {
         Ok(Some(told)) => {
-            super::record_version(decided.response.version);
-            state.announcer.announce(id, decided.response.version);
-            state.announcer.tell(&told);
+            super::committed(state, id, decided.response.version, &told);
             Ok(Outcome {
                 version: decided.response.version,
                 body: body.into_bytes(),
@@ -210,7 +208,7 @@ pub async fn submit(
             // Lost a race: perhaps to a twin of this very request.
             let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
                 .await?
-                .ok_or_else(|| Failure::not_found("there is no such game"))?;
+                .ok_or_else(super::no_such_game)?;
             if let Some(stored) = replay_stored(&now, hash.as_deref())? {
                 return Ok(stored);
             }

@@ -14,7 +14,6 @@ use uuid::Uuid;
 use super::kind_of;
 use super::projection::{public_options, viewer_for};
 use crate::context::Context;
-use crate::db::games;
 use crate::error::Failure;
 use crate::record::chain::LoggedEvent;
 use crate::record::codec::{event_from_parts, split_tagged, to_json};
@@ -108,9 +107,7 @@ pub async fn list(
     loop {
         let mut changed = (wait > 0).then(|| state.watch.subscribe(id));
         let mut conn = state.pool.get().await?;
-        let loaded = games::load(&mut conn, id, None, None)
-            .await?
-            .ok_or_else(|| Failure::not_found("there is no such game"))?;
+        let loaded = super::stored(&mut conn, id).await?;
         let version = loaded.game.version;
         if version > after || changed.is_none() || Instant::now() >= deadline {
             let logged =

@@ -18,7 +18,7 @@ use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::Conn;
 use crate::db::event_store;
-use crate::db::games::{self, GameRow, LoadedGame, load_for_update};
+use crate::db::games::{self, GameRow, LoadedGame};
 use crate::db::notifications::{self, Noted};
 use crate::db::{invitations, users};
 use crate::error::{ErrorCode, Failure};
@@ -131,9 +131,7 @@ pub(super) async fn change_open_game(
     let who = caller.clone();
     let loaded = conn
         .transaction::<_, Failure, _>(async move |conn| {
-            let mut loaded = load_for_update(conn, id)
-                .await?
-                .ok_or_else(|| Failure::not_found("there is no such game"))?;
+            let mut loaded = super::locked(conn, id).await?;
             let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
             let notes = match change {
                 OpenChange::Decline => {
@@ -154,9 +152,7 @@ pub(super) async fn change_open_game(
         })
         .await?;
     let (loaded, told) = loaded;
-    super::record_version(loaded.game.version);
-    state.announcer.announce(id, loaded.game.version);
-    state.announcer.tell(&told);
+    super::committed(state, id, loaded.game.version, &told);
     project_stored(&loaded, Some(caller.user_id))
 }
 

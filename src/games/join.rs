@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::event_store;
-use crate::db::games::{self, LoadedGame, SeatRow, load_for_update};
+use crate::db::games::{self, LoadedGame, SeatRow};
 use crate::error::{ErrorCode, Failure};
 use crate::games::snapshot::state_to_json;
 use crate::record::chain::{Actor, Chain};
@@ -156,9 +156,7 @@ pub async fn join(
     let caller_ref = caller.clone();
     let loaded = conn
         .transaction::<_, Failure, _>(async move |conn| {
-            let mut loaded = load_for_update(conn, id)
-                .await?
-                .ok_or_else(|| Failure::not_found("there is no such game"))?;
+            let mut loaded = super::locked(conn, id).await?;
             let kind = kind_of(&loaded.game)?;
             check_may_join(conn, &loaded, &caller_ref, request.code.as_deref()).await?;
             let before = loaded.game.clone();
@@ -182,8 +180,6 @@ pub async fn join(
         })
         .await?;
     let (loaded, told) = loaded;
-    super::record_version(loaded.game.version);
-    state.announcer.announce(id, loaded.game.version);
-    state.announcer.tell(&told);
+    super::committed(state, id, loaded.game.version, &told);
     super::read::project_stored(&loaded, Some(caller.user_id))
 }

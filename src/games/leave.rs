@@ -13,7 +13,7 @@ use super::projection::Game;
 use super::step::Step;
 use crate::auth::Caller;
 use crate::context::Context;
-use crate::db::games::{self, LoadedGame};
+use crate::db::games::LoadedGame;
 use crate::error::Failure;
 use crate::record::chain::Actor;
 use crate::record::server_event::OutReason;
@@ -43,17 +43,13 @@ pub(super) async fn change(
     let mut conn = state.pool.get().await?;
     // A lost race (a command, a timeout) is retried on the new version.
     for _ in 0..5 {
-        let loaded = games::load(&mut conn, id, None, None)
-            .await?
-            .ok_or_else(|| Failure::not_found("there is no such game"))?;
+        let loaded = super::stored(&mut conn, id).await?;
         let kind = kind_of(&loaded.game)?;
         let decided = with_ruleset!(kind, |R| decide::<R>(&loaded, caller, leave))?;
         if let Some(told) =
             append_finished(&mut conn, loaded.game.version, &decided.finished, None).await?
         {
-            super::record_version(decided.response.version);
-            state.announcer.announce(id, decided.response.version);
-            state.announcer.tell(&told);
+            super::committed(state, id, decided.response.version, &told);
             return Ok(decided.response.game);
         }
     }

@@ -22,7 +22,12 @@ pub mod vacation;
 
 use hatstand_engine::GameKind;
 
-use crate::db::games::GameRow;
+use uuid::Uuid;
+
+use crate::context::Context;
+use crate::db::Conn;
+use crate::db::games::{self, GameRow, LoadedGame};
+use crate::db::notifications::Noted;
 use crate::error::Failure;
 
 /// The ruleset of a stored game.
@@ -39,6 +44,41 @@ pub fn kind_of(game: &GameRow) -> Result<GameKind, Failure> {
 /// (the span's `version` field).
 pub fn record_version(version: i64) {
     tracing::Span::current().record("version", version);
+}
+
+/// After a commit moved game `id` to `version` and wrote `told`: records
+/// the version on the span, wakes this process's waiters and tells the
+/// other processes.
+pub fn committed(ctx: &Context, id: Uuid, version: i64, told: &[Noted]) {
+    record_version(version);
+    ctx.announcer.announce(id, version);
+    ctx.announcer.tell(told);
+}
+
+/// Game `id` as stored (its row, seats; no idempotent answer).
+///
+/// # Errors
+/// `not_found`.
+pub async fn stored(conn: &mut Conn, id: Uuid) -> Result<LoadedGame, Failure> {
+    games::load(conn, id, None, None)
+        .await?
+        .ok_or_else(no_such_game)
+}
+
+/// Game `id`, locked for update by this transaction.
+///
+/// # Errors
+/// `not_found`.
+pub async fn locked(conn: &mut Conn, id: Uuid) -> Result<LoadedGame, Failure> {
+    games::load_for_update(conn, id)
+        .await?
+        .ok_or_else(no_such_game)
+}
+
+/// The answer for a game id nobody knows.
+#[must_use]
+pub fn no_such_game() -> Failure {
+    Failure::not_found("there is no such game")
 }
 
 /// Game statuses.

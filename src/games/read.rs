@@ -81,7 +81,7 @@ pub async fn get(state: &Context, claimed: Option<Claimed>, id: Uuid) -> Result<
             (loaded, Some(caller.user_id))
         }
     };
-    let mut loaded = loaded.ok_or_else(|| Failure::not_found("there is no such game"))?;
+    let mut loaded = loaded.ok_or_else(super::no_such_game)?;
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
         loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
     }
@@ -97,7 +97,7 @@ pub async fn version(state: &Context, id: Uuid) -> Result<i64, Failure> {
     let mut conn = state.pool.get().await?;
     games::version(&mut conn, id)
         .await?
-        .ok_or_else(|| Failure::not_found("there is no such game"))
+        .ok_or_else(super::no_such_game)
 }
 
 fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {

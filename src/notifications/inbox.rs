@@ -48,15 +48,5 @@ pub async fn notifications(
         ));
     }
     let rows = notifications::list(&mut conn, user, after, limit).await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| WebhookPayload {
-            id: r.id,
-            kind: r.kind,
-            game_id: r.game_id,
-            user_id: r.user_id,
-            created_at: r.created_at,
-            data: r.payload,
-        })
-        .collect())
+    Ok(rows.iter().map(WebhookPayload::from).collect())
 }

@@ -36,6 +36,7 @@ use crate::auth::Caller;
 use crate::config::Background;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
+use crate::db::notifications::NoteRow;
 use crate::db::{Pool, webhooks};
 use crate::error::{ErrorCode, Failure};
 
@@ -82,6 +83,19 @@ pub struct WebhookPayload {
     /// The notification's details (`game_id`, `ruleset`, `seat`, `version`, `deadline`, ...).
     #[schema(value_type = Object)]
     pub data: Value,
+}
+
+impl From<&NoteRow> for WebhookPayload {
+    fn from(row: &NoteRow) -> Self {
+        WebhookPayload {
+            id: row.id,
+            kind: row.kind.clone(),
+            game_id: row.game_id,
+            user_id: row.user_id,
+            created_at: row.created_at,
+            data: row.payload.clone(),
+        }
+    }
 }
 
 /// Registers a webhook for the caller.
@@ -211,16 +225,16 @@ impl Channel for Webhooks {
         let max_attempts = i32::try_from(settings.webhook_attempts).unwrap_or(i32::MAX);
         for (delivery, outcome) in claimed.iter().zip(outcomes) {
             match outcome {
-                Ok(status) => webhooks::delivered(&mut conn, delivery.id, status).await?,
+                Ok(status) => webhooks::delivered(&mut conn, delivery.delivery_id, status).await?,
                 Err((status, error)) => {
                     let retry = backoff(
                         Duration::from_millis(settings.webhook_retry_ms),
                         delivery.attempts,
                     );
-                    tracing::info!(delivery = delivery.id, attempts = delivery.attempts, %error, "webhook delivery failed");
+                    tracing::info!(delivery = delivery.delivery_id, attempts = delivery.attempts, %error, "webhook delivery failed");
                     webhooks::failed(
                         &mut conn,
-                        delivery.id,
+                        delivery.delivery_id,
                         status,
                         &error,
                         max_attempts,
@@ -253,21 +267,14 @@ async fn attempt(
     {
         return Err((None, why));
     }
-    let payload = WebhookPayload {
-        id: d.notification_id,
-        kind: d.kind.clone(),
-        game_id: d.game_id,
-        user_id: d.user_id,
-        created_at: d.created_at,
-        data: d.payload.clone(),
-    };
+    let payload = WebhookPayload::from(&d.note);
     let body = serde_json::to_vec(&payload).map_err(|e| (None, e.to_string()))?;
     let t = Utc::now().timestamp();
     let sent = client
         .post(uri)
         .insert_header(("Content-Type", "application/json"))
         .insert_header(("User-Agent", "hatstand-webhooks/1"))
-        .insert_header(("Hatstand-Delivery", d.id.to_string()))
+        .insert_header(("Hatstand-Delivery", d.delivery_id.to_string()))
         .insert_header(("Hatstand-Signature", signature(&d.secret, t, &body)))
         .send_body(body)
         .await;

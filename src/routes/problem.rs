@@ -73,8 +73,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
     }
 }
 
-/// The problem's title: the code's own for the codes clients meet most,
-/// else its status's.
+/// The problem's title: the code's own, "Conflict" for the state conflicts,
+/// else its status's reason phrase.
 #[must_use]
 pub fn title(code: ErrorCode) -> &'static str {
     use ErrorCode as C;
@@ -91,16 +91,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::RequestTimeout => "Request timeout",
         C::VersionConflict => "Version conflict",
         C::NotYourTurn => "Not your turn",
-        C::GameFull
-        | C::SeatTaken
-        | C::AlreadyJoined
-        | C::GameNotOpen
-        | C::GameFinished
-        | C::GameNotFinished
-        | C::UsernameTaken
-        | C::AlreadyResigned
-        | C::NoDeadline
-        | C::TooManyWebhooks => "Conflict",
+        // The other state conflicts (`game_full`, `already_joined`, ...).
+        _ if status(code) == StatusCode::CONFLICT => "Conflict",
         C::CursorExpired => "Cursor expired",
         C::PayloadTooLarge => "Payload too large",
         C::IllegalCommand => "Illegal command",
@@ -111,6 +103,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",
         C::Internal => "Internal server error",
+        // A code without a title of its own: its status's reason phrase.
+        _ => status(code).canonical_reason().unwrap_or("Error"),
     }
 }
 
