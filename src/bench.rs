@@ -144,7 +144,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         let pruner = actix_web::rt::spawn(async move {
             let started = Instant::now();
             let pruned =
-                hatstand::retention::prune(&pool, &retention, hatstand::record::chain::now()).await;
+                hatstand::pruner::prune(&pool, &retention, hatstand::record::chain::now()).await;
             (pruned, started.elapsed())
         });
         let pruning = play_for(&client, &base, &args, &options, players).await?;
@@ -174,7 +174,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
             let now = hatstand::record::chain::now();
             let mut archived = 0;
             loop {
-                let n = hatstand::games::archive::archive_due(
+                let n = hatstand::games::archiving::archive_due(
                     &pool,
                     now + chrono::TimeDelta::days(1),
                     now,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use crate::auth::JwtKeys;
-use crate::auth::users::LoginLimits;
+use crate::auth::limits::LoginLimits;
 use crate::db::Pool;
 use crate::notifications::wake::{Announcer, GameWatch};
 use crate::retention::Retention;

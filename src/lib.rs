@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod notifications;
 pub mod openapi;
+pub mod pruner;
 pub mod record;
 pub mod retention;
 pub mod routes;

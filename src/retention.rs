@@ -16,7 +16,7 @@
 //! - Games over for 30 days (`--archive-after-days`) are archived: their
 //!   record moves into one compressed row (see `games/archive.rs`).
 //! - Events written before events were compacted are converted, a batch at
-//!   a time (see `db/event_store.rs`).
+//!   a time (see `db::retention::compact_events`).
 //!
 //! Every process prunes every `--prune-tick-ms` (60 s; 0: never) in batches
 //! of [`BATCH`] rows that skip locked rows, so processes share the work and
@@ -27,8 +27,6 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::config::RetentionSettings;
-use crate::db::{self, Pool};
-use crate::games::archive;
 
 /// Rows pruned by one statement.
 pub const BATCH: i64 = 1_000;
@@ -102,108 +100,6 @@ impl Retention {
     #[must_use]
     pub fn key_expired(&self, at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
         at <= now - self.idempotency
-    }
-}
-
-/// Rows deleted by one pass, per kind.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Pruned {
-    pub idempotency_keys: i64,
-    pub notifications: i64,
-    pub deliveries: i64,
-    pub sessions: i64,
-    pub archived: i64,
-    /// Events written before compaction, converted.
-    pub compacted: i64,
-}
-
-/// Prunes everything that expired by `now`, batch after batch until no
-/// batch is full, compacts old events, then archives the games due.
-///
-/// # Errors
-/// Database errors (what was pruned before stays pruned).
-pub async fn prune(
-    pool: &Pool,
-    retention: &Retention,
-    now: DateTime<Utc>,
-) -> Result<Pruned, String> {
-    /// Runs `$step` (one batch of at most `$batch` rows, answering how many
-    /// it did) until a batch is not full, pausing [`BATCH_PAUSE`] between
-    /// batches to leave the database to commands; the rows done in all.
-    macro_rules! drain {
-        ($batch:expr, $step:expr) => {{
-            let mut done = 0;
-            loop {
-                let n: i64 = $step?;
-                done += n;
-                if n < $batch {
-                    break done;
-                }
-                tokio::time::sleep(BATCH_PAUSE).await;
-            }
-        }};
-    }
-    let sql = |e: diesel::result::Error| e.to_string();
-    let mut pruned = {
-        let mut conn = pool.get().await.map_err(|e| e.to_string())?;
-        let conn = &mut conn;
-        Pruned {
-            idempotency_keys: drain!(
-                BATCH,
-                db::retention::idempotency_keys(conn, now - retention.idempotency, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            notifications: drain!(
-                BATCH,
-                db::retention::notifications(conn, now - retention.notifications, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            deliveries: drain!(
-                BATCH,
-                db::retention::deliveries(conn, now - retention.deliveries, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            sessions: drain!(
-                BATCH,
-                db::retention::sessions(conn, now - SESSION_RETENTION, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            compacted: drain!(
-                BATCH,
-                db::retention::compact_events(conn, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            archived: 0,
-        }
-    };
-    // Archiving takes its own connection (and the one above is back in the
-    // pool, which may hold only one).
-    pruned.archived = drain!(
-        archive::BATCH,
-        archive::archive_due(pool, now - retention.archive_after, now)
-            .await
-            .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
-            .map_err(|e| e.to_string())
-    );
-    Ok(pruned)
-}
-
-/// Prunes every `tick`, for as long as the process runs.
-pub async fn prune_forever(pool: Pool, retention: Retention, tick: Duration) {
-    let mut interval = tokio::time::interval(tick);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        interval.tick().await;
-        match prune(&pool, &retention, crate::record::chain::now()).await {
-            Ok(pruned) if pruned != Pruned::default() => tracing::info!(?pruned, "pruned"),
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "pruning failed; trying again next tick"),
-        }
     }
 }
 

@@ -80,11 +80,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         ));
     }
     if let Some(tick) = retention.tick {
-        tokio::spawn(crate::retention::prune_forever(
-            pool.clone(),
-            retention,
-            tick,
-        ));
+        tokio::spawn(crate::pruner::prune_forever(pool.clone(), retention, tick));
     }
     let token_limits = Arc::new(TokenLimits::new(settings.token_rate, settings.token_burst));
     tokio::spawn(TokenLimits::forget_idle_forever(
@@ -97,7 +93,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         retention,
-        login_limits: crate::auth::users::LoginLimits {
+        login_limits: crate::auth::limits::LoginLimits {
             per_account: settings.login_account_failures,
             per_address: settings.login_address_failures,
         },
@@ -128,7 +124,7 @@ fn problem_json<B: MessageBody + 'static>(
     let error = match status.as_u16() {
         404 => Failure::not_found("there is no such resource"),
         405 => Failure::method_not_allowed(),
-        413 => Failure::payload_too_large(extract::BODY_LIMIT),
+        413 => Failure::payload_too_large(routes::body::BODY_LIMIT),
         400..=499 => Failure::bad_request(status.canonical_reason().unwrap_or("bad request")),
         _ => Failure::internal(format!("unhandled {status}")),
     };

@@ -73,6 +73,16 @@ impl TokenLimits {
     }
 }
 
+/// How many failed logins a window (15 minutes) allows before every login
+/// answers `429 rate_limited` until the window ends (settings
+/// `--login-account-failures`, 10, and `--login-address-failures`, 100:
+/// generous, since many players share an address behind a carrier's NAT).
+#[derive(Debug, Clone, Copy)]
+pub struct LoginLimits {
+    pub per_account: i32,
+    pub per_address: i32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,16 +87,6 @@ pub async fn register(state: &Context, creds: Credentials) -> Result<RegisteredU
     })
 }
 
-/// How many failed logins a window (15 minutes) allows before every login
-/// answers `429 rate_limited` until the window ends (settings
-/// `--login-account-failures`, 10, and `--login-address-failures`, 100:
-/// generous, since many players share an address behind a carrier's NAT).
-#[derive(Debug, Clone, Copy)]
-pub struct LoginLimits {
-    pub per_account: i32,
-    pub per_address: i32,
-}
-
 /// Checks credentials and starts a session. Failures are counted per
 /// account and per client address in PostgreSQL, so the limits hold across
 /// every server process; a success clears the account's count.

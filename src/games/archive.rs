@@ -5,48 +5,16 @@
 //! `state?at=N`, the game read, export, and so `verify`) reads archived
 //! games from there and answers as before, byte for byte.
 
-use chrono::{DateTime, Utc};
-use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
+use crate::db;
 use crate::db::Conn;
 use crate::db::event_store;
 use crate::db::games::GameRow;
 use crate::db::json_text::JsonText;
-use crate::db::{self, Pool};
 use crate::error::Failure;
 use crate::record::chain::LoggedEvent;
 use crate::record::verify::AuditDocument;
-
-/// The zstd level: audits compress about 8 to 1 at it, in milliseconds.
-pub const LEVEL: i32 = 9;
-
-/// Games archived by one transaction.
-pub const BATCH: i64 = 20;
-
-/// Archives up to [`BATCH`] games that were over before `before`, skipping
-/// games another process is archiving; returns how many.
-///
-/// # Errors
-/// Database errors (nothing of the batch is archived then).
-pub async fn archive_due(
-    pool: &Pool,
-    before: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<usize, Failure> {
-    let mut conn = pool.get().await?;
-    conn.transaction::<_, Failure, _>(async |conn| {
-        let due = db::archive::due(conn, before, BATCH).await?;
-        for id in &due {
-            let audit = super::audit::audit_on(conn, *id).await?;
-            let json = serde_json::to_vec(&audit).map_err(Failure::internal)?;
-            let compressed = zstd::encode_all(json.as_slice(), LEVEL).map_err(Failure::internal)?;
-            db::archive::store(conn, *id, &compressed, json.len(), now).await?;
-        }
-        Ok(due.len())
-    })
-    .await
-}
 
 /// The audit document of archived game `id`, as it was served before.
 ///

@@ -1,12 +1,14 @@
 //! Cancelling: the creator ends a game that has not started.
 
+use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::invite::{OpenChange, change_open_game, must_be_open};
+use super::open_game::{OpenChange, change_open_game, must_be_open};
 use super::projection::Game;
 use super::status;
 use crate::auth::Caller;
 use crate::context::Context;
+use crate::db::Conn;
 use crate::db::games::LoadedGame;
 use crate::error::Failure;
 use crate::notifications::{Note, Notification};
@@ -20,10 +22,26 @@ use crate::record::server_event::{Cancelled, ServerEvent};
 /// `not_found`, `forbidden` (not the creator), `game_not_open`.
 #[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn cancel(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
-    change_open_game(state, caller, id, OpenChange::Cancel).await
+    change_open_game(state, caller, id, Cancel).await
 }
 
-pub(super) fn cancel_in(
+/// Cancelling, as a change of a game that has not started.
+struct Cancel;
+
+impl OpenChange for Cancel {
+    async fn apply(
+        &self,
+        _: &mut Conn,
+        loaded: &mut LoadedGame,
+        chain: &mut Chain,
+        who: &Caller,
+        _: DateTime<Utc>,
+    ) -> Result<Vec<Note>, Failure> {
+        cancel_in(loaded, chain, who)
+    }
+}
+
+fn cancel_in(
     loaded: &mut LoadedGame,
     chain: &mut Chain,
     who: &Caller,

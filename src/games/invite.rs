@@ -8,17 +8,14 @@
 //! may join; invitees may join without it until they decline.
 
 use chrono::{DateTime, Utc};
-use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
+use super::open_game::{OpenChange, change_open_game, must_be_open};
 use super::projection::Game;
-use super::read::project_stored;
-use super::status;
 use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::Conn;
-use crate::db::event_store;
-use crate::db::games::{self, GameRow, LoadedGame};
+use crate::db::games::{GameRow, LoadedGame};
 use crate::db::notifications::{self, Noted};
 use crate::db::{invitations, users};
 use crate::error::{ErrorCode, Failure};
@@ -109,64 +106,6 @@ pub async fn check_may_join(
     Err(Failure::not_invited())
 }
 
-/// A change of a game that has not started.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum OpenChange {
-    Decline,
-    Cancel,
-}
-
-/// Applies `change` to game `id` locked for update, then appends its
-/// events, stores the new status and writes its notifications, in one
-/// transaction; listeners are told after the commit.
-#[tracing::instrument(skip_all, fields(game = %id, version))]
-pub(super) async fn change_open_game(
-    state: &Context,
-    caller: &Caller,
-    id: Uuid,
-    change: OpenChange,
-) -> Result<Game, Failure> {
-    let mut conn = state.pool.get().await?;
-    let now = crate::record::chain::now();
-    let who = caller.clone();
-    let loaded = conn
-        .transaction::<_, Failure, _>(async move |conn| {
-            let mut loaded = super::locked(conn, id).await?;
-            let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
-            let notes = match change {
-                OpenChange::Decline => {
-                    decline_in(conn, &loaded, &mut chain, &who, now).await?;
-                    Vec::new()
-                }
-                OpenChange::Cancel => super::cancel::cancel_in(&mut loaded, &mut chain, &who)?,
-            };
-            event_store::insert(conn, id, &chain.events).await?;
-            let game = &mut loaded.game;
-            game.version = chain.version();
-            game.last_hash = chain.last_hash().to_owned();
-            game.updated_at = now;
-            games::store_locked(conn, game).await?;
-            let rows = crate::notifications::rows(&notes)?;
-            let told = notifications::insert(conn, Some(id), &rows, now).await?;
-            Ok((loaded, told))
-        })
-        .await?;
-    let (loaded, told) = loaded;
-    super::committed(state, id, loaded.game.version, &told);
-    project_stored(&loaded, Some(caller.user_id))
-}
-
-pub(super) fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
-    if loaded.game.status == status::OPEN {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            ErrorCode::GameNotOpen,
-            format!("the game is {}, not open", loaded.game.status),
-        ))
-    }
-}
-
 /// An invitee declines: event `player_declined`; they may no longer join
 /// without the code.
 ///
@@ -174,7 +113,24 @@ pub(super) fn must_be_open(loaded: &LoadedGame) -> Result<(), Failure> {
 /// `not_found`, `not_invited`, `game_not_open`, `already_joined`.
 #[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn decline(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
-    change_open_game(state, caller, id, OpenChange::Decline).await
+    change_open_game(state, caller, id, Decline).await
+}
+
+/// Declining, as a change of a game that has not started.
+struct Decline;
+
+impl OpenChange for Decline {
+    async fn apply(
+        &self,
+        conn: &mut Conn,
+        loaded: &mut LoadedGame,
+        chain: &mut Chain,
+        who: &Caller,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Note>, Failure> {
+        decline_in(conn, loaded, chain, who, now).await?;
+        Ok(Vec::new())
+    }
 }
 
 async fn decline_in(

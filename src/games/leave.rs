@@ -70,9 +70,7 @@ fn decide<R: Ruleset>(
     };
     match leave {
         Leave::Resign => step.resign(my_seat, OutReason::Resigned, actor)?,
-        Leave::Vacation(secs) => {
-            super::vacation::take::<R>(&mut step, loaded, my_seat, secs, actor)?
-        }
+        Leave::Vacation(secs) => step.vacation(my_seat, secs, actor)?,
     }
     step.settle()?;
     respond::<R>(step, Some(my_seat))

@@ -3,6 +3,7 @@
 //! of them; they load from PostgreSQL, run the pure engine, and store events.
 
 pub mod archive;
+pub mod archiving;
 pub mod audit;
 pub mod cancel;
 pub mod clock;
@@ -13,6 +14,7 @@ pub mod export;
 pub mod invite;
 pub mod join;
 pub mod leave;
+pub mod open_game;
 pub mod projection;
 pub mod read;
 pub mod rulesets;

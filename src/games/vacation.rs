@@ -17,7 +17,6 @@ use super::projection::Game;
 use super::step::Step;
 use crate::auth::Caller;
 use crate::context::Context;
-use crate::db::games::LoadedGame;
 use crate::error::{ErrorCode, Failure};
 use crate::record::chain::{Actor, format_time};
 use crate::record::server_event::{SeatVacation, ServerEvent};
@@ -51,58 +50,55 @@ pub async fn vacation(
     change(state, caller, id, Leave::Vacation(secs)).await
 }
 
-/// Takes `secs` of vacation for `my_seat` in `step`.
-///
-/// # Errors
-/// `no_deadline`, `already_resigned`, `not_your_turn`, `vacation_exceeded`.
-pub(super) fn take<R: Ruleset>(
-    step: &mut Step<'_, R>,
-    loaded: &LoadedGame,
-    my_seat: u8,
-    secs: u64,
-    actor: Actor,
-) -> Result<(), Failure> {
-    let current = loaded.game.deadline.ok_or_else(|| {
-        Failure::new(
-            ErrorCode::NoDeadline,
-            "the game has no turn_timeout to pause",
-        )
-    })?;
-    if step.seat_mut(my_seat)?.resigned {
-        return Err(Failure::new(
-            ErrorCode::AlreadyResigned,
-            "the seat is out of the game",
-        ));
+impl<R: Ruleset> Step<'_, R> {
+    /// `my_seat` takes `secs` of vacation: its deadline moves back (event
+    /// `seat_vacation`).
+    ///
+    /// # Errors
+    /// `no_deadline`, `already_resigned`, `not_your_turn`, `vacation_exceeded`.
+    pub fn vacation(&mut self, my_seat: u8, secs: u64, actor: Actor) -> Result<(), Failure> {
+        let current = self.loaded.game.deadline.ok_or_else(|| {
+            Failure::new(
+                ErrorCode::NoDeadline,
+                "the game has no turn_timeout to pause",
+            )
+        })?;
+        if self.seat_mut(my_seat)?.resigned {
+            return Err(Failure::new(
+                ErrorCode::AlreadyResigned,
+                "the seat is out of the game",
+            ));
+        }
+        if !self.to_act().contains(&my_seat) {
+            return Err(Failure::not_your_turn(
+                "vacation pauses a running clock: the game is not waiting for your seat",
+            ));
+        }
+        let max = self.options.max_vacation_secs();
+        let row = self.seat_mut(my_seat)?;
+        let used = u64::try_from(row.vacation_used_secs).unwrap_or(0);
+        if used.saturating_add(secs) > max {
+            return Err(Failure::new(
+                ErrorCode::VacationExceeded,
+                format!(
+                    "this seat has {} of its {max} seconds of vacation left",
+                    max.saturating_sub(used)
+                ),
+            ));
+        }
+        row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
+        let until = current
+            + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
+                .ok_or_else(|| Failure::bad_request("too long"))?;
+        self.deadline = Some(until);
+        self.push(
+            &ServerEvent::SeatVacation(SeatVacation {
+                seat: my_seat,
+                duration_secs: secs,
+                until: format_time(until),
+            }),
+            actor,
+        )?;
+        Ok(())
     }
-    if !step.to_act().contains(&my_seat) {
-        return Err(Failure::not_your_turn(
-            "vacation pauses a running clock: the game is not waiting for your seat",
-        ));
-    }
-    let max = step.options.max_vacation_secs();
-    let row = step.seat_mut(my_seat)?;
-    let used = u64::try_from(row.vacation_used_secs).unwrap_or(0);
-    if used.saturating_add(secs) > max {
-        return Err(Failure::new(
-            ErrorCode::VacationExceeded,
-            format!(
-                "this seat has {} of its {max} seconds of vacation left",
-                max.saturating_sub(used)
-            ),
-        ));
-    }
-    row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
-    let until = current
-        + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
-            .ok_or_else(|| Failure::bad_request("too long"))?;
-    step.deadline = Some(until);
-    step.push(
-        &ServerEvent::SeatVacation(SeatVacation {
-            seat: my_seat,
-            duration_secs: secs,
-            until: format_time(until),
-        }),
-        actor,
-    )?;
-    Ok(())
 }

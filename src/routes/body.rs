@@ -22,8 +22,10 @@ use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::extract::BODY_LIMIT;
 use crate::error::Failure;
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// A JSON body of type `T`, checked as the module says.
 #[derive(Debug)]

@@ -9,10 +9,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use utoipa::IntoParams;
 
+use super::body::BODY_LIMIT;
 use crate::error::Failure;
-
-/// The largest request body accepted.
-pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// The JSON extractor's configuration: the size limit, any content type
 /// accepted as JSON, and problem+json errors.

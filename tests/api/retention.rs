@@ -4,7 +4,8 @@
 //! invalid settings stop the server at start.
 
 use chrono::Utc;
-use hatstand::retention::{Pruned, Retention, prune};
+use hatstand::pruner::{Pruned, prune};
+use hatstand::retention::Retention;
 use serde_json::json;
 
 use crate::support::TestApp;
@@ -323,7 +324,7 @@ async fn an_archived_game_is_served_and_verified_as_before() {
     );
     // … but once it has been over for 30 days it is archived.
     let archive = || {
-        hatstand::games::archive::archive_due(
+        hatstand::games::archiving::archive_due(
             &pool,
             Utc::now() + chrono::TimeDelta::days(1),
             Utc::now(),
