@@ -6,15 +6,13 @@
 //! [`Step::finish`] computes the new row, deadline, seat counters and
 //! notifications for one version-guarded append.
 //!
-//! Autoplay is deterministic: the command is
-//! `legal_commands[below(stream("autoplay", version), len)]` where `version`
-//! is the game's version just before the command, so the audit can check it.
+//! The rules for seats that are out (who goes out, autoplay's pick, when a
+//! forfeit ends the game) are `record::out`'s, the same ones replay and
+//! `verify` check a record against.
 
 use chrono::{DateTime, Utc};
 use hatstand_engine::{Randomness, Ruleset, apply_all, seat};
 use serde_json::{Value, json};
-
-use crate::notifications::{Note, Notification};
 use uuid::Uuid;
 
 use super::clock::{OnTimeout, ServerOptions};
@@ -23,9 +21,10 @@ use super::status;
 use crate::db::games::{GameRow, LoadedGame, SeatRow};
 use crate::db::json_text::JsonText;
 use crate::error::{ErrorCode, Failure};
+use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
 use crate::record::codec::{split_tagged, to_json};
-use crate::record::out::{OutSeats, autoplay_pick};
+use crate::record::out::{NotOut, OutSeats, autoplay_pick};
 use crate::record::server_event::{
     ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,
 };
@@ -125,10 +124,13 @@ impl<'a, R: Ruleset> Step<'a, R> {
             .map_err(Failure::internal)
     }
 
+    /// The seats that are out (the rows are every seat, in order).
+    fn out_seats(&self) -> OutSeats {
+        OutSeats::of(self.seats.iter().map(|s| s.resigned).collect())
+    }
+
     fn is_out(&self, seat_no: u8) -> bool {
-        self.seats
-            .iter()
-            .any(|s| s.seat == i16::from(seat_no) && s.resigned)
+        self.out_seats().is_out(seat_no)
     }
 
     /// Decides `command` for `seat_no` and applies its events; `user` is the
@@ -188,14 +190,14 @@ impl<'a, R: Ruleset> Step<'a, R> {
     /// # Errors
     /// `already_resigned`.
     pub fn resign(&mut self, seat_no: u8, reason: OutReason, actor: Actor) -> Result<(), Failure> {
-        let row = self.seat_mut(seat_no)?;
-        if row.resigned {
-            return Err(Failure::new(
+        self.out_seats().mark(seat_no).map_err(|e| match e {
+            NotOut::AlreadyOut(_) => Failure::new(
                 ErrorCode::AlreadyResigned,
                 "the seat is already out of the game",
-            ));
-        }
-        row.resigned = true;
+            ),
+            NotOut::NoSeat(_) => Failure::internal(e),
+        })?;
+        self.seat_mut(seat_no)?.resigned = true;
         let resigned = ServerEvent::PlayerResigned(PlayerResigned {
             seat: seat_no,
             reason,
@@ -250,8 +252,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
             if R::result(&self.state).is_some() || self.forfeit.is_some() {
                 return Ok(());
             }
-            let out = OutSeats::of(self.seats.iter().map(|s| s.resigned).collect());
-            if let Some(result) = out.forfeit() {
+            if let Some(result) = self.out_seats().forfeit() {
                 self.push(&ServerEvent::GameForfeited(result.clone()), Actor::SYSTEM)?;
                 self.forfeit = Some(result);
                 return Ok(());
