@@ -16,10 +16,10 @@ use crate::error::{ErrorCode, Failure};
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
     /// 3–32 characters: ASCII letters, digits, `_` and `-`. Unique regardless of case.
-    #[schema(example = "ann")]
+    #[schema(example = "ann", pattern = "^[A-Za-z0-9_-]{3,32}$")]
     pub username: String,
     /// 8–128 characters.
-    #[schema(example = "correct horse battery")]
+    #[schema(example = "correct horse battery", min_length = 8, max_length = 128)]
     pub password: String,
 }
 

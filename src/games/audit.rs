@@ -69,6 +69,7 @@ pub struct StateAt {
     /// The version shown.
     pub version: i64,
     /// The game's status then.
+    #[schema(value_type = crate::games::GameStatus)]
     pub status: String,
     /// The seats the game waited for then.
     pub to_act: Vec<u8>,

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::RulesetId;
 use super::clock::ServerOptions;
 use super::join::take_seat;
 use super::projection::Game;
@@ -28,10 +29,10 @@ use crate::record::server_event::{GameCreated, ServerEvent};
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// `hats`, `goathead`, `top-hats` or `hat-trick`.
-    #[schema(example = "hats")]
+    #[schema(example = "hats", value_type = RulesetId)]
     pub ruleset: String,
-    /// The number of seats.
-    #[schema(example = 3)]
+    /// The number of seats (each ruleset has its own bounds: see `/v1/rulesets`).
+    #[schema(example = 3, minimum = 2, maximum = 6)]
     pub players: u8,
     /// The ruleset's options (see `/v1/rulesets`), plus the common `seed`
     /// (a public seed makes every shuffle reproducible) and `deals` (explicit deals).

@@ -24,6 +24,8 @@ pub mod vacation;
 
 use hatstand_engine::GameKind;
 
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::context::Context;
@@ -83,6 +85,15 @@ pub fn no_such_game() -> Failure {
     Failure::not_found("there is no such game")
 }
 
+pub use crate::record::names::{GameStatus, RulesetId};
+
+/// The `turn` filter of a player's games: `mine`, the games waiting for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    Mine,
+}
+
 /// Game statuses.
 pub mod status {
     /// Waiting for players.
@@ -93,4 +104,58 @@ pub mod status {
     pub const FINISHED: &str = "finished";
     /// Ended without a result.
     pub const ABANDONED: &str = "abandoned";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_ruleset_ids_are_the_engines() {
+        let documented: Vec<String> = [
+            RulesetId::Hats,
+            RulesetId::Goathead,
+            RulesetId::TopHats,
+            RulesetId::HatTrick,
+        ]
+        .iter()
+        .map(|id| {
+            serde_json::to_value(id)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+        let engines: Vec<String> = GameKind::ALL.iter().map(|k| k.id().to_owned()).collect();
+        assert_eq!(documented, engines);
+    }
+
+    #[test]
+    fn the_documented_statuses_are_the_stored_ones() {
+        let documented: Vec<String> = [
+            GameStatus::Open,
+            GameStatus::Active,
+            GameStatus::Finished,
+            GameStatus::Abandoned,
+        ]
+        .iter()
+        .map(|s| {
+            serde_json::to_value(s)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+        assert_eq!(
+            documented,
+            [
+                status::OPEN,
+                status::ACTIVE,
+                status::FINISHED,
+                status::ABANDONED
+            ]
+        );
+    }
 }

@@ -32,6 +32,7 @@ pub struct Game {
     pub id: Uuid,
     /// `hats`, `goathead`, `top-hats` or `hat-trick`.
     #[schema(example = "hats")]
+    #[schema(value_type = crate::games::RulesetId)]
     pub ruleset: String,
     /// The version of the ruleset's rules the game is played under, from
     /// its first event to its last (`/v1/rulesets` says what each means).
@@ -39,6 +40,7 @@ pub struct Game {
     pub rules: String,
     /// `open` (waiting for players), `active`, `finished` or `abandoned`.
     #[schema(example = "active")]
+    #[schema(value_type = crate::games::GameStatus)]
     pub status: String,
     /// The number of events in the game's log; every accepted command raises it.
     #[schema(example = 17)]
@@ -84,8 +86,10 @@ pub struct Game {
 pub struct GameSummary {
     pub id: Uuid,
     #[schema(example = "hats")]
+    #[schema(value_type = crate::games::RulesetId)]
     pub ruleset: String,
     #[schema(example = "open")]
+    #[schema(value_type = crate::games::GameStatus)]
     pub status: String,
     pub version: i64,
     pub players: u8,

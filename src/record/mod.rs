@@ -6,6 +6,7 @@
 pub mod canonical;
 pub mod chain;
 pub mod codec;
+pub mod names;
 pub mod out;
 pub mod replay;
 pub mod server_event;

@@ -38,12 +38,14 @@ pub struct AuditDocument {
     /// Always `hatstand-audit/1`.
     pub format: String,
     pub game_id: Uuid,
+    #[schema(value_type = super::names::RulesetId)]
     pub ruleset: String,
     /// The rules the game was played under (`hats@1`), as its first event
     /// records them. Absent from documents written before rules versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = "hats@1")]
     pub rules: Option<String>,
+    #[schema(value_type = super::names::GameStatus)]
     pub status: String,
     /// When the game ended (RFC 3339, microseconds): the export's cursor.
     /// Not part of what is verified.
@@ -55,8 +57,8 @@ pub struct AuditDocument {
     pub seed: String,
     /// Every event, unredacted, with its hash chain.
     pub events: Vec<AuditEvent>,
-    /// The engine's final state.
-    #[schema(value_type = Object)]
+    /// The engine's final state; null for a game cancelled before it started.
+    #[schema(value_type = Option<Object>)]
     pub final_state: Value,
     /// The result.
     #[schema(value_type = Option<Object>)]

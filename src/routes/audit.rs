@@ -37,6 +37,7 @@ pub async fn audit(
 #[into_params(parameter_in = Query)]
 pub struct StateQuery {
     /// A version between 1 and the game's current version.
+    #[param(minimum = 1)]
     pub at: i64,
 }
 

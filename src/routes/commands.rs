@@ -18,8 +18,8 @@ use crate::state::AppState;
     tag = "games",
     params(
         ("id" = Uuid, Path, description = "The game id"),
-        ("If-Match" = Option<String>, Header, description = "The expected version, quoted, instead of expected_version"),
-        ("Idempotency-Key" = Option<String>, Header, description = "1–128 visible ASCII characters, unique per user"),
+        ("If-Match" = Option<String>, Header, description = "The expected version, quoted, instead of expected_version", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#),
+        ("Idempotency-Key" = Option<String>, Header, description = "1–128 visible ASCII characters, unique per user", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$"),
     ),
     request_body = CommandRequest,
     security(("bearer" = [])),

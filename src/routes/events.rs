@@ -16,11 +16,14 @@ use crate::state::AppState;
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Only events with `seq` greater than this (default 0: from the start).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// At most this many (1–1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
     /// When nothing is newer than `after`, wait up to this many seconds (0–60)
     /// for the next event before answering (long poll).
+    #[param(maximum = 60)]
     pub wait: Option<u64>,
 }
 

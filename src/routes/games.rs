@@ -20,6 +20,7 @@ use crate::games::projection::Game;
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::vacation as vacationing;
 use crate::games::vacation::VacationRequest;
+use crate::games::{GameStatus, RulesetId};
 use crate::state::AppState;
 
 /// Creates a game; the creator takes seat 0 unless `join` is false.
@@ -53,10 +54,13 @@ pub async fn create(
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `open`, `active`, `finished` or `abandoned`.
+    #[param(value_type = Option<GameStatus>)]
     pub status: Option<String>,
     /// A ruleset id.
+    #[param(value_type = Option<RulesetId>)]
     pub ruleset: Option<String>,
     /// 1–100, default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -100,7 +104,10 @@ pub async fn list(
 #[utoipa::path(
     operation_id = "get_game",
     tag = "games",
-    params(("id" = Uuid, Path, description = "The game id")),
+    params(
+        ("id" = Uuid, Path, description = "The game id"),
+        ("If-None-Match" = Option<String>, Header, description = "A version this client holds, quoted (`\"17\"`, `W/\"17\"`): 304 while the game is still at it", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#),
+    ),
     responses(
         (status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "The version, quoted"))),
         (status = 304, description = "Not modified since the version in If-None-Match"),

@@ -13,6 +13,7 @@ use crate::auth::Caller;
 use crate::error::Failure;
 use crate::games::export;
 use crate::games::read::{self, Filter, GamePage};
+use crate::games::{GameStatus, Turn};
 use crate::notifications::inbox::{self, NotificationPage};
 use crate::notifications::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
 use crate::record::verify::AuditDocument;
@@ -25,10 +26,13 @@ use futures_util::TryStreamExt;
 #[into_params(parameter_in = Query)]
 pub struct MyGamesQuery {
     /// `mine`: only the games waiting for the caller (the inbox).
+    #[param(value_type = Option<Turn>, inline)]
     pub turn: Option<String>,
     /// `open`, `active`, `finished` or `abandoned`.
+    #[param(value_type = Option<GameStatus>)]
     pub status: Option<String>,
     /// 1–100, default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -122,8 +126,10 @@ pub async fn export_games(
 #[into_params(parameter_in = Query)]
 pub struct NotificationsQuery {
     /// Only notifications with a greater id (default 0).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// 1–100, default 100.
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 

@@ -1,6 +1,8 @@
 //! Liveness and readiness.
 
 use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::problem::{ApiError, Problem};
 use crate::error::Failure;
@@ -9,18 +11,31 @@ use crate::state::AppState;
 /// How long `/readyz` waits for the database.
 const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// What the health checks answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` (the process is up) or `ready` (the database answers).
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
 /// The process is up.
-#[utoipa::path(tag = "service", responses((status = 200, description = "The process is up")))]
+#[utoipa::path(
+    operation_id = "check_health",
+    tag = "service",
+    responses((status = 200, description = "The process is up", body = Health))
+)]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({"status": "ok"}))
+    HttpResponse::Ok().json(Health { status: "ok" })
 }
 
 /// The database is reachable.
 #[utoipa::path(
+    operation_id = "check_ready",
     tag = "service",
     responses(
-        (status = 200, description = "The database answers"),
+        (status = 200, description = "The database answers", body = Health),
         (status = 503, description = "The database does not answer", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -36,5 +51,5 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     tokio::time::timeout(READY_WITHIN, check)
         .await
         .map_err(|_| Failure::unavailable("the database did not answer within a second"))??;
-    Ok(HttpResponse::Ok().json(serde_json::json!({"status": "ready"})))
+    Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }

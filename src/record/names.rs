@@ -1,0 +1,30 @@
+//! The fixed sets of names records and documents use: game statuses and
+//! ruleset ids (the OpenAPI document lists them as enums; tests in `games`
+//! hold them to the stored statuses and the engines' ids).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A game's status, as the documents name it (stored as text, see `games::status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Waiting for players.
+    Open,
+    /// Being played.
+    Active,
+    /// Over, with a result.
+    Finished,
+    /// Ended without a result.
+    Abandoned,
+}
+
+/// The id of a ruleset, as the documents name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RulesetId {
+    Hats,
+    Goathead,
+    TopHats,
+    HatTrick,
+}
