@@ -57,8 +57,8 @@ PY
 # have their own tests.
 "$venv/bin/st" run "$spec" --url "$base" \
   -H "Authorization: Bearer $token" \
-  --exclude-operation-id logout --exclude-operation-id logout_all \
-  --exclude-operation-id game_stream --exclude-operation-id my_stream \
+  --exclude-operation-id sign_out --exclude-operation-id sign_out_everywhere \
+  --exclude-operation-id stream_game_events --exclude-operation-id stream_notifications \
   --checks not_a_server_error \
   --phases examples,coverage,fuzzing \
   --max-examples "$examples" \

@@ -208,11 +208,7 @@ pub fn serve(
         app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
             // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
             .route("/docs", web::get().to(docs_redirect))
-            .default_service(web::to(|| async {
-                Err::<actix_web::HttpResponse, _>(ApiError(Failure::not_found(
-                    "there is no such resource",
-                )))
-            }))
+            .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))
             .wrap(TracingLogger::<RequestSpan>::new())

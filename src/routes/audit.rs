@@ -15,6 +15,7 @@ use crate::state::AppState;
 /// hash chain, the revealed seed and the final state. `hatstand verify`
 /// checks such a document offline.
 #[utoipa::path(
+    operation_id = "get_audit",
     tag = "audit",
     params(("id" = Uuid, Path, description = "The game id")),
     responses(
@@ -43,8 +44,10 @@ pub struct StateQuery {
 
 /// The table as the caller saw it after `at` events (step-through replay).
 #[utoipa::path(
+    operation_id = "get_game_state",
     tag = "audit",
     params(("id" = Uuid, Path, description = "The game id"), StateQuery),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The caller's view after `at` events", body = StateAt),
         (status = 400, description = "`bad_request`: `at` out of range or missing", body = Problem, content_type = "application/problem+json"),

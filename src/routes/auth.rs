@@ -10,6 +10,7 @@ use crate::state::AppState;
 
 /// Creates an account. Passwords are stored as argon2id hashes.
 #[utoipa::path(
+    operation_id = "register_account",
     tag = "auth",
     request_body = Credentials,
     responses(
@@ -30,6 +31,7 @@ pub async fn register(
 /// Signs in: exchanges a username and password for a new session's tokens,
 /// a short-lived access token (JWT, HS256) and a refresh token.
 #[utoipa::path(
+    operation_id = "sign_in",
     tag = "auth",
     request_body = Credentials,
     responses(
@@ -58,6 +60,7 @@ pub async fn login(
 /// (`refresh_token_reused`), since one of its holders is not the user. A
 /// client that lost the answer may retry with the same token for 30 s.
 #[utoipa::path(
+    operation_id = "refresh_session",
     tag = "auth",
     request_body = RefreshRequest,
     responses(
@@ -81,6 +84,7 @@ pub async fn refresh(
 /// Signs this device out: the session's access and refresh tokens stop
 /// working at once, in every server process.
 #[utoipa::path(
+    operation_id = "sign_out",
     tag = "auth",
     security(("bearer" = [])),
     responses(
@@ -100,6 +104,7 @@ pub async fn logout(
 
 /// Signs out everywhere: every session of the account ends, this one too.
 #[utoipa::path(
+    operation_id = "sign_out_everywhere",
     tag = "auth",
     security(("bearer" = [])),
     responses(
@@ -119,6 +124,7 @@ pub async fn logout_all(
 
 /// Changes the password. Every other session is signed out; this one stays.
 #[utoipa::path(
+    operation_id = "change_password",
     tag = "auth",
     request_body = PasswordChange,
     security(("bearer" = [])),

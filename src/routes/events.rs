@@ -33,6 +33,7 @@ pub struct EventsQuery {
     operation_id = "list_events",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id"), EventsQuery),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage),
         (status = 400, description = "`bad_request`: bad parameters", body = Problem, content_type = "application/problem+json"),

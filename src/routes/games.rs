@@ -12,7 +12,6 @@ use super::sse as streams;
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
 use crate::games::cancel as cancelling;
 use crate::games::create::{self as creating, CreateGame};
-use crate::games::events::EventOut;
 use crate::games::invite;
 use crate::games::join::{self as joining, JoinGame};
 use crate::games::leave;
@@ -72,6 +71,7 @@ pub struct ListQuery {
     operation_id = "list_games",
     tag = "games",
     params(ListQuery),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "A page of games, newest first", body = GamePage),
         (status = 400, description = "`bad_request`: unknown status or ruleset, bad limit or cursor", body = Problem, content_type = "application/problem+json"),
@@ -108,6 +108,7 @@ pub async fn list(
         ("id" = Uuid, Path, description = "The game id"),
         ("If-None-Match" = Option<String>, Header, description = "A version this client holds, quoted (`\"17\"`, `W/\"17\"`): 304 while the game is still at it", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#),
     ),
+    security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "The version, quoted"))),
         (status = 304, description = "Not modified since the version in If-None-Match"),
@@ -172,6 +173,7 @@ pub async fn join(
 /// An invitee declines the invitation to a game that has not started
 /// (event `player_declined`); without the code they can no longer join.
 #[utoipa::path(
+    operation_id = "decline_invitation",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     security(("bearer" = [])),
@@ -196,6 +198,7 @@ pub async fn decline(
 /// The creator cancels a game that has not started: event `game_cancelled`,
 /// status `abandoned`; its players are told (`game_finished`).
 #[utoipa::path(
+    operation_id = "cancel_game",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     security(("bearer" = [])),
@@ -222,6 +225,7 @@ pub async fn cancel(
 /// one seat is left that is not out the game ends by forfeit
 /// (`result.outcome` = `forfeit`).
 #[utoipa::path(
+    operation_id = "resign_game",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     security(("bearer" = [])),
@@ -247,6 +251,7 @@ pub async fn resign(
 /// deadline moves back by `duration` (event `seat_vacation`). Each seat may
 /// take at most `options.max_vacation` over the game.
 #[utoipa::path(
+    operation_id = "take_vacation",
     tag = "games",
     params(("id" = Uuid, Path, description = "The game id")),
     request_body = VacationRequest,
@@ -277,15 +282,16 @@ pub async fn vacation(
 /// written. Each message is `id: <seq>`, `event: <type>`, `data: <event JSON>`;
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
-    operation_id = "game_stream",
+    operation_id = "stream_game_events",
     tag = "games",
     params(
         ("id" = Uuid, Path, description = "The game id"),
         ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"),
         super::extract::StreamQuery,
     ),
+    security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "`text/event-stream` of `EventOut` messages", content_type = "text/event-stream", body = EventOut),
+        (status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String),
         (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
     )
 )]

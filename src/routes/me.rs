@@ -15,7 +15,7 @@ use crate::games::export;
 use crate::games::read::{self, Filter, GamePage};
 use crate::games::{GameStatus, Turn};
 use crate::notifications::inbox::{self, NotificationPage};
-use crate::notifications::webhooks::{self, CreatedWebhook, NewWebhook, Webhook, WebhookPayload};
+use crate::notifications::webhooks::{self, CreatedWebhook, NewWebhook, Webhook};
 use crate::record::verify::AuditDocument;
 use crate::state::AppState;
 use futures_util::TryStreamExt;
@@ -41,7 +41,7 @@ pub struct MyGamesQuery {
 /// The caller's games, newest first; `turn=mine` lists only the games whose
 /// `to_act` includes the caller's seat.
 #[utoipa::path(
-    operation_id = "my_games",
+    operation_id = "list_my_games",
     tag = "games",
     params(MyGamesQuery),
     security(("bearer" = [])),
@@ -137,6 +137,7 @@ pub struct NotificationsQuery {
 /// oldest first, each as webhooks receive it. Notifications are kept 30
 /// days; a cursor into what was pruned answers `410 cursor_expired`.
 #[utoipa::path(
+    operation_id = "list_notifications",
     tag = "notifications",
     params(NotificationsQuery),
     security(("bearer" = [])),
@@ -167,7 +168,7 @@ pub async fn notifications(
 /// (`your_turn`, `game_finished`, `invited`), `data: <the webhook payload>`;
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
-    operation_id = "my_stream",
+    operation_id = "stream_notifications",
     tag = "notifications",
     params(
         ("Last-Event-ID" = Option<i64>, Header, description = "The id of the last notification received"),
@@ -175,7 +176,7 @@ pub async fn notifications(
     ),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "`text/event-stream` of `WebhookPayload` messages", content_type = "text/event-stream", body = WebhookPayload),
+        (status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <notification id>\nevent: <type>\ndata: <a WebhookPayload, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without notifications. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String),
         (status = 410, description = "`cursor_expired`: notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -8,6 +8,7 @@ pub mod body;
 pub mod commands;
 pub mod events;
 pub mod extract;
+pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;

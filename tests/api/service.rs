@@ -36,6 +36,31 @@ async fn unknown_routes_and_methods_are_problem_json() {
     assert!(reply.body["code"].is_string());
 }
 
+#[actix_web::test]
+async fn a_method_a_path_does_not_serve_is_405_with_allow() {
+    let app = TestApp::spawn().await;
+    let reply = app
+        .send("DELETE", "/v1/rulesets", None, &[], &serde_json::json!({}))
+        .await;
+    reply.assert_problem(405, "method_not_allowed");
+    assert_eq!(reply.headers.get("allow").unwrap(), "GET");
+    let id = uuid::Uuid::new_v4();
+    let reply = app
+        .send(
+            "PUT",
+            &format!("/v1/games/{id}/commands"),
+            None,
+            &[],
+            &serde_json::json!({}),
+        )
+        .await;
+    reply.assert_problem(405, "method_not_allowed");
+    assert_eq!(reply.headers.get("allow").unwrap(), "POST");
+    app.get("/v1/games/x/y/z", None)
+        .await
+        .assert_problem(404, "not_found");
+}
+
 #[test]
 fn the_committed_openapi_document_is_the_one_the_code_builds() {
     let committed =
