@@ -36,8 +36,8 @@ pub struct EventOut {
     /// What this viewer may see of it.
     #[schema(value_type = Object, nullable)]
     pub data: Value,
-    /// When it was recorded (RFC 3339 UTC).
-    #[schema(example = "2026-11-23T10:00:00.000000Z")]
+    /// When it was recorded (RFC 3339 UTC, microseconds).
+    #[schema(example = "2026-11-23T10:00:00.000000Z", format = DateTime)]
     pub at: String,
 }
 

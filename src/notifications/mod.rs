@@ -81,6 +81,15 @@ impl Notification {
     }
 }
 
+/// The kinds of [`Notification`], as the documents name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NotificationKind {
+    YourTurn,
+    GameFinished,
+    Invited,
+}
+
 /// A notification for one user.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Note {
@@ -102,6 +111,40 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn each_notification_is_of_a_documented_kind() {
+        let id = Uuid::nil();
+        let all = [
+            (
+                Notification::your_turn(id, "hats", 0, 1, None),
+                NotificationKind::YourTurn,
+            ),
+            (
+                Notification::GameFinished {
+                    game_id: id,
+                    ruleset: "hats".into(),
+                    status: "finished".into(),
+                    version: Some(9),
+                    result: None,
+                },
+                NotificationKind::GameFinished,
+            ),
+            (
+                Notification::Invited {
+                    game_id: id,
+                    ruleset: "hats".into(),
+                    players: 2,
+                    invited_by: id,
+                },
+                NotificationKind::Invited,
+            ),
+        ];
+        for (notification, kind) in all {
+            let stored = serde_json::to_value(&notification).unwrap();
+            assert_eq!(stored["kind"], serde_json::to_value(kind).unwrap());
+        }
+    }
 
     #[test]
     fn a_note_is_stored_as_user_kind_and_payload() {

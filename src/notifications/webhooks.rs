@@ -75,7 +75,7 @@ pub struct WebhookPayload {
     pub id: i64,
     /// `your_turn`, `game_finished` or `invited`.
     #[serde(rename = "type")]
-    #[schema(example = "your_turn")]
+    #[schema(example = "your_turn", value_type = super::NotificationKind)]
     pub kind: String,
     pub game_id: Option<Uuid>,
     pub user_id: Uuid,

@@ -79,6 +79,11 @@ pub struct AuditEvent {
     /// The command that caused this event (on the first event of its batch).
     #[schema(value_type = Option<Object>)]
     pub command: Option<Value>,
+    /// When it was recorded: RFC 3339 UTC with exactly six fractional
+    /// digits. Declared a plain string, not `date-time`, because the hash
+    /// covers these exact characters: a client that parses and re-prints
+    /// the time may not verify.
+    #[schema(example = "2026-11-23T10:00:00.000000Z")]
     pub at: String,
     pub prev_hash: String,
     pub hash: String,
