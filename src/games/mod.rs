@@ -1,6 +1,9 @@
 //! The application layer: each public function is one use case (create,
-//! join, command, read, events, audit). Handlers parse and call exactly one
-//! of them; they load from PostgreSQL, run the pure engine, and store events.
+//! join, command, read, events, audit, resign, vacation, cancel, decline,
+//! export). Handlers parse and call exactly one of them. A use case takes a
+//! `Context`, loads from PostgreSQL (through `db`), runs the pure engine,
+//! stores events, and answers a value or a `Failure`; it knows nothing of
+//! HTTP.
 
 pub mod archive;
 pub mod archiving;
@@ -23,7 +26,6 @@ pub mod step;
 pub mod vacation;
 
 use hatstand_engine::GameKind;
-
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
