@@ -1,10 +1,10 @@
 //! Accounts: usernames are unique without regard to case.
 
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
+use super::errors::is_unique_violation;
 use super::schema::users;
 
 /// A user found by name: id, username as registered, password hash.
@@ -30,7 +30,7 @@ pub async fn insert(
         .await;
     match inserted {
         Ok(_) => Ok(true),
-        Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(e) if is_unique_violation(&e) => Ok(false),
         Err(e) => Err(e),
     }
 }

@@ -130,7 +130,9 @@ impl<'a, R: Ruleset> Step<'a, R> {
     }
 
     fn is_out(&self, seat_no: u8) -> bool {
-        self.out_seats().is_out(seat_no)
+        self.seats
+            .iter()
+            .any(|s| s.seat == i16::from(seat_no) && s.resigned)
     }
 
     /// Decides `command` for `seat_no` and applies its events; `user` is the

@@ -75,7 +75,7 @@ impl<R: Ruleset> Replay<R> {
         match ServerEvent::read(&event.kind, event.schema_version, &event.data)
             .map_err(|e| format!("event {at}: {e}"))?
         {
-            Some(server) => self.apply_server(server, at)?,
+            Some(server) => self.apply_server(server, &event.kind, at)?,
             None => {
                 let kind = &event.kind;
                 let state = self
@@ -91,8 +91,7 @@ impl<R: Ruleset> Replay<R> {
         Ok(())
     }
 
-    fn apply_server(&mut self, event: ServerEvent, at: i64) -> Result<(), String> {
-        let kind = event.kind();
+    fn apply_server(&mut self, event: ServerEvent, kind: &str, at: i64) -> Result<(), String> {
         let started = self.state.is_some();
         match event {
             ServerEvent::GameCreated(created) => {
