@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use awc::Client;
+use awc::{Client, ClientRequest};
 use clap::Args;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -364,33 +364,25 @@ struct TableReport {
     finished: u64,
 }
 
-async fn call(
+/// A request to `url` with the bearer `token`, if any.
+fn request(
     client: &Client,
     method: &str,
     url: &str,
     token: Option<&str>,
-    body: Option<&Value>,
-) -> Result<(u16, Value), String> {
-    call_keyed(client, method, url, token, body, None).await
-}
-
-async fn call_keyed(
-    client: &Client,
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-    idempotency_key: Option<&str>,
-) -> Result<(u16, Value), String> {
+) -> Result<ClientRequest, String> {
     let method =
         actix_web::http::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
-    let mut req = client.request(method, url);
-    if let Some(t) = token {
-        req = req.insert_header(("Authorization", format!("Bearer {t}")));
-    }
-    if let Some(key) = idempotency_key {
-        req = req.insert_header(("Idempotency-Key", key));
-    }
+    let req = client.request(method, url);
+    Ok(match token {
+        Some(t) => req.insert_header(("Authorization", format!("Bearer {t}"))),
+        None => req,
+    })
+}
+
+/// Sends `req` with `body` as JSON (if any): the status and the JSON answer.
+async fn send(req: ClientRequest, body: Option<&Value>) -> Result<(u16, Value), String> {
+    let url = req.get_uri().to_string();
     let mut res = match body {
         Some(b) => req.send_json(b).await,
         None => req.send().await,
@@ -407,6 +399,16 @@ async fn call_keyed(
         serde_json::from_slice(&bytes).map_err(|e| e.to_string())?
     };
     Ok((res.status().as_u16(), value))
+}
+
+async fn call(
+    client: &Client,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
+    send(request(client, method, url, token)?, body).await
 }
 
 async fn token(client: &Client, base: &str, name: &str) -> Result<String, String> {
@@ -527,15 +529,16 @@ async fn play_table(
             let body = json!({"expected_version": version, "command": command});
             let key = keyed.then(|| uuid::Uuid::new_v4().to_string());
             let sent = Instant::now();
-            let (status, answer) = call_keyed(
+            let mut req = request(
                 client,
                 "POST",
                 &format!("{base}/v1/games/{id}/commands"),
                 Some(&tokens[seat]),
-                Some(&body),
-                key.as_deref(),
-            )
-            .await?;
+            )?;
+            if let Some(key) = &key {
+                req = req.insert_header(("Idempotency-Key", key.as_str()));
+            }
+            let (status, answer) = send(req, Some(&body)).await?;
             let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
             if status == 200 {
                 report.samples.push(Sample {

@@ -3,9 +3,9 @@
 //! the committed file differs.
 
 use actix_web::App;
+use utoipa::openapi::RefOr;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::AppExt;
 
@@ -54,30 +54,22 @@ impl Modify for BearerAuth {
 
 /// The problems any operation of a kind can answer, declared once here
 /// rather than on every route (a route's own, more specific description of
-/// the same status wins):
+/// the same status wins; a route declares its own with `problems!`):
 /// - `400 bad_request` where there are parameters or a body to get wrong;
-/// - `401 unauthenticated` and `429 rate_limited` where a token is taken;
+/// - `401 unauthenticated` and `429 rate_limited` where a token is taken
+///   (where it is optional, the 401 says a spectator sends none);
 /// - `404 not_found` where the path names something;
 /// - `413 payload_too_large` on every `POST` (a body-less one refuses a body too);
 /// - `500 internal` everywhere, `503 unavailable` wherever the database is used.
 struct CommonProblems;
 
 impl CommonProblems {
-    fn add(operation: &mut Operation, status: &str, code: &str) {
-        let response = ResponseBuilder::new()
-            .description(format!("`{code}`"))
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
-            .build();
+    fn add(operation: &mut Operation, status: &str, description: &str) {
         operation
             .responses
             .responses
             .entry(status.to_owned())
-            .or_insert(RefOr::T(response));
+            .or_insert_with(|| RefOr::T(crate::routes::problem::problem_response(description)));
     }
 }
 
@@ -100,21 +92,31 @@ impl Modify for CommonProblems {
                 let has_input =
                     post || named || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
                 if has_input {
-                    Self::add(operation, "400", "bad_request");
+                    Self::add(operation, "400", "`bad_request`");
                 }
                 if takes_token {
-                    Self::add(operation, "401", "unauthenticated");
-                    Self::add(operation, "429", "rate_limited");
+                    let optional = serde_json::to_string(&operation.security)
+                        .is_ok_and(|security| security.contains("{}"));
+                    Self::add(
+                        operation,
+                        "401",
+                        if optional {
+                            "`unauthenticated`: a token was sent and is not valid (send none to be served as a spectator)"
+                        } else {
+                            "`unauthenticated`"
+                        },
+                    );
+                    Self::add(operation, "429", "`rate_limited`");
                 }
                 if named {
-                    Self::add(operation, "404", "not_found");
+                    Self::add(operation, "404", "`not_found`");
                 }
                 if post {
-                    Self::add(operation, "413", "payload_too_large");
+                    Self::add(operation, "413", "`payload_too_large`");
                 }
-                Self::add(operation, "500", "internal");
+                Self::add(operation, "500", "`internal`");
                 if database {
-                    Self::add(operation, "503", "unavailable");
+                    Self::add(operation, "503", "`unavailable`");
                 }
             }
         }

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use crate::db::retention::Expiring;
 use crate::db::{self, Pool};
 use crate::games::archiving;
-use crate::retention::{BATCH, BATCH_PAUSE, Retention, SESSION_RETENTION};
+use crate::retention::{BATCH, BATCH_PAUSE, Retention};
 
 /// Rows deleted by one pass, per kind.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +21,18 @@ pub struct Pruned {
     pub archived: i64,
     /// Events written before compaction, converted.
     pub compacted: i64,
+}
+
+impl Pruned {
+    /// The count of one kind of expiring row.
+    fn of(&mut self, what: Expiring) -> &mut i64 {
+        match what {
+            Expiring::IdempotencyKeys => &mut self.idempotency_keys,
+            Expiring::Notifications => &mut self.notifications,
+            Expiring::Deliveries => &mut self.deliveries,
+            Expiring::Sessions => &mut self.sessions,
+        }
+    }
 }
 
 /// Prunes everything that expired by `now`, batch after batch until no
@@ -49,43 +62,27 @@ pub async fn prune(
         }};
     }
     let sql = |e: diesel::result::Error| e.to_string();
-    let mut pruned = {
+    let mut pruned = Pruned::default();
+    {
         let mut conn = pool.get().await.map_err(|e| e.to_string())?;
         let conn = &mut conn;
-        Pruned {
-            idempotency_keys: drain!(
+        for what in Expiring::ALL {
+            let before = now - retention.kept(what);
+            let deleted = drain!(
                 BATCH,
-                db::retention::idempotency_keys(conn, now - retention.idempotency, BATCH)
+                db::retention::delete_expired(conn, what, before, BATCH)
                     .await
                     .map_err(sql)
-            ),
-            notifications: drain!(
-                BATCH,
-                db::retention::notifications(conn, now - retention.notifications, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            deliveries: drain!(
-                BATCH,
-                db::retention::deliveries(conn, now - retention.deliveries, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            sessions: drain!(
-                BATCH,
-                db::retention::sessions(conn, now - SESSION_RETENTION, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            compacted: drain!(
-                BATCH,
-                db::retention::compact_events(conn, BATCH)
-                    .await
-                    .map_err(sql)
-            ),
-            archived: 0,
+            );
+            *pruned.of(what) = deleted;
         }
-    };
+        pruned.compacted = drain!(
+            BATCH,
+            db::retention::compact_events(conn, BATCH)
+                .await
+                .map_err(sql)
+        );
+    }
     // Archiving takes its own connection (and the one above is back in the
     // pool, which may hold only one).
     pruned.archived = drain!(

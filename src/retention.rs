@@ -27,6 +27,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::config::RetentionSettings;
+use crate::db::retention::Expiring;
 
 /// Rows pruned by one statement.
 pub const BATCH: i64 = 1_000;
@@ -54,6 +55,17 @@ pub struct Retention {
 }
 
 impl Retention {
+    /// How long rows of `what` are kept after they expire.
+    #[must_use]
+    pub fn kept(&self, what: Expiring) -> TimeDelta {
+        match what {
+            Expiring::IdempotencyKeys => self.idempotency,
+            Expiring::Notifications => self.notifications,
+            Expiring::Deliveries => self.deliveries,
+            Expiring::Sessions => SESSION_RETENTION,
+        }
+    }
+
     /// The retention the settings ask for.
     ///
     /// # Errors

@@ -19,32 +19,40 @@ struct Count {
     n: i64,
 }
 
-async fn count(
-    conn: &mut AsyncPgConnection,
-    sql: &'static str,
-    before: DateTime<Utc>,
-    batch: i64,
-) -> diesel::QueryResult<i64> {
-    let counted: Count = diesel::sql_query(sql)
-        .bind::<Timestamptz, _>(before)
-        .bind::<BigInt, _>(batch)
-        .get_result(conn)
-        .await?;
-    Ok(counted.n)
+/// What expires, each kind deleted by its own statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expiring {
+    /// Idempotency keys stored before the cut-off.
+    IdempotencyKeys,
+    /// Notifications written before the cut-off, with their webhook deliveries;
+    /// the `notifications` mark rises to the highest id deleted.
+    Notifications,
+    /// Webhook deliveries that ended (delivered or failed) before the cut-off.
+    Deliveries,
+    /// Sessions that expired or were signed out before the cut-off.
+    Sessions,
 }
 
-/// Deletes up to `batch` idempotency keys stored before `before`.
-///
-/// # Errors
-/// Database errors.
-pub async fn idempotency_keys(
-    conn: &mut AsyncPgConnection,
-    before: DateTime<Utc>,
-    batch: i64,
-) -> diesel::QueryResult<i64> {
-    count(
-        conn,
-        "WITH doomed AS (
+impl Expiring {
+    /// Every kind, in the order the pruner deletes them.
+    pub const ALL: [Expiring; 4] = [
+        Expiring::IdempotencyKeys,
+        Expiring::Notifications,
+        Expiring::Deliveries,
+        Expiring::Sessions,
+    ];
+
+    fn statement(self) -> &'static str {
+        match self {
+            Expiring::IdempotencyKeys => DELETE_IDEMPOTENCY_KEYS,
+            Expiring::Notifications => DELETE_NOTIFICATIONS,
+            Expiring::Deliveries => DELETE_DELIVERIES,
+            Expiring::Sessions => DELETE_SESSIONS,
+        }
+    }
+}
+
+const DELETE_IDEMPOTENCY_KEYS: &str = "WITH doomed AS (
              SELECT user_id, key FROM idempotency_keys
               WHERE created_at < $1 ORDER BY created_at LIMIT $2
                 FOR UPDATE SKIP LOCKED),
@@ -52,27 +60,9 @@ pub async fn idempotency_keys(
              DELETE FROM idempotency_keys k USING doomed
               WHERE k.user_id = doomed.user_id AND k.key = doomed.key
              RETURNING 1)
-         SELECT count(*) AS n FROM gone",
-        before,
-        batch,
-    )
-    .await
-}
+         SELECT count(*) AS n FROM gone";
 
-/// Deletes up to `batch` notifications written before `before`, with their
-/// webhook deliveries, and raises the `notifications` mark to the highest
-/// id deleted.
-///
-/// # Errors
-/// Database errors.
-pub async fn notifications(
-    conn: &mut AsyncPgConnection,
-    before: DateTime<Utc>,
-    batch: i64,
-) -> diesel::QueryResult<i64> {
-    count(
-        conn,
-        "WITH doomed AS (
+const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
              SELECT id FROM notifications
               WHERE created_at < $1 ORDER BY id LIMIT $2
                 FOR UPDATE SKIP LOCKED),
@@ -86,26 +76,9 @@ pub async fn notifications(
          marked AS (
              UPDATE pruned SET upto = greatest(upto, (SELECT max(id) FROM gone))
               WHERE what = 'notifications' AND EXISTS (SELECT 1 FROM gone))
-         SELECT count(*) AS n FROM gone",
-        before,
-        batch,
-    )
-    .await
-}
+         SELECT count(*) AS n FROM gone";
 
-/// Deletes up to `batch` webhook deliveries that ended (delivered or
-/// failed) before `before`.
-///
-/// # Errors
-/// Database errors.
-pub async fn deliveries(
-    conn: &mut AsyncPgConnection,
-    before: DateTime<Utc>,
-    batch: i64,
-) -> diesel::QueryResult<i64> {
-    count(
-        conn,
-        "WITH doomed AS (
+const DELETE_DELIVERIES: &str = "WITH doomed AS (
              SELECT id FROM webhook_deliveries
               WHERE state <> 'pending' AND coalesce(delivered_at, last_attempt_at) < $1
               LIMIT $2
@@ -114,25 +87,9 @@ pub async fn deliveries(
              DELETE FROM webhook_deliveries d USING doomed
               WHERE d.id = doomed.id
              RETURNING 1)
-         SELECT count(*) AS n FROM gone",
-        before,
-        batch,
-    )
-    .await
-}
+         SELECT count(*) AS n FROM gone";
 
-/// Deletes up to `batch` sessions that expired or were signed out before `before`.
-///
-/// # Errors
-/// Database errors.
-pub async fn sessions(
-    conn: &mut AsyncPgConnection,
-    before: DateTime<Utc>,
-    batch: i64,
-) -> diesel::QueryResult<i64> {
-    count(
-        conn,
-        "WITH doomed AS (
+const DELETE_SESSIONS: &str = "WITH doomed AS (
              SELECT id FROM sessions WHERE expires_at < $1
              UNION
              SELECT id FROM sessions WHERE revoked_at < $1
@@ -144,11 +101,25 @@ pub async fn sessions(
              DELETE FROM sessions s USING locked
               WHERE s.id = locked.id
              RETURNING 1)
-         SELECT count(*) AS n FROM gone",
-        before,
-        batch,
-    )
-    .await
+         SELECT count(*) AS n FROM gone";
+
+/// Deletes up to `batch` rows of `what` that expired before `before`;
+/// answers how many.
+///
+/// # Errors
+/// Database errors.
+pub async fn delete_expired(
+    conn: &mut AsyncPgConnection,
+    what: Expiring,
+    before: DateTime<Utc>,
+    batch: i64,
+) -> diesel::QueryResult<i64> {
+    let counted: Count = diesel::sql_query(what.statement())
+        .bind::<Timestamptz, _>(before)
+        .bind::<BigInt, _>(batch)
+        .get_result(conn)
+        .await?;
+    Ok(counted.n)
 }
 
 /// Converts up to `batch` events written before events were compacted (hex

@@ -1,6 +1,6 @@
 //! Private games and invitations: who may join a private game, and
-//! declining an invitation; and the path every change of a game that has
-//! not started takes (a decline here, a cancellation in `cancel`).
+//! declining an invitation (a change of a game that has not started, see
+//! `open_game`).
 //!
 //! A private game (`private: true`, or any `invitees`) gets a random
 //! `invite_code`, shown only to its seated players. It is not listed in
@@ -10,17 +10,15 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::open_game::{OpenChange, change_open_game, must_be_open};
-use super::projection::Game;
+use super::open_game::{OpenChange, OpenTx, must_be_open};
 use crate::auth::Caller;
-use crate::context::Context;
 use crate::db::Conn;
 use crate::db::games::{GameRow, LoadedGame};
 use crate::db::notifications::{self, Noted};
 use crate::db::{invitations, users};
 use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
-use crate::record::chain::{Actor, Chain};
+use crate::record::chain::Actor;
 use crate::record::server_event::{Invitee, ServerEvent};
 
 /// The users named `usernames` (case-insensitive), without duplicates.
@@ -109,60 +107,44 @@ pub async fn check_may_join(
 /// An invitee declines: event `player_declined`; they may no longer join
 /// without the code.
 ///
-/// # Errors
-/// `not_found`, `not_invited`, `game_not_open`, `already_joined`.
-#[tracing::instrument(skip_all, fields(game = %id))]
-pub async fn decline(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
-    change_open_game(state, caller, id, Decline).await
-}
-
-/// Declining, as a change of a game that has not started.
-struct Decline;
+/// Fails with `not_invited`, `game_not_open` or `already_joined`.
+pub struct Decline;
 
 impl OpenChange for Decline {
-    async fn apply(
-        &self,
-        conn: &mut Conn,
-        loaded: &mut LoadedGame,
-        chain: &mut Chain,
-        who: &Caller,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<Note>, Failure> {
-        decline_in(conn, loaded, chain, who, now).await?;
-        Ok(Vec::new())
-    }
-}
+    const NAME: &'static str = "decline";
 
-async fn decline_in(
-    conn: &mut Conn,
-    loaded: &LoadedGame,
-    chain: &mut Chain,
-    who: &Caller,
-    now: DateTime<Utc>,
-) -> Result<(), Failure> {
-    let id = loaded.game.id;
-    if invitations::find(conn, id, who.user_id).await? != Some(false) {
-        return Err(Failure::not_invited());
+    async fn apply(&self, tx: OpenTx<'_>) -> Result<(), Failure> {
+        let OpenTx {
+            conn,
+            loaded,
+            chain,
+            who,
+            now,
+        } = tx;
+        let id = loaded.game.id;
+        if invitations::find(conn, id, who.user_id).await? != Some(false) {
+            return Err(Failure::not_invited());
+        }
+        must_be_open(loaded)?;
+        if loaded.seat_of(who.user_id).is_some() {
+            return Err(Failure::new(
+                ErrorCode::AlreadyJoined,
+                "you have a seat in this game",
+            ));
+        }
+        invitations::decline(conn, id, who.user_id, now).await?;
+        chain
+            .push_server(
+                &ServerEvent::PlayerDeclined(Invitee {
+                    user_id: who.user_id,
+                    username: who.username.clone(),
+                }),
+                Actor {
+                    user: Some(who.user_id),
+                    seat: None,
+                },
+            )
+            .map_err(Failure::internal)?;
+        Ok(())
     }
-    must_be_open(loaded)?;
-    if loaded.seat_of(who.user_id).is_some() {
-        return Err(Failure::new(
-            ErrorCode::AlreadyJoined,
-            "you have a seat in this game",
-        ));
-    }
-    invitations::decline(conn, id, who.user_id, now).await?;
-    chain
-        .push_server(
-            &ServerEvent::PlayerDeclined(Invitee {
-                user_id: who.user_id,
-                username: who.username.clone(),
-            }),
-            Actor {
-                user: Some(who.user_id),
-                seat: None,
-            },
-        )
-        .map_err(Failure::internal)?;
-    Ok(())
 }

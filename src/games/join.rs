@@ -2,24 +2,21 @@
 //! start and the engine's opening events (the first deal) are written with
 //! the seat, in the same transaction.
 
-use diesel_async::AsyncConnection;
 use hatstand_engine::{GameKind, Randomness, Ruleset, apply_all, with_ruleset};
 use serde::Deserialize;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 use super::clock::ServerOptions;
 use super::invite::check_may_join;
-use super::projection::Game;
+use super::open_game::{OpenChange, OpenTx};
 use super::step::notifications;
 use super::{kind_of, status};
 use crate::auth::Caller;
-use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
-use crate::db::event_store;
-use crate::db::games::{self, LoadedGame, SeatRow};
+use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
 use crate::error::{ErrorCode, Failure};
 use crate::games::snapshot::state_to_json;
+use crate::notifications::Note;
 use crate::record::chain::{Actor, Chain};
 use crate::record::codec::{split_tagged, to_json};
 use crate::record::server_event::{PlayerJoined, ServerEvent, Started};
@@ -140,46 +137,33 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
     Ok(())
 }
 
-/// Joins a game.
+/// Takes a seat: the one asked for, else the lowest free one; the game
+/// starts when the last seat fills (its first deadline runs from now). A
+/// private game needs its code unless the caller is invited.
 ///
-/// # Errors
-/// `not_found` and the errors of [`take_seat`].
-#[tracing::instrument(skip_all, fields(game = %id, version))]
-pub async fn join(
-    state: &Context,
-    caller: &Caller,
-    id: Uuid,
-    request: JoinGame,
-) -> Result<Game, Failure> {
-    let mut conn = state.pool.get().await?;
-    let now = crate::record::chain::now();
-    let caller_ref = caller.clone();
-    let loaded = conn
-        .transaction::<_, Failure, _>(async move |conn| {
-            let mut loaded = super::locked(conn, id).await?;
-            let kind = kind_of(&loaded.game)?;
-            check_may_join(conn, &loaded, &caller_ref, request.code.as_deref()).await?;
-            let before = loaded.game.clone();
-            let mut chain = Chain::after(loaded.game.version, &loaded.game.last_hash, now);
-            let row = take_seat(kind, &mut loaded, &mut chain, &caller_ref, request.seat)?;
-            games::insert_seats(conn, id, std::slice::from_ref(&row), now)
-                .await
-                .map_err(unknown_user_is_unauthenticated)?;
-            event_store::insert(conn, id, &chain.events).await?;
-            let game = &mut loaded.game;
-            game.version = chain.version();
-            game.last_hash = chain.last_hash().to_owned();
-            game.updated_at = now;
-            if game.status == status::ACTIVE && !game.to_act.is_empty() {
-                game.deadline = ServerOptions::of(&game.server_options).deadline_from(now);
-            }
-            let notes = crate::notifications::rows(&notifications(&before, game, &loaded.seats))?;
-            let told = crate::db::notifications::insert(conn, Some(id), &notes, now).await?;
-            games::store_locked(conn, &loaded.game).await?;
-            Ok((loaded, told))
-        })
-        .await?;
-    let (loaded, told) = loaded;
-    super::committed(state, id, loaded.game.version, &told);
-    super::read::project_stored(&loaded, Some(caller.user_id))
+/// Fails with `not_invited` and the errors of [`take_seat`].
+pub struct Join(pub JoinGame);
+
+impl OpenChange for Join {
+    const NAME: &'static str = "join";
+
+    async fn apply(&self, tx: OpenTx<'_>) -> Result<(), Failure> {
+        let game = &tx.loaded.game;
+        let kind = kind_of(game)?;
+        check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
+        let row = take_seat(kind, tx.loaded, tx.chain, tx.who, self.0.seat)?;
+        let seated = std::slice::from_ref(&row);
+        games::insert_seats(tx.conn, tx.loaded.game.id, seated, tx.now)
+            .await
+            .map_err(unknown_user_is_unauthenticated)?;
+        let game = &mut tx.loaded.game;
+        if game.status == status::ACTIVE && !game.to_act.is_empty() {
+            game.deadline = ServerOptions::of(&game.server_options).deadline_from(tx.now);
+        }
+        Ok(())
+    }
+
+    fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {
+        notifications(before, &after.game, &after.seats)
+    }
 }

@@ -1,34 +1,25 @@
 //! `/v1/games/{id}/audit` and `/v1/games/{id}/state`: records and replays.
 
+use actix_web::web::Query;
 use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
-use uuid::Uuid;
 
-use super::problem::{ApiError, Problem};
+use super::problem::problems;
+use super::{GamePath, Id, Reply, State};
 use crate::auth::MaybeCaller;
 use crate::games::audit::{self as audits, StateAt};
 use crate::record::verify::AuditDocument;
-use crate::state::AppState;
 
 /// The complete, unredacted record of a finished game: every event with its
 /// hash chain, the revealed seed and the final state. `hatstand verify`
 /// checks such a document offline.
 #[utoipa::path(
-    operation_id = "get_audit",
-    tag = "audit",
-    params(("id" = Uuid, Path, description = "The game id")),
-    responses(
-        (status = 200, description = "The whole unredacted log, the revealed seed and the final state", body = AuditDocument),
-        (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
-    )
+    operation_id = "get_audit", tag = "audit", params(GamePath),
+    responses((status = 200, description = "The whole unredacted log, the revealed seed and the final state", body = AuditDocument), GetAuditProblems)
 )]
 #[get("/games/{id}/audit")]
-pub async fn audit(
-    state: web::Data<AppState>,
-    id: web::Path<Uuid>,
-) -> Result<web::Json<AuditDocument>, ApiError> {
+pub async fn audit(state: State, id: Id) -> Reply<AuditDocument> {
     Ok(web::Json(audits::audit(&state, id.into_inner()).await?))
 }
 
@@ -44,23 +35,17 @@ pub struct StateQuery {
 
 /// The table as the caller saw it after `at` events (step-through replay).
 #[utoipa::path(
-    operation_id = "get_game_state",
-    tag = "audit",
-    params(("id" = Uuid, Path, description = "The game id"), StateQuery),
+    operation_id = "get_game_state", tag = "audit", params(GamePath, StateQuery),
     security((), ("bearer" = [])),
-    responses(
-        (status = 200, description = "The caller's view after `at` events", body = StateAt),
-        (status = 400, description = "`bad_request`: `at` out of range or missing", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-    )
+    responses((status = 200, description = "The caller's view after `at` events", body = StateAt), GetGameStateProblems)
 )]
 #[get("/games/{id}/state")]
 pub async fn state_at(
-    state: web::Data<AppState>,
+    state: State,
     caller: MaybeCaller,
-    id: web::Path<Uuid>,
-    query: web::Query<StateQuery>,
-) -> Result<web::Json<StateAt>, ApiError> {
+    id: Id,
+    query: Query<StateQuery>,
+) -> Reply<StateAt> {
     let view = audits::state_at(
         &state,
         caller.0.map(|c| c.user_id),
@@ -69,4 +54,11 @@ pub async fn state_at(
     )
     .await?;
     Ok(web::Json(view))
+}
+
+problems! {
+    /// What `get_audit` answers besides the common problems.
+    GetAuditProblems { BadRequest: "malformed id", GameNotFinished }
+    /// What `get_game_state` answers besides the common problems.
+    GetGameStateProblems { BadRequest: "`at` out of range or missing" }
 }

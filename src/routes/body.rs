@@ -69,16 +69,22 @@ async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, Fail
         })
 }
 
+/// Reads the body (see [`read`]) and makes the extractor's value of it.
+fn extract<T: 'static>(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    make: fn(&[u8]) -> Result<T, Failure>,
+) -> LocalBoxFuture<'static, Result<T, actix_web::Error>> {
+    let (req, payload) = (req.clone(), payload.take());
+    Box::pin(async move { Ok(make(&read(req, payload).await?)?) })
+}
+
 impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
     type Error = actix_web::Error;
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let (req, payload) = (req.clone(), payload.take());
-        Box::pin(async move {
-            let bytes = read(req, payload).await?;
-            Ok(Json(parse(&bytes)?))
-        })
+        extract(req, payload, |bytes| parse(bytes).map(Json))
     }
 }
 
@@ -87,14 +93,14 @@ impl FromRequest for NoBody {
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let (req, payload) = (req.clone(), payload.take());
-        Box::pin(async move {
-            let bytes = read(req, payload).await?;
-            let text = std::str::from_utf8(&bytes).unwrap_or("?").trim();
+        extract(req, payload, |bytes| {
+            let text = std::str::from_utf8(bytes).unwrap_or("?").trim();
             if text.is_empty() || text == "null" || text.replace(char::is_whitespace, "") == "{}" {
                 Ok(NoBody)
             } else {
-                Err(Failure::bad_request("this endpoint takes no body (send none, or {})").into())
+                Err(Failure::bad_request(
+                    "this endpoint takes no body (send none, or {})",
+                ))
             }
         })
     }

@@ -1,14 +1,14 @@
 //! `/v1/games/{id}/events`: the log as the caller may see it, with long polling.
 
+use actix_web::web::Query;
 use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
-use uuid::Uuid;
 
-use super::problem::{ApiError, Problem};
+use super::problem::problems;
+use super::{GamePath, Id, Reply, State};
 use crate::auth::MaybeCaller;
 use crate::games::events::{self, EventsPage};
-use crate::state::AppState;
 
 /// Which events.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -30,23 +30,17 @@ pub struct EventsQuery {
 /// The game's events after `after`, redacted for the caller (a draw shows its
 /// card only to the drawer); with `wait`, a long poll.
 #[utoipa::path(
-    operation_id = "list_events",
-    tag = "games",
-    params(("id" = Uuid, Path, description = "The game id"), EventsQuery),
+    operation_id = "list_events", tag = "games", params(GamePath, EventsQuery),
     security((), ("bearer" = [])),
-    responses(
-        (status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage),
-        (status = 400, description = "`bad_request`: bad parameters", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthenticated`: a token was sent and is not valid", body = Problem, content_type = "application/problem+json"),
-    )
+    responses((status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage), ListEventsProblems)
 )]
 #[get("/games/{id}/events")]
 pub async fn list(
-    state: web::Data<AppState>,
+    state: State,
     caller: MaybeCaller,
-    id: web::Path<Uuid>,
-    query: web::Query<EventsQuery>,
-) -> Result<web::Json<EventsPage>, ApiError> {
+    id: Id,
+    query: Query<EventsQuery>,
+) -> Reply<EventsPage> {
     let q = query.into_inner();
     let page = events::list(
         &state,
@@ -58,4 +52,9 @@ pub async fn list(
     )
     .await?;
     Ok(web::Json(page))
+}
+
+problems! {
+    /// What `list_events` answers besides the common problems.
+    ListEventsProblems { BadRequest: "bad parameters" }
 }

@@ -1,14 +1,15 @@
 //! `/v1/me`: the caller's own games — the play-by-mail inbox — and what the
 //! caller is told: notifications, their stream, and webhooks.
 
+use actix_web::web::Query;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
-use uuid::Uuid;
 
 use super::extract::{StreamQuery, event_stream, resume_after};
-use super::problem::{ApiError, Problem};
+use super::problem::{ApiError, problems};
 use super::sse as streams;
+use super::{Answer, Id, Reply, State};
 use crate::auth::Caller;
 use crate::error::Failure;
 use crate::games::export;
@@ -17,7 +18,6 @@ use crate::games::{GameStatus, Turn};
 use crate::notifications::inbox::{self, NotificationPage};
 use crate::notifications::webhooks::{self, CreatedWebhook, NewWebhook, Webhook};
 use crate::record::verify::AuditDocument;
-use crate::state::AppState;
 use futures_util::TryStreamExt;
 
 /// Which of the caller's games.
@@ -41,20 +41,11 @@ pub struct MyGamesQuery {
 /// The caller's games, newest first; `turn=mine` lists only the games whose
 /// `to_act` includes the caller's seat.
 #[utoipa::path(
-    operation_id = "list_my_games",
-    tag = "games",
-    params(MyGamesQuery),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "A page of the caller's games", body = GamePage),
-    )
+    operation_id = "list_my_games", tag = "games", params(MyGamesQuery), security(("bearer" = [])),
+    responses((status = 200, description = "A page of the caller's games", body = GamePage))
 )]
 #[get("/me/games")]
-pub async fn games(
-    state: web::Data<AppState>,
-    caller: Caller,
-    query: web::Query<MyGamesQuery>,
-) -> Result<web::Json<GamePage>, ApiError> {
+pub async fn games(state: State, caller: Caller, query: Query<MyGamesQuery>) -> Reply<GamePage> {
     let q = query.into_inner();
     let my_turn = match q.turn.as_deref() {
         None => false,
@@ -97,21 +88,11 @@ pub struct ExportQuery {
 /// first, streamed. Each line is a complete audit that `hatstand verify`
 /// checks on its own; its `finished_at` is the cursor for the next export.
 #[utoipa::path(
-    operation_id = "export_my_games",
-    tag = "audit",
-    params(ExportQuery),
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "One audit document per line", body = AuditDocument, content_type = "application/x-ndjson"),
-        (status = 400, description = "`bad_request`: `since` is not an RFC 3339 time", body = Problem, content_type = "application/problem+json"),
-    )
+    operation_id = "export_my_games", tag = "audit", params(ExportQuery), security(("bearer" = [])),
+    responses((status = 200, description = "One audit document per line", body = AuditDocument, content_type = "application/x-ndjson"), ExportMyGamesProblems)
 )]
 #[get("/me/games/export")]
-pub async fn export_games(
-    state: web::Data<AppState>,
-    caller: Caller,
-    query: web::Query<ExportQuery>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn export_games(state: State, caller: Caller, query: Query<ExportQuery>) -> Answer {
     let since = export::parse_since(query.since.as_deref())?;
     let lines =
         export::lines(state.pool.clone(), Some(caller.user_id), since).map_ok(web::Bytes::from);
@@ -137,21 +118,16 @@ pub struct NotificationsQuery {
 /// oldest first, each as webhooks receive it. Notifications are kept 30
 /// days; a cursor into what was pruned answers `410 cursor_expired`.
 #[utoipa::path(
-    operation_id = "list_notifications",
-    tag = "notifications",
-    params(NotificationsQuery),
+    operation_id = "list_notifications", tag = "notifications", params(NotificationsQuery),
     security(("bearer" = [])),
-    responses(
-        (status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage),
-        (status = 410, description = "`cursor_expired`: notifications after `after` may have been pruned (kept 30 days); fetch again from `after=0`", body = Problem, content_type = "application/problem+json"),
-    )
+    responses((status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage), ListNotificationsProblems)
 )]
 #[get("/me/notifications")]
 pub async fn notifications(
-    state: web::Data<AppState>,
+    state: State,
     caller: Caller,
-    query: web::Query<NotificationsQuery>,
-) -> Result<web::Json<NotificationPage>, ApiError> {
+    query: Query<NotificationsQuery>,
+) -> Reply<NotificationPage> {
     let notifications = inbox::notifications(
         &state,
         caller.user_id,
@@ -168,25 +144,18 @@ pub async fn notifications(
 /// (`your_turn`, `game_finished`, `invited`), `data: <the webhook payload>`;
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
-    operation_id = "stream_notifications",
-    tag = "notifications",
-    params(
-        ("Last-Event-ID" = Option<i64>, Header, description = "The id of the last notification received"),
-        StreamQuery,
-    ),
+    operation_id = "stream_notifications", tag = "notifications",
+    params(("Last-Event-ID" = Option<i64>, Header, description = "The id of the last notification received"), StreamQuery),
     security(("bearer" = [])),
-    responses(
-        (status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <notification id>\nevent: <type>\ndata: <a WebhookPayload, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without notifications. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String),
-        (status = 410, description = "`cursor_expired`: notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch", body = Problem, content_type = "application/problem+json"),
-    )
+    responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <notification id>\nevent: <type>\ndata: <a WebhookPayload, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without notifications. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String), StreamNotificationsProblems)
 )]
 #[get("/me/stream")]
 pub async fn stream(
-    state: web::Data<AppState>,
+    state: State,
     caller: Caller,
     req: HttpRequest,
-    query: web::Query<StreamQuery>,
-) -> Result<HttpResponse, ApiError> {
+    query: Query<StreamQuery>,
+) -> Answer {
     let after = resume_after(&req, query.after)?;
     Ok(event_stream(streams::user(&state, &caller, after).await?))
 }
@@ -197,21 +166,15 @@ pub async fn stream(
 /// "<t>.<body>")>`, with `Hatstand-Delivery: <delivery id>`. Delivered at
 /// least once: retried with exponential backoff until a 2xx answer.
 #[utoipa::path(
-    tag = "notifications",
-    request_body = NewWebhook,
-    security(("bearer" = [])),
-    responses(
-        (status = 201, description = "The webhook, with its secret (shown only now)", body = CreatedWebhook),
-        (status = 400, description = "`bad_request`: not an absolute http(s) URL", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`too_many_webhooks`", body = Problem, content_type = "application/problem+json"),
-    )
+    tag = "notifications", request_body = NewWebhook, security(("bearer" = [])),
+    responses((status = 201, description = "The webhook, with its secret (shown only now)", body = CreatedWebhook), CreateWebhookProblems)
 )]
 #[post("/me/webhooks")]
 pub async fn create_webhook(
-    state: web::Data<AppState>,
+    state: State,
     caller: Caller,
     body: super::body::Json<NewWebhook>,
-) -> Result<HttpResponse, ApiError> {
+) -> Answer {
     let created = webhooks::create(&state, &caller, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(created))
 }
@@ -220,36 +183,39 @@ pub async fn create_webhook(
 /// failing (to be retried), failed (given up), pending, and the latest
 /// attempt's status and error.
 #[utoipa::path(
-    tag = "notifications",
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The caller's webhooks with their delivery state", body = Vec<Webhook>),
-    )
+    tag = "notifications", security(("bearer" = [])),
+    responses((status = 200, description = "The caller's webhooks with their delivery state", body = Vec<Webhook>))
 )]
 #[get("/me/webhooks")]
-pub async fn list_webhooks(
-    state: web::Data<AppState>,
-    caller: Caller,
-) -> Result<web::Json<Vec<Webhook>>, ApiError> {
+pub async fn list_webhooks(state: State, caller: Caller) -> Reply<Vec<Webhook>> {
     Ok(web::Json(webhooks::list(&state, &caller).await?))
 }
 
 /// Deletes one of the caller's webhooks; its undelivered notifications are dropped.
 #[utoipa::path(
-    tag = "notifications",
-    params(("id" = Uuid, Path, description = "The webhook id")),
+    tag = "notifications", params(("id" = Uuid, Path, description = "The webhook id")),
     security(("bearer" = [])),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 400, description = "`bad_request`: malformed id", body = Problem, content_type = "application/problem+json"),
-    )
+    responses((status = 204, description = "Deleted"), DeleteWebhookProblems)
 )]
 #[delete("/me/webhooks/{id}")]
-pub async fn delete_webhook(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn delete_webhook(state: State, caller: Caller, id: Id) -> Answer {
     webhooks::delete(&state, &caller, id.into_inner()).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+problems! {
+    /// What `export_my_games` answers besides the common problems.
+    ExportMyGamesProblems { BadRequest: "`since` is not an RFC 3339 time" }
+    /// What `list_notifications` answers besides the common problems.
+    ListNotificationsProblems {
+        CursorExpired: "notifications after `after` may have been pruned (kept 30 days); fetch again from `after=0`",
+    }
+    /// What `stream_notifications` answers besides the common problems.
+    StreamNotificationsProblems {
+        CursorExpired: "notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch",
+    }
+    /// What `create_webhook` answers besides the common problems.
+    CreateWebhookProblems { BadRequest: "not an absolute http(s) URL", TooManyWebhooks }
+    /// What `delete_webhook` answers besides the common problems.
+    DeleteWebhookProblems { BadRequest: "malformed id" }
 }

@@ -16,7 +16,30 @@ pub mod rulesets;
 pub mod service;
 pub mod sse;
 
+use actix_web::{HttpResponse, web};
 use utoipa_actix_web::scope;
+use uuid::Uuid;
+
+use crate::state::AppState;
+use problem::ApiError;
+
+/// The application state, as a handler takes it.
+pub type State = web::Data<AppState>;
+/// The id a path names (a game's, a webhook's).
+pub type Id = web::Path<Uuid>;
+/// The game a path names, as the OpenAPI document declares it (handlers
+/// take it as an [`Id`]).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct GamePath {
+    /// The game id
+    pub id: Uuid,
+}
+
+/// A JSON answer, or a problem.
+pub type Reply<T> = Result<web::Json<T>, ApiError>;
+/// Any other answer (a status alone, headers, a stream), or a problem.
+pub type Answer = Result<HttpResponse, ApiError>;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers every documented route.

@@ -6,8 +6,11 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 
 use crate::error::{ErrorCode, Failure};
 
@@ -108,6 +111,79 @@ pub fn title(code: ErrorCode) -> &'static str {
     }
 }
 
+/// Declares, for each endpoint of a routes module, the problems it answers
+/// besides the common ones (which `openapi::CommonProblems` adds by rule):
+/// a unit type to name in the endpoint's `responses(...)`, listing codes
+/// with an optional detail. The codes are grouped under the status
+/// [`status`] gives them, so no endpoint can document a code under the
+/// wrong status. Each routes module ends with one such table.
+///
+/// ```ignore
+/// problems! {
+///     /// What `join_game` answers besides the common problems.
+///     JoinGameProblems { NotInvited: "without its code or an invitation", GameFull, SeatTaken }
+/// }
+/// #[utoipa::path(responses((status = 200, body = Game), JoinGameProblems))]
+/// ```
+macro_rules! problems {
+    ($( $(#[$meta:meta])* $name:ident { $($code:ident $(: $detail:literal)?),* $(,)? } )*) => {
+        $(
+            $(#[$meta])*
+            pub struct $name;
+
+            impl utoipa::IntoResponses for $name {
+                fn responses() -> std::collections::BTreeMap<
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+                > {
+                    $crate::routes::problem::responses(&[
+                        $(($crate::error::ErrorCode::$code, concat!("" $(, $detail)?))),*
+                    ])
+                }
+            }
+        )*
+    };
+}
+pub(crate) use problems;
+
+/// The problem+json responses of `problems`, one per status: "`code`:
+/// detail" for each code, joined by "; ".
+#[must_use]
+pub fn responses(
+    problems: &[(ErrorCode, &str)],
+) -> BTreeMap<String, RefOr<utoipa::openapi::response::Response>> {
+    let mut described: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (code, detail) in problems {
+        let line = if detail.is_empty() {
+            format!("`{}`", code.as_str())
+        } else {
+            format!("`{}`: {detail}", code.as_str())
+        };
+        described
+            .entry(status(*code).as_u16().to_string())
+            .or_default()
+            .push(line);
+    }
+    described
+        .into_iter()
+        .map(|(status, lines)| (status, RefOr::T(problem_response(&lines.join("; ")))))
+        .collect()
+}
+
+/// A problem+json response described by `description`.
+#[must_use]
+pub fn problem_response(description: &str) -> utoipa::openapi::response::Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/problem+json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Problem")))
+                .build(),
+        )
+        .build()
+}
+
 /// A failure on its way to a client.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error(transparent)]
@@ -197,6 +273,22 @@ mod tests {
             .map(|c| (c.as_str().to_owned(), status(*c).as_u16()))
             .collect();
         assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn given_an_endpoints_problems_when_documented_then_each_code_stands_under_its_own_status() {
+        let documented = responses(&[
+            (ErrorCode::NotInvited, "without its code"),
+            (ErrorCode::GameFull, ""),
+            (ErrorCode::SeatTaken, ""),
+        ]);
+        let described = |status: &str| match &documented[status] {
+            RefOr::T(response) => response.description.clone(),
+            RefOr::Ref(_) => panic!("a reference"),
+        };
+        assert_eq!(documented.len(), 2);
+        assert_eq!(described("403"), "`not_invited`: without its code");
+        assert_eq!(described("409"), "`game_full`; `seat_taken`");
     }
 
     #[test]

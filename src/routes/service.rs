@@ -1,12 +1,12 @@
 //! Liveness and readiness.
 
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, get};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::problem::{ApiError, Problem};
+use super::problem::Problem;
+use super::{Answer, State};
 use crate::error::Failure;
-use crate::state::AppState;
 
 /// How long `/readyz` waits for the database.
 const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
@@ -21,8 +21,7 @@ pub struct Health {
 
 /// The process is up.
 #[utoipa::path(
-    operation_id = "check_health",
-    tag = "service",
+    operation_id = "check_health", tag = "service",
     responses((status = 200, description = "The process is up", body = Health))
 )]
 #[get("/healthz")]
@@ -32,15 +31,11 @@ pub async fn healthz() -> HttpResponse {
 
 /// The database is reachable.
 #[utoipa::path(
-    operation_id = "check_ready",
-    tag = "service",
-    responses(
-        (status = 200, description = "The database answers", body = Health),
-        (status = 503, description = "The database does not answer", body = Problem, content_type = "application/problem+json"),
-    )
+    operation_id = "check_ready", tag = "service",
+    responses((status = 200, description = "The database answers", body = Health), (status = 503, description = "The database does not answer", body = Problem, content_type = "application/problem+json"))
 )]
 #[get("/readyz")]
-pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn readyz(state: State) -> Answer {
     // Ready means the database answers now: a load balancer asking must
     // not wait on a hung one, so the check gives up after a second.
     let check = async {
