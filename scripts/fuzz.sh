@@ -59,7 +59,7 @@ PY
   -H "Authorization: Bearer $token" \
   --exclude-operation-id sign_out --exclude-operation-id sign_out_everywhere \
   --exclude-operation-id stream_game_events --exclude-operation-id stream_notifications \
-  --checks not_a_server_error \
+  --checks "${FUZZ_CHECKS:-not_a_server_error}" \
   --phases examples,coverage,fuzzing \
   --max-examples "$examples" \
   --generation-allow-x00 true \

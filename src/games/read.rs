@@ -100,9 +100,23 @@ pub async fn version(state: &Context, id: Uuid) -> Result<i64, Failure> {
         .ok_or_else(super::no_such_game)
 }
 
+/// The shape of a page cursor, as the OpenAPI document declares it: the
+/// creation time of the page's last game in microseconds, `_`, its id.
+pub const CURSOR_PATTERN: &str =
+    "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
 fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     let bad = || Failure::bad_request("cursor is not one this server gave");
     let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
+    // Exactly the shape the document declares (`CURSOR_PATTERN`): up to 18
+    // digits with an optional minus, and a hyphenated UUID.
+    let digits = micros.strip_prefix('-').unwrap_or(micros);
+    let shaped = (1..=18).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && id.len() == 36;
+    if !shaped {
+        return Err(bad());
+    }
     let micros: i64 = micros.parse().map_err(|_| bad())?;
     let at = DateTime::from_timestamp_micros(micros).ok_or_else(bad)?;
     Ok((at, id.parse().map_err(|_| bad())?))
@@ -171,6 +185,11 @@ mod tests {
         let (a, i) = parse_cursor(&format!("{}_{id}", at.timestamp_micros())).unwrap();
         assert_eq!((a, i), (at, id));
         assert!(parse_cursor("nope").is_err());
+        // Outside the documented pattern, though Rust would parse them.
+        assert!(parse_cursor(&format!("+5_{id}")).is_err());
+        assert!(parse_cursor(&format!("5_{}", id.simple())).is_err());
+        assert!(parse_cursor(&format!("1234567890123456789_{id}")).is_err());
+        assert!(parse_cursor(&format!("-5_{id}")).is_ok());
         assert!(parse_cursor("1_notauuid").is_err());
         assert!(parse_cursor("99999999999999999999_x").is_err());
     }

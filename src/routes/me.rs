@@ -35,6 +35,7 @@ pub struct MyGamesQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub cursor: Option<String>,
 }
 

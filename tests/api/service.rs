@@ -72,3 +72,23 @@ fn the_committed_openapi_document_is_the_one_the_code_builds() {
         "openapi/openapi.json is stale: run `cargo run -- openapi --out openapi/openapi.json`"
     );
 }
+
+#[test]
+fn every_cursor_parameter_declares_the_shape_the_server_parses() {
+    let doc = serde_json::to_value(hatstand::openapi::document()).unwrap();
+    let mut cursors = 0;
+    for item in doc["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["name"] == "cursor" {
+                    cursors += 1;
+                    assert_eq!(
+                        parameter["schema"]["pattern"],
+                        hatstand::games::read::CURSOR_PATTERN
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(cursors, 2, "list_games and list_my_games take a cursor");
+}
