@@ -38,7 +38,11 @@ pub struct PasswordChange {
     #[schema(example = "correct horse battery")]
     pub current_password: String,
     /// The new password: 8–128 characters.
-    #[schema(example = "a longer horse battery staple")]
+    #[schema(
+        example = "a longer horse battery staple",
+        min_length = 8,
+        max_length = 128
+    )]
     pub new_password: String,
 }
 

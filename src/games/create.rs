@@ -43,6 +43,7 @@ pub struct CreateGame {
     /// `rules_versions` in `/v1/rulesets`); the newest when absent.
     #[schema(example = 1, minimum = 1)]
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 65535)]
     pub rules_version: Option<u16>,
     /// Whether the creator takes seat 0 (default true).
     #[serde(default = "yes")]

@@ -26,7 +26,10 @@ use crate::record::server_event::{SeatVacation, ServerEvent};
 #[serde(deny_unknown_fields)]
 pub struct VacationRequest {
     /// ISO 8601 duration (`PnDTnHnMnS`), e.g. `PT12H`.
-    #[schema(example = "PT12H")]
+    #[schema(
+        example = "PT12H",
+        pattern = "^P(?:[0-9]{1,9}W|(?=[0-9]|T[0-9])(?:[0-9]{1,9}D)?(?:T(?=[0-9])(?:[0-9]{1,9}H)?(?:[0-9]{1,9}M)?(?:[0-9]{1,9}S)?)?)$"
+    )]
     pub duration: String,
 }
 

@@ -56,15 +56,16 @@ pub fn payload_config() -> web::PayloadConfig {
     web::PayloadConfig::new(BODY_LIMIT)
 }
 
-/// Parses an optional JSON body: empty means `T::default()`.
+/// Parses an optional JSON body: empty or `null` means `T::default()`.
 ///
 /// # Errors
-/// `bad_request` for anything but an empty body or a `T`.
+/// `bad_request` for anything but an empty body, `null` or a `T`.
 pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, Failure> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    super::body::parse(body)
+    // `null` stands for "nothing", as the document's `oneOf [T, null]` says.
+    super::body::parse::<Option<T>>(body).map(Option::unwrap_or_default)
 }
 
 /// A header's value as text.

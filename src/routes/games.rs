@@ -54,7 +54,9 @@ pub struct ListQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
-    #[param(pattern = "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
+    #[param(
+        pattern = "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub cursor: Option<String>,
 }
 
@@ -86,7 +88,7 @@ pub async fn list(state: State, caller: MaybeCaller, query: Query<ListQuery>) ->
 /// view). `ETag` is the version; `If-None-Match` with it answers 304.
 #[utoipa::path(
     operation_id = "get_game", tag = "games",
-    params(GamePath, ("If-None-Match" = Option<String>, Header, description = "A version this client holds, quoted (`\"17\"`, `W/\"17\"`): 304 while the game is still at it", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#)),
+    params(GamePath, ("If-None-Match" = Option<String>, Header, nullable = false, description = "A version this client holds, quoted (`\"17\"`, `W/\"17\"`): 304 while the game is still at it", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#)),
     security((), ("bearer" = [])),
     responses((status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "The version, quoted"))), (status = 304, description = "Not modified since the version in If-None-Match"), GetGameProblems)
 )]
@@ -115,7 +117,7 @@ pub async fn get(state: State, caller: MaybeClaimed, id: Id, req: HttpRequest) -
 /// needs its `code`, unless the caller is invited.
 #[utoipa::path(
     operation_id = "join_game", tag = "games", params(GamePath),
-    request_body(content = JoinGame, description = "Optional"), security(("bearer" = [])),
+    request_body(content = Option<JoinGame>, description = "Optional: an empty body takes the lowest free seat"), security(("bearer" = [])),
     responses((status = 200, description = "The game with the caller seated", body = Game), JoinGameProblems)
 )]
 #[post("/games/{id}/join")]
@@ -192,7 +194,7 @@ pub async fn vacation(
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
     operation_id = "stream_game_events", tag = "games",
-    params(GamePath, ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"), super::extract::StreamQuery),
+    params(GamePath, ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The seq of the last event received"), super::extract::StreamQuery),
     security((), ("bearer" = [])),
     responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String))
 )]

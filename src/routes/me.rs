@@ -35,7 +35,9 @@ pub struct MyGamesQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
-    #[param(pattern = "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
+    #[param(
+        pattern = "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub cursor: Option<String>,
 }
 
@@ -81,6 +83,7 @@ pub struct ExportQuery {
     /// Only games that ended strictly after this RFC 3339 time: the
     /// `finished_at` of the last line of the previous export.
     #[param(example = "2026-11-24T10:00:00.123456Z")]
+    #[param(format = DateTime)]
     pub since: Option<String>,
 }
 
@@ -146,7 +149,7 @@ pub async fn notifications(
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
     operation_id = "stream_notifications", tag = "notifications",
-    params(("Last-Event-ID" = Option<i64>, Header, description = "The id of the last notification received"), StreamQuery),
+    params(("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The id of the last notification received"), StreamQuery),
     security(("bearer" = [])),
     responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <notification id>\nevent: <type>\ndata: <a WebhookPayload, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without notifications. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String), StreamNotificationsProblems)
 )]

@@ -107,6 +107,26 @@ async fn bad_rulesets_player_counts_and_options_are_refused() {
 }
 
 #[actix_web::test]
+async fn a_null_join_body_takes_the_lowest_free_seat_as_an_empty_one_does() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let game = app
+        .created_game(&users[0], &json!({"ruleset": "hats", "players": 2}))
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let joined = app
+        .post(
+            &format!("/v1/games/{id}/join"),
+            Some(&users[1].token),
+            &Value::Null,
+        )
+        .await
+        .ok(200);
+    assert_eq!(joined["my_seat"], 1);
+    assert_eq!(joined["status"], "active");
+}
+
+#[actix_web::test]
 async fn the_game_starts_when_the_last_seat_fills() {
     let app = TestApp::spawn().await;
     let users = app.users(3).await;
