@@ -55,6 +55,7 @@ pub struct CreateGame {
     /// Usernames invited to play (at most 16); they are told (`invited`
     /// notification) and may join without the code. Implies `private`.
     #[serde(default)]
+    #[schema(max_items = 16)]
     pub invitees: Vec<String>,
 }
 

@@ -25,8 +25,9 @@ use crate::record::server_event::{PlayerJoined, ServerEvent, Started};
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinGame {
-    /// The seat wanted; the lowest free seat when absent.
+    /// The seat wanted (0 to players − 1); the lowest free seat when absent.
     #[serde(default)]
+    #[schema(maximum = 5)]
     pub seat: Option<u8>,
     /// The invite code of a private game (invitees need none).
     #[serde(default)]

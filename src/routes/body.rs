@@ -2,6 +2,7 @@
 //! one thing, and no body where an endpoint takes none.
 //!
 //! Rules every JSON body obeys (else `400 bad_request`, nothing written):
+//! - it is one JSON object (a struct is never read from an array);
 //! - at most 64 KiB (`413 payload_too_large`);
 //! - whole within the body timeout (`--body-timeout-ms`, 10 s; else `408
 //!   request_timeout` and the connection is closed), so a client that
@@ -10,6 +11,9 @@
 //!   either value);
 //! - no string holds the NUL character (`\u0000`), which PostgreSQL cannot
 //!   store in `text` or `jsonb`; keys included.
+//!
+//! A number with no fractional part counts as the integer it is (`6.0` is
+//! `6`), as JSON Schema says.
 //!
 //! Endpoints that take no body (`resign`, `cancel`, `decline`) accept an
 //! empty body, `{}` or `null`, and refuse anything else.
@@ -21,6 +25,7 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 
 use crate::error::Failure;
 
@@ -112,8 +117,34 @@ impl FromRequest for NoBody {
 /// `bad_request`, saying what is wrong.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Failure> {
     check(bytes)?;
-    serde_json::from_slice(bytes)
+    let mut value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| Failure::bad_request(format!("the body is not valid JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(Failure::bad_request("the body must be a JSON object"));
+    }
+    whole_numbers_as_integers(&mut value);
+    serde_json::from_value(value)
         .map_err(|e| Failure::bad_request(format!("the JSON body does not fit: {e}")))
+}
+
+/// Writes every number with no fractional part (`6.0`) as the integer it
+/// is (`6`), as JSON Schema counts it an integer; only up to 2^53, where
+/// every such number is exact.
+fn whole_numbers_as_integers(value: &mut Value) {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT) {
+                // In range and whole, so the conversion is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let whole = f as i64;
+                *n = whole.into();
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Value::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
+    }
 }
 
 /// Checks a JSON document for repeated keys and NUL characters.
@@ -198,6 +229,25 @@ impl<'de> Visitor<'de> for Strict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Seat {
+        seat: u8,
+        at: f64,
+    }
+
+    #[test]
+    fn given_whole_numbers_written_as_decimals_then_they_are_read_as_integers() {
+        let seat: Seat = parse(br#"{"seat": 2.0, "at": 1.5}"#).unwrap();
+        assert_eq!(seat, Seat { seat: 2, at: 1.5 });
+        assert!(parse::<Seat>(br#"{"seat": 2.5, "at": 1}"#).is_err());
+    }
+
+    #[test]
+    fn given_an_array_where_an_object_belongs_then_it_is_refused() {
+        let refused = parse::<Seat>(b"[2, 1.5]").unwrap_err();
+        assert_eq!(refused.detail, "the body must be a JSON object");
+    }
 
     #[test]
     fn repeated_keys_and_nul_are_refused_at_any_depth() {
