@@ -25,3 +25,32 @@ macro_rules! deserialize_from_code {
 }
 
 pub(crate) use deserialize_from_code;
+
+/// With the `schema` feature, implements `utoipa::ToSchema` for `$t`: a
+/// string that is one of the codes `$codes` lists (computed from the
+/// engine, so the OpenAPI document lists exactly the codes the engine
+/// reads), named `$name`.
+macro_rules! schema_from_codes {
+    ($t:ty, $name:literal, $description:literal, $codes:expr) => {
+        #[cfg(feature = "schema")]
+        impl utoipa::PartialSchema for $t {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let codes: Vec<String> = $codes;
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(codes))
+                    .description(Some($description))
+                    .into()
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl utoipa::ToSchema for $t {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    };
+}
+
+pub(crate) use schema_from_codes;

@@ -38,7 +38,7 @@ pub struct CommandRequest {
     pub expected_version: Option<i64>,
     /// One command of the ruleset, e.g. `{"type": "exchange", "card": "H5", "position": 3}`:
     /// exactly as listed in the game's `legal_commands`.
-    #[schema(value_type = Object)]
+    #[schema(value_type = super::wire_types::AnyCommand)]
     pub command: Value,
 }
 

@@ -63,7 +63,7 @@ pub struct Game {
     #[schema(value_type = Object, nullable)]
     pub view: Box<RawValue>,
     /// Every command this viewer may send now, each ready to post as is.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<super::wire_types::AnyCommand>)]
     pub legal_commands: Vec<Value>,
     /// Once finished: `{scores, winners, teams?, tie_break?, outcome?, rounds}`.
     #[schema(value_type = Option<Object>)]

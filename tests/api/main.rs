@@ -25,3 +25,4 @@ mod snapshots;
 mod streams;
 mod upgrade;
 mod webhooks;
+mod wire_types;

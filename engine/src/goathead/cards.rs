@@ -142,6 +142,24 @@ impl fmt::Debug for Card {
     }
 }
 
+crate::codes::schema_from_codes!(
+    Card,
+    "GoatheadCard",
+    "A Goathead card by its code.",
+    Card::all().map(|c| c.to_string()).collect()
+);
+
+crate::codes::schema_from_codes!(
+    Contract,
+    "GoatheadContract",
+    "A Goathead contract by its name.",
+    Contract::BIDDABLE
+        .iter()
+        .chain(&[Contract::Leasters])
+        .map(|c| c.code().to_owned())
+        .collect()
+);
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)

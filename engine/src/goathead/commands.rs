@@ -6,6 +6,7 @@ use super::cards::{Card, Contract};
 
 /// One action of one seat, as `{"type": ..., ...}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GoatheadCommand {
     /// Bid a contract strictly higher than the highest bid so far.

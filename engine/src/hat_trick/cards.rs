@@ -149,6 +149,16 @@ impl fmt::Display for Card {
     }
 }
 
+crate::codes::schema_from_codes!(
+    Card,
+    "HatTrickCard",
+    "A Hat Trick card by its code.",
+    Hand(deck(6, false).0 | deck(5, false).0)
+        .cards()
+        .map(|c| c.code().to_owned())
+        .collect()
+);
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())

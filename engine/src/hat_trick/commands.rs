@@ -6,6 +6,7 @@ use super::cards::Card;
 
 /// A command: `{"type": "play", "card": "AS", "predict": false}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HatTrickCommand {
     /// Play `card` to the current trick; `predict: true` (tricks 2–5 and 7 to

@@ -143,6 +143,15 @@ impl fmt::Display for Card {
     }
 }
 
+crate::codes::schema_from_codes!(
+    Card,
+    "HatsCard",
+    "A Hats card by its code.",
+    (0..Card::ALL_COUNT)
+        .map(|i| Card::from_index(i).code().to_owned())
+        .collect()
+);
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())

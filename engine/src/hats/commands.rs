@@ -6,6 +6,7 @@ use super::cards::Card;
 
 /// One action of one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HatsCommand {
     /// Optional, once per turn before the main action: discard `card` face

@@ -86,6 +86,16 @@ impl fmt::Display for Cell {
     }
 }
 
+crate::codes::schema_from_codes!(
+    Cell,
+    "TopHatsCell",
+    "A cell of the board by its name.",
+    (0..CELLS)
+        .filter_map(Cell::from_index)
+        .map(|c| String::from_utf8_lossy(&c.name_bytes()).into_owned())
+        .collect()
+);
+
 impl Serialize for Cell {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let bytes = self.name_bytes();
@@ -112,6 +122,7 @@ impl<'de> Deserialize<'de> for Cell {
 /// A hat's colour: seat 0 `red`, seat 1 `blue`, seat 2 `yellow`, and the one
 /// `neutral` hat that belongs to nobody.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsColour))]
 #[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Colour {

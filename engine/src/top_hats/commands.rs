@@ -10,6 +10,7 @@ use super::board::{Cell, Colour};
 /// the same JSON as an internally tagged enum with unknown fields denied,
 /// without buffering the object first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsCommand))]
 #[serde(
     tag = "type",
     rename_all = "snake_case",
