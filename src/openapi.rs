@@ -3,9 +3,10 @@
 //! the committed file differs.
 
 use actix_web::App;
-use utoipa::openapi::RefOr;
 use utoipa::openapi::path::Operation;
+use utoipa::openapi::schema::{Discriminator, Object, Schema};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{Ref, RefOr};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::AppExt;
 
@@ -123,6 +124,70 @@ impl Modify for CommonProblems {
     }
 }
 
+/// Names the variants of the tagged unions (`oneOf` of inline objects each
+/// with a one-value `type`, as serde's internally tagged enums come out):
+/// each variant becomes the component `<Union><Type>` (`HatsCommand` +
+/// `discard_draw` = `HatsCommandDiscardDraw`), and the union gains a
+/// `discriminator` on `type` mapping each value to it. Generated clients
+/// then get one named class per command instead of `HatsCommandType0`.
+struct NamedVariants;
+
+impl NamedVariants {
+    /// The one value of `object`'s `type` property, if it has one.
+    fn tag(object: &Object) -> Option<String> {
+        let RefOr::T(Schema::Object(property)) = object.properties.get("type")? else {
+            return None;
+        };
+        match property.enum_values.as_deref()? {
+            [serde_json::Value::String(tag)] => Some(tag.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl Modify for NamedVariants {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        let mut named = Vec::new();
+        for (union, schema) in &mut components.schemas {
+            let RefOr::T(Schema::OneOf(one_of)) = schema else {
+                continue;
+            };
+            let tags: Option<Vec<String>> = one_of
+                .items
+                .iter()
+                .map(|item| match item {
+                    RefOr::T(Schema::Object(object)) => Self::tag(object),
+                    _ => None,
+                })
+                .collect();
+            let Some(tags) = tags else { continue };
+            let mut mapping = std::collections::BTreeMap::new();
+            for (item, tag) in one_of.items.iter_mut().zip(tags) {
+                let camel: String = tag
+                    .split('_')
+                    .map(|word| {
+                        let mut chars = word.chars();
+                        chars.next().map_or_else(String::new, |first| {
+                            first.to_uppercase().chain(chars).collect()
+                        })
+                    })
+                    .collect();
+                let name = format!("{union}{camel}");
+                let variant = std::mem::replace(item, RefOr::Ref(Ref::from_schema_name(&name)));
+                mapping.insert(tag, format!("#/components/schemas/{name}"));
+                named.push((name, variant));
+            }
+            let mut discriminator = Discriminator::new("type");
+            discriminator.mapping = mapping;
+            one_of.discriminator = Some(discriminator);
+        }
+        components.schemas.extend(named);
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
@@ -132,6 +197,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
         .configure(crate::routes::configure)
         .split_for_parts();
     CommonProblems.modify(&mut api);
+    NamedVariants.modify(&mut api);
     api
 }
 

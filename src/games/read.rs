@@ -105,6 +105,10 @@ pub async fn version(state: &Context, id: Uuid) -> Result<i64, Failure> {
 pub const CURSOR_PATTERN: &str =
     "^-?[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
+/// PostgreSQL's earliest `timestamptz` (4714-11-24 BC), in microseconds
+/// since 1970.
+const EARLIEST_MICROS: i64 = -210_866_803_200_000_000;
+
 fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     let bad = || Failure::bad_request("cursor is not one this server gave");
     let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
@@ -117,7 +121,12 @@ fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     if !shaped {
         return Err(bad());
     }
-    let micros: i64 = micros.parse().map_err(|_| bad())?;
+    // Before PostgreSQL's first representable time nothing was created: such
+    // a cursor reads as that time (an empty page), not as a database error.
+    let micros = micros
+        .parse::<i64>()
+        .map_err(|_| bad())?
+        .max(EARLIEST_MICROS);
     let at = DateTime::from_timestamp_micros(micros).ok_or_else(bad)?;
     Ok((at, id.parse().map_err(|_| bad())?))
 }
@@ -190,6 +199,8 @@ mod tests {
         assert!(parse_cursor(&format!("5_{}", id.simple())).is_err());
         assert!(parse_cursor(&format!("1234567890123456789_{id}")).is_err());
         assert!(parse_cursor(&format!("-5_{id}")).is_ok());
+        let (earliest, _) = parse_cursor(&format!("-932204705696005374_{id}")).unwrap();
+        assert_eq!(earliest.timestamp_micros(), EARLIEST_MICROS);
         assert!(parse_cursor("1_notauuid").is_err());
         assert!(parse_cursor("99999999999999999999_x").is_err());
     }

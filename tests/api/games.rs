@@ -391,3 +391,18 @@ async fn spectators_see_the_public_view_without_commands() {
     let seen = app.game(&id, Some(&stranger)).await;
     assert_eq!(seen["view"], spectator["view"]);
 }
+
+#[actix_web::test]
+async fn a_cursor_before_any_representable_time_is_an_empty_page_not_an_error() {
+    let app = TestApp::spawn().await;
+    let ann = &app.users(1).await[0];
+    app.created_game(ann, &json!({"ruleset": "hats", "players": 2}))
+        .await;
+    let id = uuid::Uuid::new_v4();
+    let page = app
+        .get(&format!("/v1/games?cursor=-932204705696005374_{id}"), None)
+        .await
+        .ok(200);
+    assert_eq!(page["games"], json!([]));
+    assert!(page["next_cursor"].is_null());
+}
