@@ -54,3 +54,41 @@ macro_rules! schema_from_codes {
 }
 
 pub(crate) use schema_from_codes;
+
+/// With the `schema` feature, implements `utoipa::ToSchema` for `$t`, a set
+/// written as the array of its `$item`s, named `$name`.
+macro_rules! schema_as_array_of {
+    ($t:ty, $name:literal, $item:ty) => {
+        #[cfg(feature = "schema")]
+        impl utoipa::PartialSchema for $t {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::schema::ArrayBuilder::new()
+                    .items(utoipa::openapi::Ref::from_schema_name(
+                        <$item as utoipa::ToSchema>::name(),
+                    ))
+                    .into()
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl utoipa::ToSchema for $t {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                schemas.push((
+                    <$item as utoipa::ToSchema>::name().into_owned(),
+                    <$item as utoipa::PartialSchema>::schema(),
+                ));
+            }
+        }
+    };
+}
+
+pub(crate) use schema_as_array_of;

@@ -14,6 +14,7 @@ use crate::random::Randomness;
 
 /// A seat at the table, numbered 0..n-1 clockwise; "left" of seat `s` is `s + 1 (mod n)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 

@@ -14,6 +14,10 @@ from hatstand_client.api.auth import register_account, sign_in
 from hatstand_client.api.games import cancel_game, create_game, get_game, join_game, send_command
 from hatstand_client.models import (
     AccessToken,
+    GoatheadView,
+    HatsView,
+    HatTrickView,
+    TopHatsView,
     AuditDocument,
     CommandRequest,
     CommandResponse,
@@ -37,6 +41,13 @@ TABLES = [
     (RulesetId.TOP_HATS, 2, {}),
 ]
 chooser = random.Random(1)
+# Each ruleset's view, as the client types it.
+VIEWS = {
+    RulesetId.HATS: HatsView,
+    RulesetId.GOATHEAD: GoatheadView,
+    RulesetId.HAT_TRICK: HatTrickView,
+    RulesetId.TOP_HATS: TopHatsView,
+}
 
 
 def player(name: str) -> AuthenticatedClient:
@@ -70,6 +81,7 @@ def play(ruleset: RulesetId, players: int, options: dict, run: int) -> None:
         seat = chooser.choice(game.to_act)
         mine = get_game.sync(id=game.id, client=clients[seat])
         assert isinstance(mine, Game) and mine.my_seat == seat, mine
+        assert isinstance(mine.view, VIEWS[ruleset]), type(mine.view)
         command = chooser.choice(mine.legal_commands)
         answer = send_command.sync(
             id=game.id,

@@ -60,7 +60,7 @@ pub struct Game {
     pub my_seat: Option<u8>,
     /// What this viewer may see of the table, as the ruleset's rules file
     /// defines it; `null` until the game starts.
-    #[schema(value_type = Object, nullable)]
+    #[schema(value_type = super::wire_types::AnyView)]
     pub view: Box<RawValue>,
     /// Every command this viewer may send now, each ready to post as is.
     #[schema(value_type = Vec<super::wire_types::AnyCommand>)]

@@ -1,56 +1,67 @@
 //! The engines' wire types as the OpenAPI document names them. The schemas
 //! come from the engine's own types (its `schema` feature), so the document
 //! cannot drift from what the engines read and write; the types here only
-//! join them.
+//! join the four rulesets' schemas into one.
+//!
+//! Each join is `anyOf`, not `oneOf`: the game's `ruleset` says which
+//! ruleset's schema applies, and a value can fit two rulesets alike
+//! (`{"type": "play", "card": "10C"}` is a Goathead and a Hat Trick command).
 
 use std::borrow::Cow;
 
-use hatstand_engine::goathead::GoatheadCommand;
-use hatstand_engine::hat_trick::HatTrickCommand;
-use hatstand_engine::hats::HatsCommand;
-use hatstand_engine::top_hats::Command as TopHatsCommand;
-use utoipa::openapi::schema::{AnyOfBuilder, Schema};
+use hatstand_engine::goathead::{GoatheadCommand, GoatheadView};
+use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickView};
+use hatstand_engine::hats::{HatsCommand, HatsView};
+use hatstand_engine::top_hats::{Command as TopHatsCommand, View as TopHatsView};
+use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
-/// The document's `Command`: a command of one ruleset, the game's `ruleset`
-/// says which. It is `anyOf`, not `oneOf`: the same command can be written
-/// alike in two rulesets (`{"type": "play", "card": "10C"}` is a Goathead
-/// and a Hat Trick command), and each ruleset's own schema (`HatsCommand`,
-/// …) tells its commands apart by `type`.
-pub struct AnyCommand;
+/// Declares a unit type whose schema, named `$name`, is `anyOf` the four
+/// rulesets' `$each` (and `null` when `$nullable`).
+macro_rules! any_ruleset {
+    ($(#[$doc:meta])* $t:ident = $name:literal, $nullable:literal, [$($each:ty),+], $description:literal) => {
+        $(#[$doc])*
+        pub struct $t;
 
-/// Registers `T` and the schemas it refers to.
-fn register<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-    schemas.push((T::name().into_owned(), T::schema()));
-    T::schemas(schemas);
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                let mut any = AnyOfBuilder::new().description(Some($description));
+                $(any = any.item(Ref::from_schema_name(<$each as ToSchema>::name()));)+
+                if $nullable {
+                    any = any.item(ObjectBuilder::new().schema_type(Type::Null));
+                }
+                any.into()
+            }
+        }
+
+        impl ToSchema for $t {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                $(
+                    schemas.push((<$each as ToSchema>::name().into_owned(), <$each as PartialSchema>::schema()));
+                    <$each as ToSchema>::schemas(schemas);
+                )+
+            }
+        }
+    };
 }
 
-impl PartialSchema for AnyCommand {
-    fn schema() -> RefOr<Schema> {
-        let of = |name: Cow<'static, str>| Ref::from_schema_name(name);
-        AnyOfBuilder::new()
-            .item(of(HatsCommand::name()))
-            .item(of(GoatheadCommand::name()))
-            .item(of(HatTrickCommand::name()))
-            .item(of(TopHatsCommand::name()))
-            .description(Some(
-                "A command of the game's ruleset (`ruleset`): a `HatsCommand`, \
-                 `GoatheadCommand`, `HatTrickCommand` or `TopHatsCommand`.",
-            ))
-            .into()
-    }
+any_ruleset! {
+    /// The document's `Command`, for `legal_commands` and the command sent.
+    AnyCommand = "Command", false,
+    [HatsCommand, GoatheadCommand, HatTrickCommand, TopHatsCommand],
+    "A command of the game's ruleset (`ruleset`): a `HatsCommand`, `GoatheadCommand`, \
+     `HatTrickCommand` or `TopHatsCommand`."
 }
 
-impl ToSchema for AnyCommand {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Command")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        register::<HatsCommand>(schemas);
-        register::<GoatheadCommand>(schemas);
-        register::<HatTrickCommand>(schemas);
-        register::<TopHatsCommand>(schemas);
-    }
+any_ruleset! {
+    /// The document's `View`: the table as one viewer may see it.
+    AnyView = "View", true,
+    [HatsView, GoatheadView, HatTrickView, TopHatsView],
+    "The table as this viewer may see it, in the game's ruleset (`ruleset`): a `HatsView`, \
+     `GoatheadView`, `HatTrickView` or `TopHatsView`; `null` until the game starts."
 }

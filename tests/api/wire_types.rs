@@ -1,15 +1,15 @@
-//! The OpenAPI document's wire types against the engines: every command an
-//! engine lists as legal, in random games of every ruleset and player
-//! count, is valid by the document's `Command` schema (and by its own
-//! ruleset's), so a generated client's types fit what the server sends
-//! and takes.
+//! The OpenAPI document's wire types against the engines: in random games
+//! of every ruleset and player count, every command an engine lists as
+//! legal and every view of every viewer at every step is valid by the
+//! document (`Command` and `View`, and the ruleset's own schemas), so a
+//! generated client's types fit what the server sends and takes.
 
 use boon::{Compiler, Schemas};
 use hatstand_engine::goathead::Goathead;
 use hatstand_engine::hat_trick::HatTrick;
 use hatstand_engine::hats::Hats;
 use hatstand_engine::top_hats::TopHats;
-use hatstand_engine::{Randomness, Ruleset, apply_all};
+use hatstand_engine::{Randomness, Ruleset, Viewer, apply_all};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -36,10 +36,19 @@ fn compiled(names: &[&str]) -> (Schemas, Vec<boon::SchemaIndex>) {
     (schemas, indexes)
 }
 
-/// Every legal command of every seat at every step of `games` random games
-/// of `R` at each player count, as JSON.
-fn legal_commands<R: Ruleset>(games: u64) -> Vec<Value> {
-    let mut seen = Vec::new();
+/// What random games of `R` show a client, as JSON: every legal command of
+/// every seat at every step, and the view of every seat, of a spectator and
+/// of the audit at every step.
+struct Shown {
+    commands: Vec<Value>,
+    views: Vec<Value>,
+}
+
+fn shown<R: Ruleset>(games: u64) -> Shown {
+    let mut shown = Shown {
+        commands: Vec::new(),
+        views: Vec::new(),
+    };
     for players in R::MIN_PLAYERS..=R::MAX_PLAYERS {
         for seed in 0..games {
             let mut chooser = ChaCha8Rng::seed_from_u64(seed);
@@ -48,41 +57,61 @@ fn legal_commands<R: Ruleset>(games: u64) -> Vec<Value> {
             let opening = R::start(&state, &randomness);
             apply_all::<R>(&mut state, &opening);
             for _ in 0..2_000 {
+                let viewers = (0..players)
+                    .map(|s| Viewer::Seat(hatstand_engine::seat(s)))
+                    .chain([Viewer::Spectator, Viewer::Auditor]);
+                shown
+                    .views
+                    .extend(viewers.map(|v| serde_json::to_value(R::view(&state, v)).unwrap()));
                 let to_act = R::to_act(&state);
                 let Some(&seat) = to_act.get(chooser.random_range(0..to_act.len().max(1))) else {
                     break;
                 };
                 let legal = R::legal_commands(&state, seat);
-                seen.extend(legal.iter().map(|c| serde_json::to_value(c).unwrap()));
+                shown
+                    .commands
+                    .extend(legal.iter().map(|c| serde_json::to_value(c).unwrap()));
                 let command = &legal[chooser.random_range(0..legal.len())];
                 let events = R::decide(&state, seat, command, &randomness).unwrap();
                 apply_all::<R>(&mut state, &events);
             }
         }
     }
-    seen
+    shown
 }
 
-fn all_valid<R: Ruleset>(own_schema: &str) {
-    let (schemas, indexes) = compiled(&["Command", own_schema]);
-    let commands = legal_commands::<R>(3);
-    assert!(!commands.is_empty());
-    let mut types = std::collections::BTreeSet::new();
-    for command in &commands {
-        for index in &indexes {
-            if let Err(e) = schemas.validate(command, *index) {
-                panic!(
-                    "{} command {command} is not valid by the document: {e}",
-                    R::ID
-                );
+/// Validates each of `values` against the document's schemas `names`.
+fn validate(ruleset: &str, what: &str, values: &[Value], names: &[&str]) {
+    let (schemas, indexes) = compiled(names);
+    assert!(!values.is_empty());
+    for value in values {
+        for (index, name) in indexes.iter().zip(names) {
+            if let Err(e) = schemas.validate(value, *index) {
+                panic!("{ruleset} {what} {value} is not a valid {name}: {e}");
             }
         }
-        types.insert(command["type"].as_str().unwrap().to_owned());
     }
-    println!("{}: {} commands of types {types:?}", R::ID, commands.len());
+}
+
+fn all_valid<R: Ruleset>(prefix: &str) {
+    let shown = shown::<R>(3);
+    let own_command = format!("{prefix}Command");
+    validate(
+        R::ID,
+        "command",
+        &shown.commands,
+        &["Command", &own_command],
+    );
+    let own_view = format!("{prefix}View");
+    validate(R::ID, "view", &shown.views, &["View", &own_view]);
+    let types: std::collections::BTreeSet<String> = shown
+        .commands
+        .iter()
+        .map(|command| command["type"].as_str().unwrap().to_owned())
+        .collect();
     let document = serde_json::to_value(hatstand::openapi::document()).unwrap();
     let declared: std::collections::BTreeSet<String> = document["components"]["schemas"]
-        [own_schema]["discriminator"]["mapping"]
+        [&own_command]["discriminator"]["mapping"]
         .as_object()
         .unwrap()
         .keys()
@@ -92,23 +121,23 @@ fn all_valid<R: Ruleset>(own_schema: &str) {
 }
 
 #[test]
-fn every_legal_hats_command_is_valid_by_the_document() {
-    all_valid::<Hats>("HatsCommand");
+fn every_hats_command_and_view_is_valid_by_the_document() {
+    all_valid::<Hats>("Hats");
 }
 
 #[test]
-fn every_legal_goathead_command_is_valid_by_the_document() {
-    all_valid::<Goathead>("GoatheadCommand");
+fn every_goathead_command_and_view_is_valid_by_the_document() {
+    all_valid::<Goathead>("Goathead");
 }
 
 #[test]
-fn every_legal_hat_trick_command_is_valid_by_the_document() {
-    all_valid::<HatTrick>("HatTrickCommand");
+fn every_hat_trick_command_and_view_is_valid_by_the_document() {
+    all_valid::<HatTrick>("HatTrick");
 }
 
 #[test]
-fn every_legal_top_hats_command_is_valid_by_the_document() {
-    all_valid::<TopHats>("TopHatsCommand");
+fn every_top_hats_command_and_view_is_valid_by_the_document() {
+    all_valid::<TopHats>("TopHats");
 }
 
 #[test]

@@ -276,6 +276,8 @@ impl fmt::Debug for CardSet {
     }
 }
 
+crate::codes::schema_as_array_of!(CardSet, "GoatheadCards", Card);
+
 impl Serialize for CardSet {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())

@@ -15,6 +15,7 @@ pub const TOTAL_POINTS: u8 = 120;
 
 /// One round's line in the match breakdown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct GoatheadRound {
     /// The round (0-based) and its dealer.
     pub round: u8,

@@ -34,6 +34,7 @@ pub enum Phase {
 
 /// One line of the public bidding log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadBidRecord))]
 pub struct BidRecord {
     pub seat: Seat,
     /// `bid`, `steal` or `pass`.
@@ -44,6 +45,7 @@ pub struct BidRecord {
 
 /// What a seat did in the bidding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadBidAction))]
 #[serde(rename_all = "snake_case")]
 pub enum BidAction {
     Bid,
@@ -53,6 +55,7 @@ pub enum BidAction {
 
 /// A finished trick: who led, the cards in play order, who won and its points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadTrickRecord))]
 pub struct TrickRecord {
     pub leader: Seat,
     pub cards: Vec<Card>,

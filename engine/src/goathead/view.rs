@@ -9,6 +9,7 @@ use crate::ruleset::{Seat, Viewer};
 
 /// A card on the table: who played it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadPlayedCard))]
 pub struct PlayedCard {
     pub seat: Seat,
     pub card: Card,
@@ -23,6 +24,7 @@ pub struct PlayedCard {
 /// or upgrading; the kitty cards the viewer put there itself. The audit sees
 /// every hand, the kitty and the sides.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct GoatheadView {
     pub players: u8,
     pub rounds: u8,

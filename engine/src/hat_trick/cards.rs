@@ -232,6 +232,8 @@ impl fmt::Debug for Hand {
     }
 }
 
+crate::codes::schema_as_array_of!(Hand, "HatTrickCards", Card);
+
 impl Serialize for Hand {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.cards())

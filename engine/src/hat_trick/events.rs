@@ -76,6 +76,7 @@ pub enum HatTrickEvent {
 
 /// A hand as a viewer sees it: its cards, or only how many.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickHandView))]
 #[serde(untagged)]
 pub enum HandView {
     /// The cards (own hand, or the audit).

@@ -113,7 +113,7 @@ use rules::{deal, legal_cards, prediction_value, prediction_window, trick_winner
 use scoring::RoundResult;
 pub use state::HatTrickState;
 use state::{Play, Prediction};
-use view::HatTrickView;
+pub use view::HatTrickView;
 
 /// The Hat Trick ruleset.
 #[derive(Clone, Copy, Debug, Default)]

@@ -13,6 +13,7 @@ pub const HAT_TRICK: i32 = 3;
 
 /// How a prediction turned out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickPredictionOutcome))]
 pub struct PredictionOutcome {
     /// Who predicted.
     pub seat: Seat,
@@ -30,6 +31,7 @@ pub struct PredictionOutcome {
 
 /// One deal's line of the result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickRoundResult))]
 pub struct RoundResult {
     /// The deal number (0-based).
     pub round: u8,

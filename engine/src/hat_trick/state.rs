@@ -9,6 +9,7 @@ use crate::ruleset::{Seat, seat};
 
 /// The trump of a deal: a suit or no-trump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickTrump))]
 pub enum Trump {
     /// Hearts are trump.
     H,
@@ -44,6 +45,7 @@ impl Trump {
 
 /// One card played to the current trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickPlay))]
 pub struct Play {
     /// Who played it.
     pub seat: Seat,
@@ -53,6 +55,7 @@ pub struct Play {
 
 /// A prediction: `seat` claimed trick `claims` while playing to trick `made_on`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickPrediction))]
 pub struct Prediction {
     /// Who predicted.
     pub seat: Seat,

@@ -15,6 +15,7 @@ use crate::ruleset::{Seat, Viewer, seat};
 
 /// The table as one viewer sees it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct HatTrickView {
     /// Seats.
     pub players: u8,

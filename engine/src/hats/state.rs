@@ -8,6 +8,7 @@ use crate::ruleset::{Seat, seat};
 
 /// Where the current turn stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatsStep))]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     /// The player on turn may use the optional action (if not yet used) and

@@ -9,6 +9,7 @@ use crate::ruleset::{Seat, Viewer, seat};
 
 /// The table as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct HatsView {
     /// The tea table line, face up, position 1 first.
     pub line: Vec<Card>,
@@ -46,6 +47,7 @@ pub struct HatsView {
 
 /// One seat's part of the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatsSeatView))]
 pub struct SeatView {
     /// The face-up collection, in the order taken.
     pub collection: Vec<Card>,

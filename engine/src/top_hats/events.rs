@@ -36,6 +36,7 @@ pub struct Pool {
 
 /// A number of hats of one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsColourCount))]
 pub struct ColourCount {
     pub colour: Colour,
     pub count: u8,

@@ -10,6 +10,7 @@ pub const STACKS: usize = 5;
 
 /// The stage of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPhase))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Everyone builds five stacks at once.
@@ -24,6 +25,7 @@ pub enum Phase {
 
 /// How the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsEnd))]
 #[serde(rename_all = "snake_case")]
 pub enum End {
     /// Only one seat's colour is left on top: that seat won.
@@ -36,6 +38,7 @@ pub enum End {
 
 /// The kind of the last action on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsMoveKind))]
 #[serde(rename_all = "snake_case")]
 pub enum MoveKind {
     Place,

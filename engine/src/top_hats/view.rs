@@ -10,6 +10,7 @@ use crate::ruleset::{Seat, Viewer, seat};
 
 /// One occupied cell as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsStackView))]
 pub struct StackView {
     /// The cell, `a1`..`g7`.
     pub cell: Cell,
@@ -27,6 +28,7 @@ pub struct StackView {
 
 /// The last action on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsLastMoveView))]
 pub struct LastMoveView {
     pub seat: Seat,
     /// `place`, `move` or `jump`.
@@ -41,6 +43,7 @@ pub struct LastMoveView {
 
 /// A chain of jumps under way.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsChainView))]
 pub struct ChainView {
     /// Where the jumping stack stands.
     pub cell: Cell,
@@ -50,6 +53,7 @@ pub struct ChainView {
 
 /// A seat's secret building material, for that seat (and the audit).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPrivateView))]
 pub struct PrivateView {
     pub seat: Seat,
     /// Hats left to build with.
@@ -60,6 +64,7 @@ pub struct PrivateView {
 
 /// One built stack, as its builder sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsBuiltStackView))]
 pub struct BuiltStackView {
     /// Its number (0–4), used by `place`.
     pub stack: u8,
@@ -71,6 +76,7 @@ pub struct BuiltStackView {
 
 /// Everything a viewer sees of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsView))]
 pub struct View {
     pub players: u8,
     /// `building`, `placing`, `playing` or `over`.
