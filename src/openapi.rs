@@ -4,7 +4,9 @@
 
 use actix_web::App;
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::schema::{Discriminator, Object, Schema};
+use utoipa::openapi::schema::{
+    AnyOfBuilder, Discriminator, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat, Type,
+};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{Modify, OpenApi};
@@ -125,7 +127,9 @@ impl Modify for CommonProblems {
 }
 
 /// Names the variants of the tagged unions (`oneOf` of inline objects each
-/// with a one-value `type`, as serde's internally tagged enums come out):
+/// with a one-value `type`, as serde's tagged enums come out), and writes
+/// the untagged ones (serde's `untagged`, a `oneOf` of others) as `anyOf`.
+/// For the tagged ones:
 /// each variant becomes the component `<Union><Type>` (`HatsCommand` +
 /// `discard_draw` = `HatsCommandDiscardDraw`), and the union gains a
 /// `discriminator` on `type` mapping each value to it. Generated clients
@@ -163,7 +167,17 @@ impl Modify for NamedVariants {
                     _ => None,
                 })
                 .collect();
-            let Some(tags) = tags else { continue };
+            let Some(tags) = tags else {
+                // An untagged union: serde reads the first variant that
+                // fits, and a value may fit two (a redacted event and the
+                // open one), which `anyOf` allows and `oneOf` does not.
+                let mut any_of = AnyOfBuilder::new().description(one_of.description.clone());
+                for item in std::mem::take(&mut one_of.items) {
+                    any_of = any_of.item(item);
+                }
+                *schema = RefOr::T(Schema::AnyOf(any_of.build()));
+                continue;
+            };
             let mut mapping = std::collections::BTreeMap::new();
             for (item, tag) in one_of.items.iter_mut().zip(tags) {
                 let camel: String = tag
@@ -188,6 +202,77 @@ impl Modify for NamedVariants {
     }
 }
 
+/// Adds `seq` and `at` to every event of `EventOut` (the variants of the
+/// unions it joins, as `NamedVariants` named them): in the events feed each
+/// event is one flat object, `{seq, type, data, at}`, and client
+/// generators read flat objects best.
+struct EventFields;
+
+impl EventFields {
+    fn fields() -> [(&'static str, Object); 2] {
+        let seq = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+            .description(Some(
+                "Its position in the log (1-based); the game's version after it.",
+            ))
+            .build();
+        let at = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+            .description(Some("When it was recorded (RFC 3339 UTC, microseconds)."))
+            .examples(["2026-11-23T10:00:00.000000Z"])
+            .build();
+        [("seq", seq), ("at", at)]
+    }
+
+    /// The names of the schemas `schema` joins (`anyOf`/`oneOf` of refs).
+    fn members(schema: &RefOr<Schema>) -> Vec<String> {
+        let items = match schema {
+            RefOr::T(Schema::AnyOf(any)) => &any.items,
+            RefOr::T(Schema::OneOf(one)) => &one.items,
+            _ => return Vec::new(),
+        };
+        items
+            .iter()
+            .filter_map(|item| match item {
+                RefOr::Ref(r) => r.ref_location.rsplit('/').next().map(str::to_owned),
+                RefOr::T(_) => None,
+            })
+            .collect()
+    }
+}
+
+impl Modify for EventFields {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        let mut pending = vec!["EventOut".to_owned()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(name) = pending.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(schema) = components.schemas.get_mut(&name) else {
+                continue;
+            };
+            match schema {
+                RefOr::T(Schema::Object(event)) if event.properties.contains_key("type") => {
+                    for (field, schema) in Self::fields() {
+                        event
+                            .properties
+                            .insert(field.to_owned(), RefOr::T(Schema::Object(schema)));
+                        event.required.push(field.to_owned());
+                    }
+                }
+                union => pending.extend(Self::members(union)),
+            }
+        }
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
@@ -198,6 +283,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
         .split_for_parts();
     CommonProblems.modify(&mut api);
     NamedVariants.modify(&mut api);
+    EventFields.modify(&mut api);
     api
 }
 

@@ -11,7 +11,14 @@ import sys
 from hatstand_client import AuthenticatedClient, Client
 from hatstand_client.api.audit import get_audit
 from hatstand_client.api.auth import register_account, sign_in
-from hatstand_client.api.games import cancel_game, create_game, get_game, join_game, send_command
+from hatstand_client.api.games import (
+    cancel_game,
+    create_game,
+    get_game,
+    join_game,
+    list_events,
+    send_command,
+)
 from hatstand_client.models import (
     AccessToken,
     GoatheadView,
@@ -24,6 +31,7 @@ from hatstand_client.models import (
     CreateGame,
     CreateGameOptionsType0,
     Credentials,
+    EventsPage,
     Game,
     GameStatus,
     JoinGame,
@@ -93,7 +101,16 @@ def play(ruleset: RulesetId, players: int, options: dict, run: int) -> None:
     audit = get_audit.sync(id=game.id, client=clients[0])
     assert isinstance(audit, AuditDocument), audit
     assert audit.status == GameStatus.FINISHED
-    print(f"{ruleset.value}: {players} players, {commands} commands, finished, audit of {len(audit.events)} events")
+    # The events feed as a seat sees it: every event a typed class with its
+    # `seq`, `type` and `data`.
+    page = list_events.sync(id=game.id, client=clients[0], limit=1000)
+    assert isinstance(page, EventsPage), page
+    assert [event.seq for event in page.events] == list(range(1, len(audit.events) + 1))
+    kinds = {type(event).__name__ for event in page.events}
+    assert all(kind.startswith(("ServerEvent", "HatsEventView", "GoatheadEventView",
+                                "HatTrickEventView", "TopHatsEvent", "TopHatsHiddenEvent"))
+               for kind in kinds), kinds
+    print(f"{ruleset.value}: {players} players, {commands} commands, finished, audit of {len(audit.events)} events, feed typed as {len(kinds)} event classes")
 
 
 def abandoned() -> None:

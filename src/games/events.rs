@@ -9,10 +9,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 use uuid::Uuid;
 
 use super::kind_of;
 use super::projection::{public_options, viewer_for};
+use super::wire_types::AnyEvent;
 use crate::context::Context;
 use crate::error::Failure;
 use crate::record::chain::LoggedEvent;
@@ -24,21 +27,33 @@ pub const MAX_WAIT_SECONDS: u64 = 60;
 /// The most events one page holds.
 pub const MAX_PAGE: i64 = 1000;
 
-/// An event as a viewer sees it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+/// An event as a viewer sees it. Its schema is the union of every event's
+/// (`type` and `data`, with `seq` and `at`); see `wire_types`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct EventOut {
     /// Its position in the log (1-based); the game's version after it.
     pub seq: i64,
     /// The event type (`game_created`, `player_joined`, `game_started`, or the ruleset's).
     #[serde(rename = "type")]
-    #[schema(example = "exchanged")]
     pub kind: String,
     /// What this viewer may see of it.
-    #[schema(value_type = Object, nullable)]
     pub data: Value,
     /// When it was recorded (RFC 3339 UTC, microseconds).
-    #[schema(example = "2026-11-23T10:00:00.000000Z", format = DateTime)]
     pub at: String,
+}
+
+impl utoipa::PartialSchema for EventOut {
+    /// `anyOf` the server's and the rulesets' events; `openapi::EventFields`
+    /// adds `seq` and `at` to each of them.
+    fn schema() -> RefOr<Schema> {
+        AnyEvent::schema()
+    }
+}
+
+impl ToSchema for EventOut {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        AnyEvent::schemas(schemas);
+    }
 }
 
 /// A page of events.

@@ -9,16 +9,20 @@
 
 use std::borrow::Cow;
 
-use hatstand_engine::goathead::{GoatheadCommand, GoatheadView};
-use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickView};
-use hatstand_engine::hats::{HatsCommand, HatsView};
-use hatstand_engine::top_hats::{Command as TopHatsCommand, View as TopHatsView};
+use hatstand_engine::goathead::{GoatheadCommand, GoatheadEventView, GoatheadView};
+use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickEventView, HatTrickView};
+use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsView};
+use hatstand_engine::top_hats::{
+    Command as TopHatsCommand, EventView as TopHatsEventView, View as TopHatsView,
+};
+
+use crate::record::server_event::ServerEvent;
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
-/// Declares a unit type whose schema, named `$name`, is `anyOf` the four
-/// rulesets' `$each` (and `null` when `$nullable`).
+/// Declares a unit type whose schema, named `$name`, is `anyOf` the
+/// schemas `$each` (the four rulesets', and `null` when `$nullable`).
 macro_rules! any_ruleset {
     ($(#[$doc:meta])* $t:ident = $name:literal, $nullable:literal, [$($each:ty),+], $description:literal) => {
         $(#[$doc])*
@@ -64,4 +68,14 @@ any_ruleset! {
     [HatsView, GoatheadView, HatTrickView, TopHatsView],
     "The table as this viewer may see it, in the game's ruleset (`ruleset`): a `HatsView`, \
      `GoatheadView`, `HatTrickView` or `TopHatsView`; `null` until the game starts."
+}
+
+any_ruleset! {
+    /// The document's `EventOut`: an event as a viewer sees it.
+    AnyEvent = "EventOut", false,
+    [ServerEvent, HatsEventView, GoatheadEventView, HatTrickEventView, TopHatsEventView],
+    "An event as this viewer may see it: its `seq` and `at`, and the `type` and `data` of one \
+     of the server's own events (`ServerEvent`: created, joined, started, timed out, ...) or \
+     of the game's ruleset (`HatsEventView`, `GoatheadEventView`, `HatTrickEventView`, \
+     `TopHatsEventView`)."
 }

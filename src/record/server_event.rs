@@ -19,6 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// The schema version new events are written under.
@@ -48,7 +49,7 @@ pub const KINDS: [&str; 10] = [
 ];
 
 /// An event of the server's, as its `{"type", "data"}` document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum ServerEvent {
     /// The first event of every game.
@@ -151,12 +152,13 @@ fn upcast(kind: &str, schema: i16, mut data: Value) -> Value {
 }
 
 /// The data of `game_created`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameCreated {
     pub ruleset: String,
     pub players: u8,
     /// The engine options with every default filled in (explicit deals included).
+    #[schema(value_type = Object)]
     pub options: Value,
     /// SHA-256 of the seed, hex.
     pub seed_commitment: String,
@@ -166,6 +168,7 @@ pub struct GameCreated {
     pub created_by: Uuid,
     /// The server-level options (clock, timeouts), when any were given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
     pub server_options: Option<Value>,
     /// Whether the game is closed to the public.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -175,7 +178,7 @@ pub struct GameCreated {
 }
 
 /// The data of `player_joined`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerJoined {
     pub seat: u8,
@@ -184,7 +187,7 @@ pub struct PlayerJoined {
 }
 
 /// The data of `player_invited` and `player_declined`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Invitee {
     pub user_id: Uuid,
@@ -192,12 +195,12 @@ pub struct Invitee {
 }
 
 /// The data of `game_started`: nothing (`{}`).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Started {}
 
 /// The data of `game_cancelled`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Cancelled {
     /// The creator who cancelled it.
@@ -205,14 +208,14 @@ pub struct Cancelled {
 }
 
 /// The data of `turn_timed_out`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatOnly {
     pub seat: u8,
 }
 
 /// The data of `seat_vacation`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatVacation {
     pub seat: u8,
@@ -222,7 +225,7 @@ pub struct SeatVacation {
 }
 
 /// Why a seat is out.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutReason {
     /// Its player resigned.
@@ -234,7 +237,7 @@ pub enum OutReason {
 }
 
 /// The data of `player_resigned`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerResigned {
     pub seat: u8,
@@ -242,7 +245,7 @@ pub struct PlayerResigned {
 }
 
 /// The result of a game ended by forfeit (the data of `game_forfeited`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForfeitResult {
     /// Always `forfeit`.

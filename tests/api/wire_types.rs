@@ -1,7 +1,8 @@
 //! The OpenAPI document's wire types against the engines: in random games
 //! of every ruleset and player count, every command an engine lists as
-//! legal and every view of every viewer at every step is valid by the
-//! document (`Command` and `View`, and the ruleset's own schemas), so a
+//! legal, every view of every viewer at every step and every event as
+//! every viewer sees it is valid by the document (`Command`, `View` and
+//! `EventOut`, and the ruleset's own schemas), so a
 //! generated client's types fit what the server sends and takes.
 
 use boon::{Compiler, Schemas};
@@ -42,27 +43,46 @@ fn compiled(names: &[&str]) -> (Schemas, Vec<boon::SchemaIndex>) {
 struct Shown {
     commands: Vec<Value>,
     views: Vec<Value>,
+    events: Vec<Value>,
 }
 
 fn shown<R: Ruleset>(games: u64) -> Shown {
     let mut shown = Shown {
         commands: Vec::new(),
         views: Vec::new(),
+        events: Vec::new(),
     };
     for players in R::MIN_PLAYERS..=R::MAX_PLAYERS {
         for seed in 0..games {
             let mut chooser = ChaCha8Rng::seed_from_u64(seed);
             let randomness = Randomness::from_seed(&format!("wire-{seed}"));
             let mut state = R::new_game(players, R::Options::default()).unwrap();
+            let viewers: Vec<Viewer> = (0..players)
+                .map(|s| Viewer::Seat(hatstand_engine::seat(s)))
+                .chain([Viewer::Spectator, Viewer::Auditor])
+                .collect();
+            let redacted = |events: &[R::Event]| -> Vec<Value> {
+                events
+                    .iter()
+                    .flat_map(|e| viewers.iter().map(move |v| (e, *v)))
+                    .map(|(e, v)| {
+                        // As the events feed sends it: with its `seq` and `at`.
+                        let mut out = serde_json::to_value(R::redact(e, v)).unwrap();
+                        out["seq"] = 1.into();
+                        out["at"] = "2026-11-25T10:00:00.000000Z".into();
+                        out
+                    })
+                    .collect()
+            };
             let opening = R::start(&state, &randomness);
+            shown.events.extend(redacted(&opening));
             apply_all::<R>(&mut state, &opening);
             for _ in 0..2_000 {
-                let viewers = (0..players)
-                    .map(|s| Viewer::Seat(hatstand_engine::seat(s)))
-                    .chain([Viewer::Spectator, Viewer::Auditor]);
-                shown
-                    .views
-                    .extend(viewers.map(|v| serde_json::to_value(R::view(&state, v)).unwrap()));
+                shown.views.extend(
+                    viewers
+                        .iter()
+                        .map(|v| serde_json::to_value(R::view(&state, *v)).unwrap()),
+                );
                 let to_act = R::to_act(&state);
                 let Some(&seat) = to_act.get(chooser.random_range(0..to_act.len().max(1))) else {
                     break;
@@ -73,6 +93,7 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                     .extend(legal.iter().map(|c| serde_json::to_value(c).unwrap()));
                 let command = &legal[chooser.random_range(0..legal.len())];
                 let events = R::decide(&state, seat, command, &randomness).unwrap();
+                shown.events.extend(redacted(&events));
                 apply_all::<R>(&mut state, &events);
             }
         }
@@ -104,6 +125,8 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     );
     let own_view = format!("{prefix}View");
     validate(R::ID, "view", &shown.views, &["View", &own_view]);
+    let own_event = format!("{prefix}EventView");
+    validate(R::ID, "event", &shown.events, &["EventOut", &own_event]);
     let types: std::collections::BTreeSet<String> = shown
         .commands
         .iter()
@@ -121,22 +144,22 @@ fn all_valid<R: Ruleset>(prefix: &str) {
 }
 
 #[test]
-fn every_hats_command_and_view_is_valid_by_the_document() {
+fn every_hats_command_view_and_event_is_valid_by_the_document() {
     all_valid::<Hats>("Hats");
 }
 
 #[test]
-fn every_goathead_command_and_view_is_valid_by_the_document() {
+fn every_goathead_command_view_and_event_is_valid_by_the_document() {
     all_valid::<Goathead>("Goathead");
 }
 
 #[test]
-fn every_hat_trick_command_and_view_is_valid_by_the_document() {
+fn every_hat_trick_command_view_and_event_is_valid_by_the_document() {
     all_valid::<HatTrick>("HatTrick");
 }
 
 #[test]
-fn every_top_hats_command_and_view_is_valid_by_the_document() {
+fn every_top_hats_command_view_and_event_is_valid_by_the_document() {
     all_valid::<TopHats>("TopHats");
 }
 

@@ -69,6 +69,7 @@ pub enum GoatheadEvent {
 
 /// Cards a viewer may see, or only how many there are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadCardsOrCount))]
 #[serde(untagged)]
 pub enum Cards {
     /// The cards themselves.
@@ -92,6 +93,7 @@ impl Cards {
 /// What a viewer sees of an event: the same shape, hidden cards replaced by
 /// `null` (one card) or a count (several).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum GoatheadEventView {
     Dealt {

@@ -31,6 +31,7 @@ pub struct Dealt {
 
 /// A card played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickPlayed))]
 pub struct Played {
     /// Who played.
     pub seat: Seat,
@@ -42,6 +43,7 @@ pub struct Played {
 
 /// A trick taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickTrickWon))]
 pub struct TrickWon {
     /// The trick number (1-based).
     pub trick: u8,
@@ -51,6 +53,7 @@ pub struct TrickWon {
 
 /// The end of the match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickMatchEnded))]
 pub struct MatchEnded {
     /// Match totals per seat.
     pub scores: Vec<i32>,
@@ -87,6 +90,7 @@ pub enum HandView {
 
 /// A deal as a viewer sees it: hidden cards are counts or `null`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickDealtView))]
 pub struct DealtView {
     /// The deal number (0-based).
     pub round: u8,
@@ -108,6 +112,7 @@ pub struct DealtView {
 
 /// An event as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HatTrickEventView {
     /// The cards were dealt.

@@ -107,7 +107,8 @@ use crate::testing::CommandSpace;
 
 use cards::{Hand, bits};
 pub use commands::HatTrickCommand;
-use events::{HatTrickEvent, HatTrickEventView, MatchEnded, Played, TrickWon};
+pub use events::HatTrickEventView;
+use events::{HatTrickEvent, MatchEnded, Played, TrickWon};
 pub use options::HatTrickOptions;
 use rules::{deal, legal_cards, prediction_value, prediction_window, trick_winner};
 use scoring::RoundResult;

@@ -49,6 +49,7 @@ pub enum HatsEvent {
 
 /// Cards a viewer may see, or only how many there are.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatsCardsOrCount))]
 #[serde(untagged)]
 pub enum Cards {
     /// The cards themselves.
@@ -72,6 +73,7 @@ impl Cards {
 /// What a viewer sees of an event: the same shape, hidden cards replaced by
 /// `null` (one card) or a count (several).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HatsEventView {
     /// The deal: the line, the viewer's own hand, counts for the rest.

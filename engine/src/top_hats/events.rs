@@ -8,6 +8,7 @@ use crate::ruleset::{Seat, Viewer};
 
 /// Why a seat's turn was skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsSkipReason))]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     /// No stack shows the seat's colour.
@@ -18,6 +19,7 @@ pub enum SkipReason {
 
 /// Why the game was drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsDrawReason))]
 #[serde(rename_all = "snake_case")]
 pub enum DrawReason {
     /// Too many played turns in a row without a removed hat.
@@ -28,6 +30,7 @@ pub enum DrawReason {
 
 /// The hats a seat starts building with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPool))]
 pub struct Pool {
     pub seat: Seat,
     /// Hats per colour.
@@ -44,6 +47,7 @@ pub struct ColourCount {
 
 /// A fact of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsEvent))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum Event {
     /// The hats are shared out (public: the rules fix them) and building begins.
@@ -88,6 +92,7 @@ pub enum Event {
 
 /// A stack as a viewer sees it: hidden hats are `null`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPresetStackView))]
 pub struct PresetStackView {
     pub cell: Cell,
     /// Bottom → top; hats under the top are `null` except for the builder.
@@ -97,6 +102,7 @@ pub struct PresetStackView {
 
 /// The events that hide something, as a viewer sees them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsHiddenEvent))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HiddenEvent {
     /// Everyone sees who built a stack and its height; only the builder sees `under`.
@@ -115,6 +121,7 @@ pub enum HiddenEvent {
 
 /// What a viewer sees of an event: `{"type": ..., "data": ...}` either way.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsEventView))]
 #[serde(untagged)]
 pub enum EventView {
     /// Nothing in it is hidden.

@@ -53,6 +53,7 @@ fn first_seat() -> Seat {
 
 /// One stack of a hand-built position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPresetStack))]
 #[serde(deny_unknown_fields)]
 pub struct PresetStack {
     /// Where it stands.
