@@ -101,6 +101,7 @@ impl OptionsError {
 
 /// The final result of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct GameResult<R> {
     /// One integer per seat: the match total.
     pub scores: Vec<i32>,
@@ -122,6 +123,7 @@ pub struct GameResult<R> {
 
 /// A team's seats and summed score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TeamResult {
     pub seats: Vec<Seat>,
     pub score: i32,

@@ -21,7 +21,11 @@ from hatstand_client.api.games import (
 )
 from hatstand_client.models import (
     AccessToken,
+    GoatheadResult,
     GoatheadView,
+    HatsResult,
+    HatTrickResult,
+    TopHatsResult,
     HatsView,
     HatTrickView,
     TopHatsView,
@@ -56,6 +60,12 @@ VIEWS = {
     RulesetId.HAT_TRICK: HatTrickView,
     RulesetId.TOP_HATS: TopHatsView,
 }
+RESULTS = {
+    RulesetId.HATS: HatsResult,
+    RulesetId.GOATHEAD: GoatheadResult,
+    RulesetId.HAT_TRICK: HatTrickResult,
+    RulesetId.TOP_HATS: TopHatsResult,
+}
 
 
 def player(name: str) -> AuthenticatedClient:
@@ -84,6 +94,7 @@ def play(ruleset: RulesetId, players: int, options: dict, run: int) -> None:
         game = get_game.sync(id=game.id, client=clients[0])
         assert isinstance(game, Game), game
         if game.status == GameStatus.FINISHED:
+            assert isinstance(game.result, RESULTS[ruleset]), type(game.result)
             break
         assert game.status == GameStatus.ACTIVE, game.status
         seat = chooser.choice(game.to_act)

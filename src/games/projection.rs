@@ -65,8 +65,8 @@ pub struct Game {
     /// Every command this viewer may send now, each ready to post as is.
     #[schema(value_type = Vec<super::wire_types::AnyCommand>)]
     pub legal_commands: Vec<Value>,
-    /// Once finished: `{scores, winners, teams?, tie_break?, outcome?, rounds}`.
-    #[schema(value_type = Option<Object>)]
+    /// Once finished, how it ended (the ruleset's result, or a forfeit).
+    #[schema(value_type = super::wire_types::AnyResult)]
     pub result: Option<Value>,
     /// SHA-256 of the game's seed, hex, published at creation.
     pub seed_commitment: String,

@@ -9,14 +9,16 @@
 
 use std::borrow::Cow;
 
-use hatstand_engine::goathead::{GoatheadCommand, GoatheadEventView, GoatheadView};
-use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickEventView, HatTrickView};
-use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsView};
+use hatstand_engine::GameResult;
+use hatstand_engine::goathead::{GoatheadCommand, GoatheadEventView, GoatheadRound, GoatheadView};
+use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickEventView, HatTrickView, RoundResult};
+use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsRound, HatsView};
 use hatstand_engine::top_hats::{
-    Command as TopHatsCommand, EventView as TopHatsEventView, View as TopHatsView,
+    Command as TopHatsCommand, EventView as TopHatsEventView, Round as TopHatsRound,
+    View as TopHatsView,
 };
 
-use crate::record::server_event::ServerEvent;
+use crate::record::server_event::{ForfeitResult, ServerEvent};
 use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
@@ -78,4 +80,57 @@ any_ruleset! {
      of the server's own events (`ServerEvent`: created, joined, started, timed out, ...) or \
      of the game's ruleset (`HatsEventView`, `GoatheadEventView`, `HatTrickEventView`, \
      `TopHatsEventView`)."
+}
+
+/// Declares a unit type whose schema, named `$name`, is one ruleset's
+/// `GameResult` (its rounds of `$round`).
+macro_rules! result_of {
+    ($(#[$doc:meta])* $t:ident = $name:literal, $round:ty) => {
+        $(#[$doc])*
+        pub struct $t;
+
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                <GameResult<$round> as PartialSchema>::schema()
+            }
+        }
+
+        impl ToSchema for $t {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                schemas.push((<$round as ToSchema>::name().into_owned(), <$round as PartialSchema>::schema()));
+                <$round as ToSchema>::schemas(schemas);
+                <GameResult<$round> as ToSchema>::schemas(schemas);
+            }
+        }
+    };
+}
+
+result_of!(
+    /// A finished Hats game's result.
+    HatsResult = "HatsResult", HatsRound
+);
+result_of!(
+    /// A finished Goathead game's result.
+    GoatheadResult = "GoatheadResult", GoatheadRound
+);
+result_of!(
+    /// A finished Hat Trick game's result.
+    HatTrickResult = "HatTrickResult", RoundResult
+);
+result_of!(
+    /// A finished Top Hats game's result.
+    TopHatsResult = "TopHatsResult", TopHatsRound
+);
+
+any_ruleset! {
+    /// The document's `GameResult`: how a finished game ended.
+    AnyResult = "GameResult", true,
+    [HatsResult, GoatheadResult, HatTrickResult, TopHatsResult, ForfeitResult],
+    "How the game ended: the result of its ruleset (`HatsResult`, `GoatheadResult`, \
+     `HatTrickResult`, `TopHatsResult`), or a `ForfeitResult` when every seat but one went \
+     out; `null` until it is over."
 }

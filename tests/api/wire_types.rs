@@ -1,8 +1,8 @@
 //! The OpenAPI document's wire types against the engines: in random games
 //! of every ruleset and player count, every command an engine lists as
-//! legal, every view of every viewer at every step and every event as
-//! every viewer sees it is valid by the document (`Command`, `View` and
-//! `EventOut`, and the ruleset's own schemas), so a
+//! legal, every view of every viewer at every step, every event as every
+//! viewer sees it and every result is valid by the document (`Command`,
+//! `View`, `EventOut` and `GameResult`, and the ruleset's own schemas), so a
 //! generated client's types fit what the server sends and takes.
 
 use boon::{Compiler, Schemas};
@@ -44,6 +44,7 @@ struct Shown {
     commands: Vec<Value>,
     views: Vec<Value>,
     events: Vec<Value>,
+    results: Vec<Value>,
 }
 
 fn shown<R: Ruleset>(games: u64) -> Shown {
@@ -51,6 +52,7 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
         commands: Vec::new(),
         views: Vec::new(),
         events: Vec::new(),
+        results: Vec::new(),
     };
     for players in R::MIN_PLAYERS..=R::MAX_PLAYERS {
         for seed in 0..games {
@@ -85,6 +87,8 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                 );
                 let to_act = R::to_act(&state);
                 let Some(&seat) = to_act.get(chooser.random_range(0..to_act.len().max(1))) else {
+                    let result = R::result(&state).expect("a game over has a result");
+                    shown.results.push(serde_json::to_value(result).unwrap());
                     break;
                 };
                 let legal = R::legal_commands(&state, seat);
@@ -127,6 +131,13 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     validate(R::ID, "view", &shown.views, &["View", &own_view]);
     let own_event = format!("{prefix}EventView");
     validate(R::ID, "event", &shown.events, &["EventOut", &own_event]);
+    let own_result = format!("{prefix}Result");
+    validate(
+        R::ID,
+        "result",
+        &shown.results,
+        &["GameResult", &own_result],
+    );
     let types: std::collections::BTreeSet<String> = shown
         .commands
         .iter()
@@ -144,22 +155,22 @@ fn all_valid<R: Ruleset>(prefix: &str) {
 }
 
 #[test]
-fn every_hats_command_view_and_event_is_valid_by_the_document() {
+fn every_hats_command_view_event_and_result_is_valid_by_the_document() {
     all_valid::<Hats>("Hats");
 }
 
 #[test]
-fn every_goathead_command_view_and_event_is_valid_by_the_document() {
+fn every_goathead_command_view_event_and_result_is_valid_by_the_document() {
     all_valid::<Goathead>("Goathead");
 }
 
 #[test]
-fn every_hat_trick_command_view_and_event_is_valid_by_the_document() {
+fn every_hat_trick_command_view_event_and_result_is_valid_by_the_document() {
     all_valid::<HatTrick>("HatTrick");
 }
 
 #[test]
-fn every_top_hats_command_view_and_event_is_valid_by_the_document() {
+fn every_top_hats_command_view_event_and_result_is_valid_by_the_document() {
     all_valid::<TopHats>("TopHats");
 }
 

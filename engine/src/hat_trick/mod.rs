@@ -111,7 +111,7 @@ pub use events::HatTrickEventView;
 use events::{HatTrickEvent, MatchEnded, Played, TrickWon};
 pub use options::HatTrickOptions;
 use rules::{deal, legal_cards, prediction_value, prediction_window, trick_winner};
-use scoring::RoundResult;
+pub use scoring::RoundResult;
 pub use state::HatTrickState;
 use state::{Play, Prediction};
 pub use view::HatTrickView;

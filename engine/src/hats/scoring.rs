@@ -14,6 +14,7 @@ pub const COOKIE_POINTS: i32 = 5;
 
 /// One seat's final score, by category.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatsSeatScore))]
 pub struct SeatScore {
     /// Hat collection: each face-up collection card scores the position of the
     /// face-up line card of its type (0 if none), each black hat 1 (included here).
@@ -33,6 +34,7 @@ pub struct SeatScore {
 
 /// The breakdown of the game's one round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct HatsRound {
     /// The final tea table line, position 1 first.
     pub line: Vec<Card>,

@@ -7,6 +7,7 @@ use crate::ruleset::GameResult;
 
 /// The end of the game in figures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsRound))]
 pub struct Round {
     /// Per seat: stacks showing the seat's colour on top at the end.
     pub stacks: Vec<u32>,
