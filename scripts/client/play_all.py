@@ -33,7 +33,10 @@ from hatstand_client.models import (
     CommandRequest,
     CommandResponse,
     CreateGame,
-    CreateGameOptionsType0,
+    GoatheadGameOptions,
+    HatsGameOptions,
+    HatTrickGameOptions,
+    TopHatsGameOptions,
     Credentials,
     EventsPage,
     Game,
@@ -47,10 +50,10 @@ BASE = sys.argv[1]
 # The smallest table of each ruleset, with short games where the ruleset
 # has a length option.
 TABLES = [
-    (RulesetId.HATS, 2, {}),
-    (RulesetId.GOATHEAD, 3, {"rounds": 1}),
-    (RulesetId.HAT_TRICK, 2, {"rounds": 2}),
-    (RulesetId.TOP_HATS, 2, {}),
+    (RulesetId.HATS, 2, HatsGameOptions(turn_timeout="PT24H")),
+    (RulesetId.GOATHEAD, 3, GoatheadGameOptions(rounds=1)),
+    (RulesetId.HAT_TRICK, 2, HatTrickGameOptions(rounds=2)),
+    (RulesetId.TOP_HATS, 2, TopHatsGameOptions()),
 ]
 chooser = random.Random(1)
 # Each ruleset's view, as the client types it.
@@ -77,12 +80,12 @@ def player(name: str) -> AuthenticatedClient:
     return AuthenticatedClient(base_url=BASE, token=token.access_token)
 
 
-def play(ruleset: RulesetId, players: int, options: dict, run: int) -> None:
+def play(ruleset: RulesetId, players: int, options, run: int) -> None:
     clients = [player(f"{ruleset.value}-{run}-{seat}") for seat in range(players)]
     request = CreateGame(
         ruleset=ruleset,
         players=players,
-        options=CreateGameOptionsType0.from_dict(options),
+        options=options,
     )
     game = create_game.sync(client=clients[0], body=request)
     assert isinstance(game, Game), game
@@ -95,6 +98,9 @@ def play(ruleset: RulesetId, players: int, options: dict, run: int) -> None:
         assert isinstance(game, Game), game
         if game.status == GameStatus.FINISHED:
             assert isinstance(game.result, RESULTS[ruleset]), type(game.result)
+            # Every option has a default, so the client's first options class
+            # reads any ruleset's options; the game's `ruleset` says whose.
+            assert type(game.options).__name__.endswith("GameOptions"), type(game.options)
             break
         assert game.status == GameStatus.ACTIVE, game.status
         seat = chooser.choice(game.to_act)

@@ -9,6 +9,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use utoipa::ToSchema;
 
 use crate::error::Failure;
 
@@ -80,7 +81,7 @@ fn checked(secs: Option<u64>, text: &str) -> Result<u64, String> {
 }
 
 /// What happens to a seat whose time runs out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OnTimeout {
     /// The server plays one of the seat's legal commands, chosen from the
@@ -92,10 +93,10 @@ pub enum OnTimeout {
 }
 
 /// The server-level options of a game, as stored and shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServerOptions {
-    /// The time each turn may take, or none.
+    /// The time each turn may take (an ISO 8601 duration, e.g. `PT24H`), or none.
     #[serde(default)]
     pub turn_timeout: Option<String>,
     #[serde(default)]
@@ -105,6 +106,7 @@ pub struct ServerOptions {
     pub max_vacation: String,
     /// Consecutive timeouts after which the seat is out (`inactive`); 0: never.
     #[serde(default = "default_abandon_after")]
+    #[schema(format = Int64, maximum = 4_294_967_295_u64)]
     pub abandon_after: u32,
 }
 

@@ -36,7 +36,7 @@ pub struct CreateGame {
     pub players: u8,
     /// The ruleset's options (see `/v1/rulesets`), plus the common `seed`
     /// (a public seed makes every shuffle reproducible) and `deals` (explicit deals).
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<super::wire_types::AnyOptions>)]
     #[serde(default)]
     pub options: Option<Value>,
     /// The version of the ruleset's rules to play under (see

@@ -50,7 +50,7 @@ pub struct Game {
     pub players: u8,
     /// The options in force, defaults filled in. Explicit deals are never shown
     /// (`explicit_deals` counts them); `seed` appears only when it was made public.
-    #[schema(value_type = Object)]
+    #[schema(value_type = super::wire_types::AnyOptions)]
     pub options: Value,
     /// The seats taken so far.
     pub seats: Vec<SeatInfo>,

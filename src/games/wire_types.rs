@@ -10,16 +10,22 @@
 use std::borrow::Cow;
 
 use hatstand_engine::GameResult;
-use hatstand_engine::goathead::{GoatheadCommand, GoatheadEventView, GoatheadRound, GoatheadView};
-use hatstand_engine::hat_trick::{HatTrickCommand, HatTrickEventView, HatTrickView, RoundResult};
-use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsRound, HatsView};
+use hatstand_engine::goathead::{
+    GoatheadCommand, GoatheadEventView, GoatheadOptions, GoatheadRound, GoatheadView,
+};
+use hatstand_engine::hat_trick::{
+    HatTrickCommand, HatTrickEventView, HatTrickOptions, HatTrickView, RoundResult,
+};
+use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsOptions, HatsRound, HatsView};
 use hatstand_engine::top_hats::{
-    Command as TopHatsCommand, EventView as TopHatsEventView, Round as TopHatsRound,
-    View as TopHatsView,
+    Command as TopHatsCommand, EventView as TopHatsEventView, Options as TopHatsOptions,
+    Round as TopHatsRound, View as TopHatsView,
 };
 
+use super::clock::ServerOptions;
+
 use crate::record::server_event::{ForfeitResult, ServerEvent};
-use utoipa::openapi::schema::{AnyOfBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{AnyOfBuilder, Object, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
@@ -133,4 +139,101 @@ any_ruleset! {
     "How the game ended: the result of its ruleset (`HatsResult`, `GoatheadResult`, \
      `HatTrickResult`, `TopHatsResult`), or a `ForfeitResult` when every seat but one went \
      out; `null` until it is over."
+}
+
+/// The properties of an object schema (none for anything else).
+fn properties(schema: RefOr<Schema>) -> Object {
+    match schema {
+        RefOr::T(Schema::Object(object)) => object,
+        _ => Object::new(),
+    }
+}
+
+/// `schema`, or `null` (`anyOf`: `schema` may allow `null` already).
+fn or_null(schema: RefOr<Schema>) -> RefOr<Schema> {
+    AnyOfBuilder::new()
+        .item(schema)
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .into()
+}
+
+/// One ruleset's game options as one object: the engine's options
+/// (`$options`), the server's (`ServerOptions`: the clock), and `seed`;
+/// a game shows `explicit_deals` where it was created with `deals`.
+macro_rules! options_of {
+    ($(#[$doc:meta])* $t:ident = $name:literal, $options:ty) => {
+        $(#[$doc])*
+        pub struct $t;
+
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                let mut merged = properties(<$options as PartialSchema>::schema());
+                merged.required.clear();
+                // The server's options may also be sent as `null`: absent.
+                for (name, property) in properties(ServerOptions::schema()).properties {
+                    merged.properties.insert(name, or_null(property));
+                }
+                let seed = ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .min_length(Some(1))
+                    .max_length(Some(256))
+                    .description(Some(
+                        "A public seed: every shuffle of the game can then be reproduced. \
+                         Shown only when it was given.",
+                    ));
+                let explicit_deals = ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .read_only(true)
+                    .description(Some(
+                        "How many explicit `deals` the game was created with (the deals \
+                         themselves are never shown).",
+                    ));
+                merged.properties.insert("seed".to_owned(), or_null(seed.into()));
+                merged.properties.insert("explicit_deals".to_owned(), explicit_deals.into());
+                merged.description = Some(format!(
+                    "The options of a {} game: the ruleset's, the clock's and `seed`. Every one \
+                     has a default.",
+                    $name.trim_end_matches("GameOptions")
+                ));
+                RefOr::T(Schema::Object(merged))
+            }
+        }
+
+        impl ToSchema for $t {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                <$options as ToSchema>::schemas(schemas);
+                <ServerOptions as ToSchema>::schemas(schemas);
+            }
+        }
+    };
+}
+
+options_of!(
+    /// A Hats game's options.
+    HatsGameOptions = "HatsGameOptions", HatsOptions
+);
+options_of!(
+    /// A Goathead game's options.
+    GoatheadGameOptions = "GoatheadGameOptions", GoatheadOptions
+);
+options_of!(
+    /// A Hat Trick game's options.
+    HatTrickGameOptions = "HatTrickGameOptions", HatTrickOptions
+);
+options_of!(
+    /// A Top Hats game's options.
+    TopHatsGameOptions = "TopHatsGameOptions", TopHatsOptions
+);
+
+any_ruleset! {
+    /// The document's `GameOptions`.
+    AnyOptions = "GameOptions", false,
+    [HatsGameOptions, GoatheadGameOptions, HatTrickGameOptions, TopHatsGameOptions],
+    "The options of a game of the game's ruleset (`ruleset`): `HatsGameOptions`, \
+     `GoatheadGameOptions`, `HatTrickGameOptions` or `TopHatsGameOptions`."
 }

@@ -131,6 +131,14 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     validate(R::ID, "view", &shown.views, &["View", &own_view]);
     let own_event = format!("{prefix}EventView");
     validate(R::ID, "event", &shown.events, &["EventOut", &own_event]);
+    let defaults = serde_json::to_value(R::Options::default()).unwrap();
+    let own_options = format!("{prefix}GameOptions");
+    validate(
+        R::ID,
+        "options",
+        &[defaults],
+        &["GameOptions", &own_options],
+    );
     let own_result = format!("{prefix}Result");
     validate(
         R::ID,

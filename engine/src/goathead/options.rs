@@ -13,6 +13,7 @@ pub const MAX_ROUNDS: u8 = 100;
 
 /// The options of a Goathead match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct GoatheadOptions {
     /// Rounds in the match (1–100, default 15).
@@ -32,6 +33,7 @@ impl Default for GoatheadOptions {
 
 /// One explicit deal: a hand per seat and the kitty.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadDeal))]
 #[serde(deny_unknown_fields)]
 pub struct Deal {
     /// The cards of each seat, seat 0 first.

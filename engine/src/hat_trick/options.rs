@@ -7,6 +7,7 @@ use crate::ruleset::OptionsError;
 
 /// How trump is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickTrumpMode))]
 #[serde(rename_all = "snake_case")]
 pub enum TrumpMode {
     /// By the trump indicator (the turned or cut card); K, Q or joker → no-trump.
@@ -18,6 +19,7 @@ pub enum TrumpMode {
 
 /// The objective of the deals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickMode))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Every deal is played for points; highest total wins.
@@ -33,6 +35,7 @@ pub enum Mode {
 
 /// What a seat that cannot follow suit must play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickPlayRule))]
 #[serde(rename_all = "snake_case")]
 pub enum PlayRule {
     /// Highest trump (at no-trump: highest of the same colour), else anything.
@@ -47,6 +50,7 @@ pub enum PlayRule {
 /// An explicit deal: each seat's hand, the left-over cards (top first) and the
 /// trump indicator (absent when trump goes by the cycle).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickDeal))]
 #[serde(deny_unknown_fields)]
 pub struct Deal {
     /// One hand per seat, in seat order.
@@ -61,6 +65,7 @@ pub struct Deal {
 
 /// The options of a game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct HatTrickOptions {
     /// Number of deals (1–60); default one per player.

@@ -7,6 +7,7 @@ use crate::ruleset::OptionsError;
 
 /// The options of a game of Hats.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct HatsOptions {
     /// The seat that starts (instead of "who most recently ate a cookie");
@@ -19,6 +20,7 @@ pub struct HatsOptions {
 
 /// An explicit deal: together exactly the cards in play, each once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatsDeal))]
 #[serde(deny_unknown_fields)]
 pub struct Deal {
     /// The tea table line, position 1 first (5 cards with 2 players, 6 otherwise).

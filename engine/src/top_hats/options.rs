@@ -16,6 +16,7 @@ pub const QUIET_TURNS_PER_PLAYER: u32 = 50;
 
 /// What a table may choose.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsOptions))]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Played turns in a row without a removed hat that draw the game
@@ -37,6 +38,7 @@ impl Default for Options {
 
 /// A hand-built position: the whole board and the seat to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsPosition))]
 #[serde(deny_unknown_fields)]
 pub struct Position {
     /// Every stack on the board (list the neutral hat as a one-hat `neutral`
