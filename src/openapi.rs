@@ -5,7 +5,8 @@
 use actix_web::App;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::schema::{
-    AnyOfBuilder, Discriminator, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat, Type,
+    AnyOfBuilder, ArrayBuilder, Discriminator, KnownFormat, Object, ObjectBuilder, OneOfBuilder,
+    Schema, SchemaFormat, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Ref, RefOr};
@@ -273,6 +274,103 @@ impl Modify for EventFields {
     }
 }
 
+/// Splits `Game` by ruleset: `HatsGame`, `GoatheadGame`, `HatTrickGame` and
+/// `TopHatsGame` are `Game` with that ruleset's `view`, `legal_commands`,
+/// `result` and `options`, and `Game` becomes their `oneOf` with a
+/// `discriminator` on `ruleset`, so a generated client reads each game's
+/// parts as its ruleset's types without being told.
+struct GamesByRuleset;
+
+impl GamesByRuleset {
+    /// (ruleset id, schema prefix) of every ruleset, as `/v1/rulesets` lists them.
+    const RULESETS: [(&'static str, &'static str); 4] = [
+        ("hats", "Hats"),
+        ("goathead", "Goathead"),
+        ("top-hats", "TopHats"),
+        ("hat-trick", "HatTrick"),
+    ];
+
+    fn of(name: &str) -> RefOr<Schema> {
+        RefOr::Ref(Ref::from_schema_name(name))
+    }
+
+    fn or_null(items: Vec<RefOr<Schema>>) -> RefOr<Schema> {
+        let mut any = AnyOfBuilder::new();
+        for item in items {
+            any = any.item(item);
+        }
+        any.item(ObjectBuilder::new().schema_type(Type::Null))
+            .into()
+    }
+
+    /// `game` for one ruleset.
+    fn game(game: &Object, id: &str, prefix: &str) -> Object {
+        let mut one = game.clone();
+        let described = |property: &str| {
+            game.properties.get(property).and_then(|p| match p {
+                RefOr::T(Schema::Object(o)) => o.description.clone(),
+                RefOr::Ref(r) => Some(r.description.clone()).filter(|d| !d.is_empty()),
+                _ => None,
+            })
+        };
+        let set = |one: &mut Object, property: &str, schema: RefOr<Schema>| {
+            one.properties.insert(property.to_owned(), schema);
+        };
+        let ruleset = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some([id]))
+            .description(described("ruleset"));
+        set(&mut one, "ruleset", ruleset.into());
+        set(
+            &mut one,
+            "view",
+            Self::or_null(vec![Self::of(&format!("{prefix}View"))]),
+        );
+        let commands = ArrayBuilder::new()
+            .items(Self::of(&format!("{prefix}Command")))
+            .description(described("legal_commands"));
+        set(&mut one, "legal_commands", commands.into());
+        let result = vec![
+            Self::of(&format!("{prefix}Result")),
+            Self::of("ForfeitResult"),
+        ];
+        set(&mut one, "result", Self::or_null(result));
+        set(
+            &mut one,
+            "options",
+            Self::of(&format!("{prefix}GameOptions")),
+        );
+        one.description = Some(format!("A game of {id}, as the caller sees it."));
+        one
+    }
+}
+
+impl Modify for GamesByRuleset {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        let Some(RefOr::T(Schema::Object(game))) = components.schemas.get("Game").cloned() else {
+            return;
+        };
+        let mut one_of = OneOfBuilder::new().description(game.description.clone());
+        let mut mapping = std::collections::BTreeMap::new();
+        for (id, prefix) in Self::RULESETS {
+            let name = format!("{prefix}Game");
+            components.schemas.insert(
+                name.clone(),
+                RefOr::T(Schema::Object(Self::game(&game, id, prefix))),
+            );
+            one_of = one_of.item(Self::of(&name));
+            mapping.insert(id.to_owned(), format!("#/components/schemas/{name}"));
+        }
+        let mut discriminator = Discriminator::new("ruleset");
+        discriminator.mapping = mapping;
+        let one_of = one_of.discriminator(Some(discriminator));
+        components.schemas.insert("Game".to_owned(), one_of.into());
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
@@ -284,6 +382,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     CommonProblems.modify(&mut api);
     NamedVariants.modify(&mut api);
     EventFields.modify(&mut api);
+    GamesByRuleset.modify(&mut api);
     api
 }
 
@@ -295,4 +394,19 @@ pub fn document_json() -> Result<String, serde_json::Error> {
     let mut text = serde_json::to_string_pretty(&document())?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_split_for_every_ruleset_and_only_those() {
+        let split: Vec<&str> = GamesByRuleset::RULESETS.iter().map(|(id, _)| *id).collect();
+        let engines: Vec<&str> = hatstand_engine::GameKind::ALL
+            .iter()
+            .map(|k| k.id())
+            .collect();
+        assert_eq!(split, engines);
+    }
 }

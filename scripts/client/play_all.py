@@ -39,7 +39,10 @@ from hatstand_client.models import (
     TopHatsGameOptions,
     Credentials,
     EventsPage,
-    Game,
+    GoatheadGame,
+    HatsGame,
+    HatTrickGame,
+    TopHatsGame,
     GameStatus,
     JoinGame,
     Problem,
@@ -56,6 +59,14 @@ TABLES = [
     (RulesetId.TOP_HATS, 2, TopHatsGameOptions()),
 ]
 chooser = random.Random(1)
+# A game is typed by its ruleset: each class holds that ruleset's view,
+# commands, result and options.
+GAMES = {
+    RulesetId.HATS: HatsGame,
+    RulesetId.GOATHEAD: GoatheadGame,
+    RulesetId.HAT_TRICK: HatTrickGame,
+    RulesetId.TOP_HATS: TopHatsGame,
+}
 # Each ruleset's view, as the client types it.
 VIEWS = {
     RulesetId.HATS: HatsView,
@@ -88,24 +99,22 @@ def play(ruleset: RulesetId, players: int, options, run: int) -> None:
         options=options,
     )
     game = create_game.sync(client=clients[0], body=request)
-    assert isinstance(game, Game), game
+    assert isinstance(game, GAMES[ruleset]), game
     for client in clients[1:]:
         joined = join_game.sync(id=game.id, client=client, body=JoinGame())
-        assert isinstance(joined, Game), joined
+        assert isinstance(joined, GAMES[ruleset]), joined
     commands = 0
     while True:
         game = get_game.sync(id=game.id, client=clients[0])
-        assert isinstance(game, Game), game
+        assert isinstance(game, GAMES[ruleset]), game
         if game.status == GameStatus.FINISHED:
             assert isinstance(game.result, RESULTS[ruleset]), type(game.result)
-            # Every option has a default, so the client's first options class
-            # reads any ruleset's options; the game's `ruleset` says whose.
-            assert type(game.options).__name__.endswith("GameOptions"), type(game.options)
+            assert isinstance(game.options, type(options)), type(game.options)
             break
         assert game.status == GameStatus.ACTIVE, game.status
         seat = chooser.choice(game.to_act)
         mine = get_game.sync(id=game.id, client=clients[seat])
-        assert isinstance(mine, Game) and mine.my_seat == seat, mine
+        assert isinstance(mine, GAMES[ruleset]) and mine.my_seat == seat, mine
         assert isinstance(mine.view, VIEWS[ruleset]), type(mine.view)
         command = chooser.choice(mine.legal_commands)
         answer = send_command.sync(
@@ -133,9 +142,9 @@ def play(ruleset: RulesetId, players: int, options, run: int) -> None:
 def abandoned() -> None:
     creator = player("abandoning-creator")
     game = create_game.sync(client=creator, body=CreateGame(ruleset=RulesetId.HATS, players=2))
-    assert isinstance(game, Game), game
+    assert isinstance(game, HatsGame), game
     cancelled = cancel_game.sync(id=game.id, client=creator)
-    assert isinstance(cancelled, Game) and cancelled.status == GameStatus.ABANDONED
+    assert isinstance(cancelled, HatsGame) and cancelled.status == GameStatus.ABANDONED
     audit = get_audit.sync(id=game.id, client=creator)
     assert isinstance(audit, AuditDocument), audit
     assert audit.final_state is None, audit.final_state
