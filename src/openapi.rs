@@ -371,6 +371,22 @@ impl Modify for GamesByRuleset {
     }
 }
 
+/// Gives the engines' wire types real examples (`wire_types::examples`).
+struct Examples;
+
+impl Modify for Examples {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        for (name, example) in crate::games::wire_types::examples() {
+            if let Some(RefOr::T(Schema::Object(schema))) = components.schemas.get_mut(name) {
+                schema.examples = vec![example.clone()];
+            }
+        }
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
@@ -383,6 +399,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     NamedVariants.modify(&mut api);
     EventFields.modify(&mut api);
     GamesByRuleset.modify(&mut api);
+    Examples.modify(&mut api);
     api
 }
 

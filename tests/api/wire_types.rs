@@ -190,3 +190,23 @@ fn a_command_with_a_card_the_ruleset_does_not_have_is_not_valid() {
     let good = serde_json::json!({"type": "black_hat", "card": "H5"});
     assert!(schemas.validate(&good, indexes[0]).is_ok());
 }
+
+#[test]
+fn every_example_in_the_document_is_valid_by_its_schema() {
+    let document = serde_json::to_value(hatstand::openapi::document()).unwrap();
+    let schemas = document["components"]["schemas"].as_object().unwrap();
+    let with_examples: Vec<&str> = schemas
+        .iter()
+        .filter(|(_, schema)| schema.get("examples").is_some())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert!(with_examples.len() > 60, "{with_examples:?}");
+    let (compiled, indexes) = compiled(&with_examples);
+    for (name, index) in with_examples.iter().zip(indexes) {
+        for example in schemas[*name]["examples"].as_array().unwrap() {
+            if let Err(e) = compiled.validate(example, index) {
+                panic!("the example of {name}, {example}, is not valid: {e}");
+            }
+        }
+    }
+}
