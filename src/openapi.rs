@@ -387,6 +387,42 @@ impl Modify for Examples {
     }
 }
 
+/// Names the item of each Server-Sent Events stream: the `data` of every
+/// message is one `EventOut` (a game's stream) or `WebhookPayload` (the
+/// caller's notifications). OpenAPI 3.1 has no place for it (3.2's
+/// `itemSchema`), so it is the extension `x-item-schema` beside the
+/// string body; the response's description gives the frame format.
+struct StreamItems;
+
+impl Modify for StreamItems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in [
+            ("/v1/games/{id}/stream", "EventOut"),
+            ("/v1/me/stream", "WebhookPayload"),
+        ] {
+            let Some(operation) = openapi
+                .paths
+                .paths
+                .get_mut(path)
+                .and_then(|p| p.get.as_mut())
+            else {
+                continue;
+            };
+            let Some(RefOr::T(ok)) = operation.responses.responses.get_mut("200") else {
+                continue;
+            };
+            if let Some(RefOr::T(stream)) = ok.content.get_mut("text/event-stream") {
+                let reference =
+                    serde_json::json!({ "$ref": format!("#/components/schemas/{item}") });
+                stream
+                    .extensions
+                    .get_or_insert_with(Default::default)
+                    .insert("x-item-schema".to_owned(), reference);
+            }
+        }
+    }
+}
+
 /// The complete OpenAPI document.
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
@@ -400,6 +436,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     EventFields.modify(&mut api);
     GamesByRuleset.modify(&mut api);
     Examples.modify(&mut api);
+    StreamItems.modify(&mut api);
     api
 }
 
