@@ -181,16 +181,7 @@ impl Modify for NamedVariants {
             };
             let mut mapping = std::collections::BTreeMap::new();
             for (item, tag) in one_of.items.iter_mut().zip(tags) {
-                let camel: String = tag
-                    .split('_')
-                    .map(|word| {
-                        let mut chars = word.chars();
-                        chars.next().map_or_else(String::new, |first| {
-                            first.to_uppercase().chain(chars).collect()
-                        })
-                    })
-                    .collect();
-                let name = format!("{union}{camel}");
+                let name = format!("{union}{}", crate::games::wire_examples::camel(&tag));
                 let variant = std::mem::replace(item, RefOr::Ref(Ref::from_schema_name(&name)));
                 mapping.insert(tag, format!("#/components/schemas/{name}"));
                 named.push((name, variant));
@@ -371,7 +362,7 @@ impl Modify for GamesByRuleset {
     }
 }
 
-/// Gives the engines' wire types real examples (`wire_types::examples`).
+/// Gives the engines' wire types real examples (`wire_examples`).
 struct Examples;
 
 impl Modify for Examples {
@@ -379,7 +370,7 @@ impl Modify for Examples {
         let Some(components) = openapi.components.as_mut() else {
             return;
         };
-        for (name, example) in crate::games::wire_types::examples() {
+        for (name, example) in crate::games::wire_examples::examples() {
             if let Some(RefOr::T(Schema::Object(schema))) = components.schemas.get_mut(name) {
                 schema.examples = vec![example.clone()];
             }
