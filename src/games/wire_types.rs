@@ -29,35 +29,64 @@ use utoipa::{PartialSchema, ToSchema};
 use super::clock::ServerOptions;
 use crate::record::server_event::{ForfeitResult, ServerEvent};
 
+/// The schemas a document-only type brings along.
+type Schemas = Vec<(String, RefOr<Schema>)>;
+
+/// Declares unit types that exist for the document only: each one's
+/// schema, named `$name`, is what `$schema` builds, and `$schemas`
+/// registers the schemas it refers to.
+macro_rules! doc_schema {
+    ($($(#[$doc:meta])* $t:ident = $name:literal, $schema:expr, $schemas:expr;)+) => {
+        $(
+            $(#[$doc])*
+            pub struct $t;
+
+            impl PartialSchema for $t {
+                fn schema() -> RefOr<Schema> {
+                    $schema
+                }
+            }
+
+            impl ToSchema for $t {
+                fn name() -> Cow<'static, str> {
+                    Cow::Borrowed($name)
+                }
+
+                fn schemas(schemas: &mut Schemas) {
+                    let register: fn(&mut Schemas) = $schemas;
+                    register(schemas);
+                }
+            }
+        )+
+    };
+}
+
+/// Registers `T`'s schema and those it refers to.
+fn register<T: ToSchema>(schemas: &mut Schemas) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}
+
+/// `anyOf` the schemas `names` (and `null` when `nullable`).
+fn any_of(names: &[Cow<'static, str>], nullable: bool, description: &str) -> RefOr<Schema> {
+    let mut any = AnyOfBuilder::new().description(Some(description));
+    for name in names {
+        any = any.item(Ref::from_schema_name(name.clone()));
+    }
+    if nullable {
+        any = any.item(ObjectBuilder::new().schema_type(Type::Null));
+    }
+    any.into()
+}
+
 /// Declares a unit type whose schema, named `$name`, is `anyOf` the
 /// schemas `$each` (the four rulesets', and `null` when `$nullable`).
 macro_rules! any_ruleset {
     ($(#[$doc:meta])* $t:ident = $name:literal, $nullable:literal, [$($each:ty),+], $description:literal) => {
-        $(#[$doc])*
-        pub struct $t;
-
-        impl PartialSchema for $t {
-            fn schema() -> RefOr<Schema> {
-                let mut any = AnyOfBuilder::new().description(Some($description));
-                $(any = any.item(Ref::from_schema_name(<$each as ToSchema>::name()));)+
-                if $nullable {
-                    any = any.item(ObjectBuilder::new().schema_type(Type::Null));
-                }
-                any.into()
-            }
-        }
-
-        impl ToSchema for $t {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($name)
-            }
-
-            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                $(
-                    schemas.push((<$each as ToSchema>::name().into_owned(), <$each as PartialSchema>::schema()));
-                    <$each as ToSchema>::schemas(schemas);
-                )+
-            }
+        doc_schema! {
+            $(#[$doc])* $t = $name,
+            any_of(&[$(<$each as ToSchema>::name()),+], $nullable, $description),
+            |schemas| { $(register::<$each>(schemas);)+ };
         }
     };
 }
@@ -88,49 +117,26 @@ any_ruleset! {
      `TopHatsEventView`)."
 }
 
-/// Declares a unit type whose schema, named `$name`, is one ruleset's
-/// `GameResult` (its rounds of `$round`).
-macro_rules! result_of {
-    ($(#[$doc:meta])* $t:ident = $name:literal, $round:ty) => {
-        $(#[$doc])*
-        pub struct $t;
-
-        impl PartialSchema for $t {
-            fn schema() -> RefOr<Schema> {
-                <GameResult<$round> as PartialSchema>::schema()
-            }
-        }
-
-        impl ToSchema for $t {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($name)
-            }
-
-            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                schemas.push((<$round as ToSchema>::name().into_owned(), <$round as PartialSchema>::schema()));
-                <$round as ToSchema>::schemas(schemas);
-                <GameResult<$round> as ToSchema>::schemas(schemas);
-            }
-        }
-    };
+/// One ruleset's `GameResult`, its rounds of `R`.
+fn result_schema<R: ToSchema>() -> RefOr<Schema> {
+    <GameResult<R> as PartialSchema>::schema()
 }
 
-result_of!(
+fn result_schemas<R: ToSchema>(schemas: &mut Schemas) {
+    register::<R>(schemas);
+    <GameResult<R> as ToSchema>::schemas(schemas);
+}
+
+doc_schema! {
     /// A finished Hats game's result.
-    HatsResult = "HatsResult", HatsRound
-);
-result_of!(
+    HatsResult = "HatsResult", result_schema::<HatsRound>(), result_schemas::<HatsRound>;
     /// A finished Goathead game's result.
-    GoatheadResult = "GoatheadResult", GoatheadRound
-);
-result_of!(
+    GoatheadResult = "GoatheadResult", result_schema::<GoatheadRound>(), result_schemas::<GoatheadRound>;
     /// A finished Hat Trick game's result.
-    HatTrickResult = "HatTrickResult", RoundResult
-);
-result_of!(
+    HatTrickResult = "HatTrickResult", result_schema::<RoundResult>(), result_schemas::<RoundResult>;
     /// A finished Top Hats game's result.
-    TopHatsResult = "TopHatsResult", TopHatsRound
-);
+    TopHatsResult = "TopHatsResult", result_schema::<TopHatsRound>(), result_schemas::<TopHatsRound>;
+}
 
 any_ruleset! {
     /// The document's `GameResult`: how a finished game ended.
@@ -158,77 +164,61 @@ fn or_null(schema: RefOr<Schema>) -> RefOr<Schema> {
 }
 
 /// One ruleset's game options as one object: the engine's options
-/// (`$options`), the server's (`ServerOptions`: the clock), and `seed`;
-/// a game shows `explicit_deals` where it was created with `deals`.
-macro_rules! options_of {
-    ($(#[$doc:meta])* $t:ident = $name:literal, $options:ty) => {
-        $(#[$doc])*
-        pub struct $t;
-
-        impl PartialSchema for $t {
-            fn schema() -> RefOr<Schema> {
-                let mut merged = properties(<$options as PartialSchema>::schema());
-                merged.required.clear();
-                // The server's options may also be sent as `null`: absent.
-                for (name, property) in properties(ServerOptions::schema()).properties {
-                    merged.properties.insert(name, or_null(property));
-                }
-                let seed = ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .min_length(Some(1))
-                    .max_length(Some(256))
-                    .description(Some(
-                        "A public seed: every shuffle of the game can then be reproduced. \
-                         Shown only when it was given.",
-                    ));
-                let explicit_deals = ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(0))
-                    .read_only(true)
-                    .description(Some(
-                        "How many explicit `deals` the game was created with (the deals \
-                         themselves are never shown).",
-                    ));
-                merged.properties.insert("seed".to_owned(), or_null(seed.into()));
-                merged.properties.insert("explicit_deals".to_owned(), explicit_deals.into());
-                merged.description = Some(format!(
-                    "The options of a {} game: the ruleset's, the clock's and `seed`. Every one \
-                     has a default.",
-                    $name.trim_end_matches("GameOptions")
-                ));
-                RefOr::T(Schema::Object(merged))
-            }
-        }
-
-        impl ToSchema for $t {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($name)
-            }
-
-            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                <$options as ToSchema>::schemas(schemas);
-                <ServerOptions as ToSchema>::schemas(schemas);
-            }
-        }
-    };
+/// (`options`), the server's (`ServerOptions`: the clock), and `seed`; a
+/// game shows `explicit_deals` where it was created with `deals`.
+fn merged_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+    let mut merged = properties(options);
+    merged.required.clear();
+    // The server's options may also be sent as `null`: absent.
+    for (name, property) in properties(ServerOptions::schema()).properties {
+        merged.properties.insert(name, or_null(property));
+    }
+    let seed = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(256))
+        .description(Some(
+            "A public seed: every shuffle of the game can then be reproduced. Shown only \
+             when it was given.",
+        ));
+    let explicit_deals = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .read_only(true)
+        .description(Some(
+            "How many explicit `deals` the game was created with (the deals themselves are \
+             never shown).",
+        ));
+    merged
+        .properties
+        .insert("seed".to_owned(), or_null(seed.into()));
+    merged
+        .properties
+        .insert("explicit_deals".to_owned(), explicit_deals.into());
+    merged.description = Some(format!(
+        "The options of a {ruleset} game: the ruleset's, the clock's and `seed`. Every one \
+         has a default."
+    ));
+    RefOr::T(Schema::Object(merged))
 }
 
-options_of!(
+/// What one ruleset's game options refer to: the engine's options' and
+/// the server's schemas.
+fn options_schemas<O: ToSchema>(schemas: &mut Schemas) {
+    O::schemas(schemas);
+    ServerOptions::schemas(schemas);
+}
+
+doc_schema! {
     /// A Hats game's options.
-    HatsGameOptions = "HatsGameOptions", HatsOptions
-);
-options_of!(
+    HatsGameOptions = "HatsGameOptions", merged_options(HatsOptions::schema(), "Hats"), options_schemas::<HatsOptions>;
     /// A Goathead game's options.
-    GoatheadGameOptions = "GoatheadGameOptions", GoatheadOptions
-);
-options_of!(
+    GoatheadGameOptions = "GoatheadGameOptions", merged_options(GoatheadOptions::schema(), "Goathead"), options_schemas::<GoatheadOptions>;
     /// A Hat Trick game's options.
-    HatTrickGameOptions = "HatTrickGameOptions", HatTrickOptions
-);
-options_of!(
+    HatTrickGameOptions = "HatTrickGameOptions", merged_options(HatTrickOptions::schema(), "Hat Trick"), options_schemas::<HatTrickOptions>;
     /// A Top Hats game's options.
-    TopHatsGameOptions = "TopHatsGameOptions", TopHatsOptions
-);
+    TopHatsGameOptions = "TopHatsGameOptions", merged_options(TopHatsOptions::schema(), "Top Hats"), options_schemas::<TopHatsOptions>;
+}
 
 any_ruleset! {
     /// The document's `GameOptions`.
