@@ -1,6 +1,6 @@
 //! Examples of the engines' wire types for the OpenAPI document: real
 //! values, from seeded random games of the engines themselves, keyed by the
-//! schema that names them (see `wire_types` and `openapi::NamedVariants`).
+//! schema that names them (see `wire_types` and `openapi::wire`).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;

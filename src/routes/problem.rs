@@ -112,7 +112,7 @@ pub fn title(code: ErrorCode) -> &'static str {
 }
 
 /// Declares, for each endpoint of a routes module, the problems it answers
-/// besides the common ones (which `openapi::CommonProblems` adds by rule):
+/// besides the common ones (which `openapi::problems` adds by rule):
 /// a unit type to name in the endpoint's `responses(...)`, listing codes
 /// with an optional detail. The codes are grouped under the status
 /// [`status`] gives them, so no endpoint can document a code under the

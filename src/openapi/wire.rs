@@ -1,131 +1,13 @@
-//! The OpenAPI document, built from the same route registrations that serve.
-//! `hatstand openapi` writes it to `openapi/openapi.json`; a test fails when
-//! the committed file differs.
+//! The shape of the engines' wire types in the document: named variants
+//! behind discriminators, flat events, games split by ruleset, examples and
+//! the items of the event streams.
 
-use actix_web::App;
-use utoipa::openapi::path::Operation;
+use utoipa::Modify;
 use utoipa::openapi::schema::{
     AnyOfBuilder, ArrayBuilder, Discriminator, KnownFormat, Object, ObjectBuilder, OneOfBuilder,
     Schema, SchemaFormat, Type,
 };
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Ref, RefOr};
-use utoipa::{Modify, OpenApi};
-use utoipa_actix_web::AppExt;
-
-/// The document's fixed parts; paths and schemas come from the routes.
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "hatstand",
-        description = "A turn-based, asynchronous game server for four hat-themed games \
-                       (Hats, Goathead, Top Hats, Hat Trick). Play by mail: read a game, \
-                       post one of its `legal_commands` with the version you read, and \
-                       long-poll its events (or check `/v1/me/games?turn=mine`) for your next turn. \
-                       Every game is an append-only, hash-chained event log whose audit \
-                       anyone can verify. Errors are RFC 9457 problem+json with a stable `code`.",
-        license(name = "MIT")
-    ),
-    modifiers(&BearerAuth),
-    tags(
-        (name = "auth", description = "Accounts and sign-in sessions: a short-lived access token (15 minutes) and a refresh token that rotates on every use (30 days without use). Sign out one device or all; a password change signs out the others."),
-        (name = "rulesets", description = "What can be played"),
-        (name = "games", description = "Creating, joining, reading and playing games"),
-        (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
-        (name = "audit", description = "Audits and step-through replays"),
-        (name = "service", description = "Health"),
-    )
-)]
-pub struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .description(Some("An access token from POST /v1/auth/login or /v1/auth/refresh; refused once its session is signed out"))
-                    .build(),
-            ),
-        );
-    }
-}
-
-/// The problems any operation of a kind can answer, declared once here
-/// rather than on every route (a route's own, more specific description of
-/// the same status wins; a route declares its own with `problems!`):
-/// - `400 bad_request` where there are parameters or a body to get wrong;
-/// - `401 unauthenticated` and `429 rate_limited` where a token is taken
-///   (where it is optional, the 401 says a spectator sends none);
-/// - `404 not_found` where the path names something;
-/// - `413 payload_too_large` on every `POST` (a body-less one refuses a body too);
-/// - `500 internal` everywhere, `503 unavailable` wherever the database is used.
-struct CommonProblems;
-
-impl CommonProblems {
-    fn add(operation: &mut Operation, status: &str, description: &str) {
-        operation
-            .responses
-            .responses
-            .entry(status.to_owned())
-            .or_insert_with(|| RefOr::T(crate::routes::problem::problem_response(description)));
-    }
-}
-
-impl Modify for CommonProblems {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for (path, item) in &mut openapi.paths.paths {
-            let named = path.contains('{');
-            let database = path != "/healthz";
-            let methods = [
-                (&mut item.get, false),
-                (&mut item.post, true),
-                (&mut item.delete, false),
-            ];
-            for (operation, post) in methods {
-                let Some(operation) = operation.as_mut() else {
-                    continue;
-                };
-                let takes_token = serde_json::to_string(&operation.security)
-                    .is_ok_and(|security| security.contains("bearer"));
-                let has_input =
-                    post || named || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
-                if has_input {
-                    Self::add(operation, "400", "`bad_request`");
-                }
-                if takes_token {
-                    let optional = serde_json::to_string(&operation.security)
-                        .is_ok_and(|security| security.contains("{}"));
-                    Self::add(
-                        operation,
-                        "401",
-                        if optional {
-                            "`unauthenticated`: a token was sent and is not valid (send none to be served as a spectator)"
-                        } else {
-                            "`unauthenticated`"
-                        },
-                    );
-                    Self::add(operation, "429", "`rate_limited`");
-                }
-                if named {
-                    Self::add(operation, "404", "`not_found`");
-                }
-                if post {
-                    Self::add(operation, "413", "`payload_too_large`");
-                }
-                Self::add(operation, "500", "`internal`");
-                if database {
-                    Self::add(operation, "503", "`unavailable`");
-                }
-            }
-        }
-    }
-}
 
 /// Names the variants of the tagged unions (`oneOf` of inline objects each
 /// with a one-value `type`, as serde's tagged enums come out), and writes
@@ -135,7 +17,7 @@ impl Modify for CommonProblems {
 /// `discard_draw` = `HatsCommandDiscardDraw`), and the union gains a
 /// `discriminator` on `type` mapping each value to it. Generated clients
 /// then get one named class per command instead of `HatsCommandType0`.
-struct NamedVariants;
+pub(super) struct NamedVariants;
 
 impl NamedVariants {
     /// The one value of `object`'s `type` property, if it has one.
@@ -198,7 +80,7 @@ impl Modify for NamedVariants {
 /// unions it joins, as `NamedVariants` named them): in the events feed each
 /// event is one flat object, `{seq, type, data, at}`, and client
 /// generators read flat objects best.
-struct EventFields;
+pub(super) struct EventFields;
 
 impl EventFields {
     fn fields() -> [(&'static str, Object); 2] {
@@ -270,7 +152,7 @@ impl Modify for EventFields {
 /// `result` and `options`, and `Game` becomes their `oneOf` with a
 /// `discriminator` on `ruleset`, so a generated client reads each game's
 /// parts as its ruleset's types without being told.
-struct GamesByRuleset;
+pub(super) struct GamesByRuleset;
 
 impl GamesByRuleset {
     /// (ruleset id, schema prefix) of every ruleset, as `/v1/rulesets` lists them.
@@ -363,7 +245,7 @@ impl Modify for GamesByRuleset {
 }
 
 /// Gives the engines' wire types real examples (`wire_examples`).
-struct Examples;
+pub(super) struct Examples;
 
 impl Modify for Examples {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -383,7 +265,7 @@ impl Modify for Examples {
 /// caller's notifications). OpenAPI 3.1 has no place for it (3.2's
 /// `itemSchema`), so it is the extension `x-item-schema` beside the
 /// string body; the response's description gives the frame format.
-struct StreamItems;
+pub(super) struct StreamItems;
 
 impl Modify for StreamItems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -412,33 +294,6 @@ impl Modify for StreamItems {
             }
         }
     }
-}
-
-/// The complete OpenAPI document.
-#[must_use]
-pub fn document() -> utoipa::openapi::OpenApi {
-    let (_, mut api) = App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(crate::routes::configure)
-        .split_for_parts();
-    CommonProblems.modify(&mut api);
-    NamedVariants.modify(&mut api);
-    EventFields.modify(&mut api);
-    GamesByRuleset.modify(&mut api);
-    Examples.modify(&mut api);
-    StreamItems.modify(&mut api);
-    api
-}
-
-/// The document as committed: pretty JSON with a final newline.
-///
-/// # Errors
-/// Only if serialization fails.
-pub fn document_json() -> Result<String, serde_json::Error> {
-    let mut text = serde_json::to_string_pretty(&document())?;
-    text.push('\n');
-    Ok(text)
 }
 
 #[cfg(test)]
