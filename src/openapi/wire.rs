@@ -9,14 +9,17 @@ use utoipa::openapi::schema::{
 };
 use utoipa::openapi::{Ref, RefOr};
 
-/// Names the variants of the tagged unions (`oneOf` of inline objects each
-/// with a one-value `type`, as serde's tagged enums come out), and writes
-/// the untagged ones (serde's `untagged`, a `oneOf` of others) as `anyOf`.
-/// For the tagged ones:
-/// each variant becomes the component `<Union><Type>` (`HatsCommand` +
-/// `discard_draw` = `HatsCommandDiscardDraw`), and the union gains a
-/// `discriminator` on `type` mapping each value to it. Generated clients
-/// then get one named class per command instead of `HatsCommandType0`.
+/// Names the variants of the tagged unions and writes the untagged ones as
+/// `anyOf`.
+///
+/// A tagged union (serde's tagged enums come out as a `oneOf` of inline
+/// objects, each with a one-value `type`) has each variant become the
+/// component `<Union><Type>` (`HatsCommand` + `discard_draw` =
+/// `HatsCommandDiscardDraw`), and gains a `discriminator` on `type` mapping
+/// each value to it: generated clients get one named class per command
+/// instead of `HatsCommandType0`. An untagged union (serde's `untagged`, a
+/// `oneOf` of other schemas) becomes `anyOf`, since serde reads the first
+/// variant that fits and a value may fit two.
 pub(super) struct NamedVariants;
 
 impl NamedVariants {
