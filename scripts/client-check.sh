@@ -23,17 +23,7 @@ rm -rf target/hatstand-client
 "$venv/bin/openapi-python-client" generate --path openapi/openapi.json \
   --output-path target/hatstand-client --overwrite >target/client-generate.log 2>&1 ||
   { cat target/client-generate.log; exit 1; }
-db="hatstand_client_$(date +%s)_$$"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
-DATABASE_URL="$server/$db" HATSTAND_BIND="127.0.0.1:$port" RUST_LOG=warn \
-  HATSTAND_TOKEN_RATE=0 "$binary" &
-pid=$!
-cleanup() {
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  psql -q "$server/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-for _ in $(seq 100); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.2; done
+# shellcheck source=scripts/fresh-server.sh
+. scripts/fresh-server.sh
+start_fresh_server client HATSTAND_TOKEN_RATE=0
 PYTHONPATH=target/hatstand-client "$venv/bin/python" scripts/client/play_all.py "$base"

@@ -19,20 +19,10 @@ if [ ! -x "$venv/bin/st" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
 fi
-db="hatstand_fuzz_$(date +%s)_$$"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
+# shellcheck source=scripts/fresh-server.sh
+. scripts/fresh-server.sh
 # The fuzzer's one token must last the run and not be rate limited.
-DATABASE_URL="$server/$db" HATSTAND_BIND="127.0.0.1:$port" RUST_LOG=warn \
-  HATSTAND_TOKEN_TTL=86400 HATSTAND_TOKEN_RATE=0 "$binary" &
-pid=$!
-cleanup() {
-  kill "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  psql -q "$server/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-for _ in $(seq 100); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.2; done
+start_fresh_server fuzz HATSTAND_TOKEN_TTL=86400 HATSTAND_TOKEN_RATE=0
 # A signed-in user with a game in progress, so that authenticated operations
 # get past authentication.
 curl -sf "$base/v1/auth/register" -d '{"username":"fuzzer","password":"password123"}' >/dev/null

@@ -194,7 +194,7 @@ pub fn serve(
 ) -> std::io::Result<Server> {
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
-        let (app, api) = App::new()
+        let (app, _) = App::new()
             .into_utoipa_app()
             .openapi(crate::openapi::ApiDoc::openapi())
             .app_data(data.clone())
@@ -204,7 +204,6 @@ pub fn serve(
             .app_data(extract::payload_config())
             .configure(routes::configure)
             .split_for_parts();
-        let _ = &api;
         app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
             // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
             .route("/docs", web::get().to(docs_redirect))

@@ -155,11 +155,13 @@ fn properties(schema: RefOr<Schema>) -> Object {
     }
 }
 
-/// `schema`, or `null` (`anyOf`: `schema` may allow `null` already).
-fn or_null(schema: RefOr<Schema>) -> RefOr<Schema> {
-    AnyOfBuilder::new()
-        .item(schema)
-        .item(ObjectBuilder::new().schema_type(Type::Null))
+/// Any of `schemas`, or `null` (`anyOf`: a schema may allow `null` already).
+pub(crate) fn any_or_null(schemas: impl IntoIterator<Item = RefOr<Schema>>) -> RefOr<Schema> {
+    let mut any = AnyOfBuilder::new();
+    for schema in schemas {
+        any = any.item(schema);
+    }
+    any.item(ObjectBuilder::new().schema_type(Type::Null))
         .into()
 }
 
@@ -171,7 +173,7 @@ fn merged_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
     merged.required.clear();
     // The server's options may also be sent as `null`: absent.
     for (name, property) in properties(ServerOptions::schema()).properties {
-        merged.properties.insert(name, or_null(property));
+        merged.properties.insert(name, any_or_null([property]));
     }
     let seed = ObjectBuilder::new()
         .schema_type(Type::String)
@@ -191,7 +193,7 @@ fn merged_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
         ));
     merged
         .properties
-        .insert("seed".to_owned(), or_null(seed.into()));
+        .insert("seed".to_owned(), any_or_null([seed.into()]));
     merged
         .properties
         .insert("explicit_deals".to_owned(), explicit_deals.into());

@@ -4,6 +4,8 @@
 //! modifiers: the problems every kind of operation answers (`problems`) and
 //! the shape of the engines' wire types (`wire`).
 
+use std::sync::LazyLock;
+
 use actix_web::App;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -58,9 +60,15 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The complete OpenAPI document.
+/// The complete OpenAPI document. It is built once per process (every
+/// server worker, the fallback route and the tests ask for it).
 #[must_use]
 pub fn document() -> utoipa::openapi::OpenApi {
+    static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(build);
+    DOCUMENT.clone()
+}
+
+fn build() -> utoipa::openapi::OpenApi {
     let (_, mut api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())

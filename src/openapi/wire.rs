@@ -9,6 +9,8 @@ use utoipa::openapi::schema::{
 };
 use utoipa::openapi::{Ref, RefOr};
 
+use crate::games::wire_types::any_or_null;
+
 /// Names the variants of the tagged unions and writes the untagged ones as
 /// `anyOf`.
 ///
@@ -170,15 +172,6 @@ impl GamesByRuleset {
         RefOr::Ref(Ref::from_schema_name(name))
     }
 
-    fn or_null(items: Vec<RefOr<Schema>>) -> RefOr<Schema> {
-        let mut any = AnyOfBuilder::new();
-        for item in items {
-            any = any.item(item);
-        }
-        any.item(ObjectBuilder::new().schema_type(Type::Null))
-            .into()
-    }
-
     /// `game` for one ruleset.
     fn game(game: &Object, id: &str, prefix: &str) -> Object {
         let mut one = game.clone();
@@ -200,7 +193,7 @@ impl GamesByRuleset {
         set(
             &mut one,
             "view",
-            Self::or_null(vec![Self::of(&format!("{prefix}View"))]),
+            any_or_null([Self::of(&format!("{prefix}View"))]),
         );
         let commands = ArrayBuilder::new()
             .items(Self::of(&format!("{prefix}Command")))
@@ -210,7 +203,7 @@ impl GamesByRuleset {
             Self::of(&format!("{prefix}Result")),
             Self::of("ForfeitResult"),
         ];
-        set(&mut one, "result", Self::or_null(result));
+        set(&mut one, "result", any_or_null(result));
         set(
             &mut one,
             "options",

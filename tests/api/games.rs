@@ -107,23 +107,44 @@ async fn bad_rulesets_player_counts_and_options_are_refused() {
 }
 
 #[actix_web::test]
-async fn a_null_join_body_takes_the_lowest_free_seat_as_an_empty_one_does() {
+async fn a_join_body_must_be_an_object_and_null_is_an_empty_one() {
     let app = TestApp::spawn().await;
     let users = app.users(2).await;
     let game = app
         .created_game(&users[0], &json!({"ruleset": "hats", "players": 2}))
         .await;
-    let id = game["id"].as_str().unwrap();
-    let joined = app
-        .post(
-            &format!("/v1/games/{id}/join"),
-            Some(&users[1].token),
-            &Value::Null,
-        )
-        .await
-        .ok(200);
+    let path = format!("/v1/games/{}/join", game["id"].as_str().unwrap());
+    let token = Some(users[1].token.as_str());
+    // An array is not read as the request's fields, and nothing changes.
+    let before = app.footprint().await;
+    for body in [json!([null, null]), json!([0, "code"]), json!(1)] {
+        let refused = app.post(&path, token, &body).await;
+        refused.assert_problem(400, "bad_request");
+        assert_eq!(refused.body["detail"], "the body must be a JSON object");
+    }
+    assert_eq!(app.footprint().await, before);
+    // `null` takes the lowest free seat, as an empty body does.
+    let joined = app.post(&path, token, &Value::Null).await.ok(200);
     assert_eq!(joined["my_seat"], 1);
     assert_eq!(joined["status"], "active");
+}
+
+#[actix_web::test]
+async fn a_cursor_outside_its_declared_shape_is_refused() {
+    let app = TestApp::spawn().await;
+    let id = uuid::Uuid::new_v4();
+    for cursor in [
+        format!("+5_{id}"),
+        format!("5_{}", id.simple()),
+        format!("1234567890123456789_{id}"),
+    ] {
+        app.get(
+            &format!("/v1/games?cursor={}", cursor.replace('+', "%2B")),
+            None,
+        )
+        .await
+        .assert_problem(400, "bad_request");
+    }
 }
 
 #[actix_web::test]
