@@ -5,6 +5,7 @@
 //! game's seeded [`Randomness`]), and every viewer's view is a redaction of the
 //! state. Nothing here does I/O; the server crate stores and serves the events.
 
+pub mod bots;
 mod codes;
 pub mod goathead;
 pub mod hat_trick;

@@ -81,6 +81,7 @@
 //!   worth, seat 1 the next, ..., the kitty the rest.
 //! - `options.deals` may not hold more deals than rounds.
 
+mod bot;
 mod cards;
 mod commands;
 mod events;

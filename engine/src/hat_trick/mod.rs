@@ -89,6 +89,7 @@
 //! `dealt`, `played`, `trick_won`, `round_scored`, `match_ended`.
 //! Command: `play` (`card`, `predict`).
 
+mod bot;
 pub mod cards;
 pub mod commands;
 pub mod events;

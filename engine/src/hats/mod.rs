@@ -57,6 +57,7 @@
 //! - With 4 players a shared win lists all four seats as winners.
 //! - `first_seat` must be a seat of the game; at most one explicit deal.
 
+mod bot;
 mod cards;
 mod commands;
 mod events;

@@ -1,0 +1,14 @@
+//! What Hats gives its bots: determinization and the greedy heuristic.
+
+use super::Hats;
+use crate::bots::{BotRng, BotRules, Seen};
+
+impl BotRules for Hats {
+    fn determinize(_seen: &Seen<'_, Self>, _rng: &mut BotRng) -> Self::State {
+        todo!("determinize")
+    }
+
+    fn greedy(seen: &Seen<'_, Self>, rng: &mut BotRng) -> Self::Command {
+        crate::bots::random(seen, rng)
+    }
+}
