@@ -48,6 +48,8 @@ pub enum Command {
     },
     /// Play games over HTTP under load and print commands/s and latencies.
     Bench(crate::bench::BenchArgs),
+    /// Play bots against each other on the engines and print win rates.
+    Arena(crate::arena::ArenaArgs),
     /// Exit 0 when the server at `--bind` answers `/healthz` (for container healthchecks).
     Probe,
 }

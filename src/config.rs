@@ -170,7 +170,7 @@ pub struct RetentionSettings {
     pub prune_tick_ms: u64,
 }
 
-/// The background workers: deadlines and webhook deliveries.
+/// The background workers: deadlines, webhook deliveries and bots.
 #[derive(Debug, Clone, Args)]
 pub struct Background {
     /// How often the deadline worker looks for due games, in milliseconds (0: never).
@@ -218,6 +218,23 @@ pub struct Background {
     /// the public roots built in (for receivers with a private CA).
     #[arg(long, env = "HATSTAND_WEBHOOK_CA_FILE", global = true)]
     pub webhook_ca_file: Option<PathBuf>,
+    /// How often the bot worker looks for turns of built-in bots when no
+    /// change wakes it, in milliseconds (0: never; the server plays no bot).
+    #[arg(
+        long,
+        env = "HATSTAND_BOT_TICK_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub bot_tick_ms: u64,
+    /// How long a built-in bot may think over one move, in milliseconds.
+    #[arg(
+        long,
+        env = "HATSTAND_BOT_BUDGET_MS",
+        default_value_t = 300,
+        global = true
+    )]
+    pub bot_budget_ms: u64,
     /// Let webhooks reach loopback, private and link-local addresses
     /// (refused by default, so that a user's URL cannot reach into the
     /// server's own network; allow it for receivers on a private network).

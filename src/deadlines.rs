@@ -17,7 +17,7 @@
 use std::time::Duration;
 
 use diesel_async::AsyncConnection;
-use hatstand_engine::{Ruleset, with_ruleset};
+use hatstand_engine::with_ruleset;
 use uuid::Uuid;
 
 use crate::db::Conn;
@@ -88,7 +88,13 @@ async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
         return Ok(None);
     };
     let kind = kind_of(&loaded.game)?;
-    match with_ruleset!(kind, |R| time_out::<R>(&loaded)) {
+    // An `ismcts` autoplay thinks for a while: off the async threads.
+    let owned = loaded.clone();
+    let timed_out =
+        tokio::task::spawn_blocking(move || with_ruleset!(kind, |R| time_out::<R>(&owned)))
+            .await
+            .map_err(Failure::internal)?;
+    match timed_out {
         Ok(finished) => {
             crate::games::record_version(finished.row.version);
             Ok(append_finished(conn, loaded.game.version, &finished, None)
@@ -104,7 +110,7 @@ async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
     }
 }
 
-fn time_out<R: Ruleset>(loaded: &LoadedGame) -> Result<Finished, Failure> {
+fn time_out<R: hatstand_engine::bots::BotRules>(loaded: &LoadedGame) -> Result<Finished, Failure> {
     let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
     step.time_out()?;
     step.finish()

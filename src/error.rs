@@ -91,6 +91,12 @@ error_codes! {
     VacationExceeded = "vacation_exceeded",
     /// A rules version this build does not know.
     UnknownRulesVersion = "unknown_rules_version",
+    /// A bot level that does not exist (levels: `random`, `greedy`, `ismcts`).
+    UnknownBotLevel = "unknown_bot_level",
+    /// A bot (built in, or a player's bot account) in a `humans_only` game.
+    HumansOnly = "humans_only",
+    /// An account that has played cannot become a bot account (or is one already).
+    BotAccountRefused = "bot_account_refused",
     /// A command sent with neither `expected_version` nor `If-Match`.
     PreconditionRequired = "precondition_required",
     /// Too many requests or failed logins (`Retry-After` tells when to retry).

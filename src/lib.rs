@@ -2,6 +2,7 @@
 //! event-sourced game records.
 
 pub mod auth;
+pub mod bots;
 pub mod config;
 pub mod context;
 pub mod db;

@@ -1,7 +1,8 @@
 //! The `hatstand` command: serve (the default), migrate, verify, export,
-//! openapi, bench, storage, probe. The load generator (`bench`) lives in
+//! openapi, bench, arena, storage, probe. The load generator (`bench`) lives in
 //! this binary, outside the library the server runs.
 
+mod arena;
 mod bench;
 mod cli;
 
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         Command::Probe => probe(cli.settings.bind),
         Command::Storage => run_async(storage(cli.settings)),
         Command::Bench(args) => run_async(bench::run(args, cli.settings)),
+        Command::Arena(args) => arena::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

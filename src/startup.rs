@@ -101,6 +101,16 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
     };
+    if background.bot_tick_ms > 0 {
+        tokio::spawn(crate::bots::worker::run(
+            context.clone(),
+            Arc::clone(&listeners.turns),
+            crate::bots::worker::BotSettings {
+                every: Duration::from_millis(background.bot_tick_ms),
+                budget: Duration::from_millis(background.bot_budget_ms),
+            },
+        ));
+    }
     Ok(AppState {
         context,
         token_limits,

@@ -6,6 +6,7 @@ pub mod extractor;
 pub mod jwt;
 pub mod limits;
 pub mod password;
+pub mod profile;
 pub mod secret;
 pub mod sessions;
 pub mod users;

@@ -75,6 +75,9 @@ pub struct SeatRow {
     /// Whether the seat is out (resigned, forfeited or inactive).
     #[serde(default)]
     pub resigned: bool,
+    /// Whether a bot holds the seat (a built-in bot or a bot account).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 impl SeatRow {
@@ -88,6 +91,7 @@ impl SeatRow {
             timeouts: 0,
             vacation_used_secs: 0,
             resigned: false,
+            bot: false,
         }
     }
 }
@@ -143,7 +147,8 @@ pub const SEATS_JSON: &str = "
        COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id,
                                                    'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
-                                                   'resigned', s.resigned_at IS NOT NULL)
+                                                   'resigned', s.resigned_at IS NOT NULL,
+                                                   'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id))
                                  ORDER BY s.seat)
                    FROM seats s
                   WHERE s.game_id = g.id), '[]'::json) AS seats";

@@ -141,6 +141,8 @@ diesel::table! {
         username -> Text,
         password_hash -> Text,
         created_at -> Timestamptz,
+        kind -> Text,
+        bot_level -> Nullable<Text>,
     }
 }
 

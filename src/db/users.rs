@@ -79,3 +79,70 @@ pub async fn set_password_hash(
         .await?;
     Ok(())
 }
+
+/// An account as everyone may see it.
+#[derive(Debug, Clone, Queryable)]
+pub struct Profile {
+    pub id: Uuid,
+    pub username: String,
+    /// `human` or `bot`.
+    pub kind: String,
+    /// The level of a built-in bot.
+    pub bot_level: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The profile of the user named `name` (case-insensitively).
+///
+/// # Errors
+/// Database errors.
+pub async fn profile(conn: &mut AsyncPgConnection, name: &str) -> QueryResult<Option<Profile>> {
+    users::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(username) = lower(")
+                .bind::<diesel::sql_types::Text, _>(name)
+                .sql(")"),
+        )
+        .select((
+            users::id,
+            users::username,
+            users::kind,
+            users::bot_level,
+            users::created_at,
+        ))
+        .first(conn)
+        .await
+        .optional()
+}
+
+/// Whether user `id` is a bot (built in, or an account turned into one);
+/// `false` for an unknown user.
+///
+/// # Errors
+/// Database errors.
+pub async fn is_bot(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<bool> {
+    let kind: Option<String> = users::table
+        .find(id)
+        .select(users::kind)
+        .first(conn)
+        .await
+        .optional()?;
+    Ok(kind.as_deref() == Some("bot"))
+}
+
+/// Turns account `id` into a bot account, for good, unless it has ever
+/// taken a seat or is a bot already: `false` then (and nothing changes).
+///
+/// # Errors
+/// Database errors.
+pub async fn become_bot(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<bool> {
+    let changed = diesel::update(users::table.find(id))
+        .filter(users::kind.eq("human"))
+        .filter(diesel::dsl::not(diesel::dsl::exists(
+            super::schema::seats::table.filter(super::schema::seats::user_id.eq(id)),
+        )))
+        .set(users::kind.eq("bot"))
+        .execute(conn)
+        .await?;
+    Ok(changed == 1)
+}

@@ -4,14 +4,18 @@
 //! (`autoplay`, the default, or `forfeit`), `options.max_vacation` (`P7D`)
 //! and `options.abandon_after` (3 consecutive timeouts; 0 never) are taken
 //! out of a new game's options before the ruleset sees them, like `seed`,
-//! and shown back in the game's `options`.
+//! and shown back in the game's `options`. So are `options.autoplay_level`
+//! (the level the server plays a timed-out turn at: `random`, the default,
+//! `greedy` or `ismcts`) and `options.humans_only` (no bots may sit).
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use crate::error::Failure;
+use hatstand_engine::bots::Level;
+
+use crate::error::{ErrorCode, Failure};
 
 /// The longest duration accepted anywhere: 366 days.
 pub const MAX_SECONDS: u64 = 366 * 86_400;
@@ -108,6 +112,19 @@ pub struct ServerOptions {
     #[serde(default = "default_abandon_after")]
     #[schema(format = Int64, maximum = 4_294_967_295_u64)]
     pub abandon_after: u32,
+    /// The level the server plays a timed-out turn at (with `on_timeout:
+    /// autoplay`): `random` (default), `greedy` or `ismcts`, shown the
+    /// seat's view only; recorded and replayed by `verify` like any autoplay.
+    #[serde(default = "default_level")]
+    #[schema(value_type = hatstand_engine::bots::Level)]
+    pub autoplay_level: Level,
+    /// No bots: neither built-in bots nor players' bot accounts may sit.
+    #[serde(default)]
+    pub humans_only: bool,
+}
+
+fn default_level() -> Level {
+    Level::Random
 }
 
 fn default_max_vacation() -> String {
@@ -125,16 +142,20 @@ impl Default for ServerOptions {
             on_timeout: OnTimeout::Autoplay,
             max_vacation: default_max_vacation(),
             abandon_after: default_abandon_after(),
+            autoplay_level: Level::Random,
+            humans_only: false,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 4] = [
+pub const NAMES: [&str; 6] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
     "abandon_after",
+    "autoplay_level",
+    "humans_only",
 ];
 
 impl ServerOptions {
@@ -150,6 +171,14 @@ impl ServerOptions {
             {
                 mine.insert(name.to_owned(), value);
             }
+        }
+        if let Some(level) = mine.get("autoplay_level")
+            && level.as_str().is_none_or(|l| l.parse::<Level>().is_err())
+        {
+            return Err(Failure::new(
+                ErrorCode::UnknownBotLevel,
+                format!("autoplay_level {level} is not a bot level: random, greedy or ismcts"),
+            ));
         }
         let parsed: ServerOptions = serde_json::from_value(Value::Object(mine))
             .map_err(|e| Failure::invalid_options(format!("options: {e}")))?;

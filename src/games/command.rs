@@ -243,7 +243,7 @@ pub struct Decided {
 /// The pure middle of the command path: checks, engine decision, the
 /// server's autoplay for seats that are out, new events, new snapshot and
 /// the caller's response.
-fn decide<R: Ruleset>(
+pub fn decide<R: Ruleset>(
     loaded: &LoadedGame,
     caller: &Caller,
     request: &CommandRequest,

@@ -17,8 +17,8 @@ use super::status;
 use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
-use crate::db::event_store;
 use crate::db::games::{self, GameRow, LoadedGame};
+use crate::db::{event_store, users};
 use crate::error::{ErrorCode, Failure};
 use crate::record::chain::{Actor, Chain, GENESIS_HASH};
 use crate::record::codec::{parse_options, to_json};
@@ -57,6 +57,12 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(max_items = 16)]
     pub invitees: Vec<String>,
+    /// Built-in bots to seat, by level (`random`, `greedy`, `ismcts`), in
+    /// the lowest free seats after the creator's; the game starts at once
+    /// when they fill the table.
+    #[serde(default)]
+    #[schema(max_items = 5, example = json!(["ismcts"]))]
+    pub bots: Vec<String>,
 }
 
 /// The most invitees one game may have.
@@ -83,7 +89,8 @@ fn secret_seed() -> String {
 /// Creates a game.
 ///
 /// # Errors
-/// `not_found` (ruleset), `bad_request`, `invalid_options`.
+/// `not_found` (ruleset), `bad_request`, `invalid_options`,
+/// `unknown_bot_level`, `humans_only`, `game_full` (more bots than seats).
 #[tracing::instrument(skip_all, fields(game, version))]
 pub async fn create(
     state: &Context,
@@ -113,6 +120,7 @@ pub async fn create(
             "at most {MAX_INVITEES} invitees"
         )));
     }
+    let bots = crate::bots::seat::levels(&request.bots)?;
     let private = request.private || !request.invitees.is_empty();
     let players = usize::from(request.players);
     let rules = match request.rules_version {
@@ -179,13 +187,28 @@ pub async fn create(
         idempotent: None,
         session_live: true,
     };
+    let mut conn = state.pool.get().await?;
     let mut new_seats = Vec::new();
     if request.join {
-        new_seats.push(take_seat(kind, &mut loaded, &mut chain, caller, Some(0))?);
+        let bot = users::is_bot(&mut conn, caller.user_id).await?;
+        new_seats.push(take_seat(
+            kind,
+            &mut loaded,
+            &mut chain,
+            caller,
+            Some(0),
+            bot,
+        )?);
+    }
+    for level in bots {
+        let bot = crate::bots::seat::free_bot(level, &loaded)?;
+        new_seats.push(take_seat(kind, &mut loaded, &mut chain, &bot, None, true)?);
+    }
+    if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {
+        loaded.game.deadline = ServerOptions::of(&loaded.game.server_options).deadline_from(now);
     }
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();
-    let mut conn = state.pool.get().await?;
     let invitees = super::invite::resolve(&mut conn, &request.invitees, caller.user_id).await?;
     for invitee in &invitees {
         chain

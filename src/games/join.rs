@@ -14,6 +14,7 @@ use super::{kind_of, status};
 use crate::auth::Caller;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::games::{self, GameRow, LoadedGame, SeatRow};
+use crate::db::users;
 use crate::error::{ErrorCode, Failure};
 use crate::games::snapshot::state_to_json;
 use crate::notifications::Note;
@@ -39,14 +40,21 @@ pub struct JoinGame {
 ///
 /// # Errors
 /// `already_joined`, `game_not_open`, `bad_request` (no such seat),
-/// `seat_taken`, `game_full`.
+/// `seat_taken`, `game_full`, `humans_only` (a bot at a game for humans).
 pub fn take_seat(
     kind: GameKind,
     loaded: &mut LoadedGame,
     chain: &mut Chain,
     caller: &Caller,
     wanted: Option<u8>,
+    bot: bool,
 ) -> Result<SeatRow, Failure> {
+    if bot && ServerOptions::of(&loaded.game.server_options).humans_only {
+        return Err(Failure::new(
+            ErrorCode::HumansOnly,
+            "this game is for humans only: no bots may sit",
+        ));
+    }
     if loaded.seat_of(caller.user_id).is_some() {
         return Err(Failure::new(
             ErrorCode::AlreadyJoined,
@@ -98,7 +106,8 @@ pub fn take_seat(
             },
         )
         .map_err(Failure::internal)?;
-    let row = SeatRow::new(seat, caller.user_id, caller.username.clone());
+    let mut row = SeatRow::new(seat, caller.user_id, caller.username.clone());
+    row.bot = bot;
     loaded.seats.push(row.clone());
     loaded.seats.sort_by_key(|s| s.seat);
     if loaded.seats.len() == usize::try_from(players).unwrap_or(0) {
@@ -152,7 +161,8 @@ impl OpenChange for Join {
         let game = &tx.loaded.game;
         let kind = kind_of(game)?;
         check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
-        let row = take_seat(kind, tx.loaded, tx.chain, tx.who, self.0.seat)?;
+        let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
+        let row = take_seat(kind, tx.loaded, tx.chain, tx.who, self.0.seat, bot)?;
         let seated = std::slice::from_ref(&row);
         games::insert_seats(tx.conn, tx.loaded.game.id, seated, tx.now)
             .await

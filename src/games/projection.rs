@@ -24,6 +24,9 @@ pub struct SeatInfo {
     /// the server plays it when the game waits on it.
     #[serde(default)]
     pub resigned: bool,
+    /// Whether a bot holds the seat (a built-in bot or a player's bot account).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// A game as one viewer sees it.
@@ -148,6 +151,7 @@ pub fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
                 user_id: s.user_id,
                 username: s.username.clone(),
                 resigned: s.resigned,
+                bot: s.bot,
             })
         })
         .collect()

@@ -11,6 +11,7 @@
 //! `verify` check a record against.
 
 use chrono::{DateTime, Utc};
+use hatstand_engine::bots::{BotRules, Level};
 use hatstand_engine::{Randomness, Ruleset, apply_all, seat};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -24,7 +25,7 @@ use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
 use crate::record::codec::{split_tagged, to_json};
-use crate::record::out::{NotOut, OutSeats, autoplay_pick};
+use crate::record::out::{NotOut, OutSeats, autoplay_command, autoplay_pick};
 use crate::record::server_event::{
     ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,
 };
@@ -207,42 +208,6 @@ impl<'a, R: Ruleset> Step<'a, R> {
         self.push(&resigned, actor)
     }
 
-    /// Every seat the game waits for has run out of time: `turn_timed_out`,
-    /// then autoplay or forfeit as the game's options say (and out after
-    /// `abandon_after` timeouts in a row).
-    ///
-    /// # Errors
-    /// As [`Step::autoplay`].
-    pub fn time_out(&mut self) -> Result<(), Failure> {
-        for seat_no in self.to_act() {
-            if !self.to_act().contains(&seat_no) || self.is_out(seat_no) {
-                continue;
-            }
-            let actor = Actor {
-                user: None,
-                seat: Some(seat_no),
-            };
-            self.push(
-                &ServerEvent::TurnTimedOut(SeatOnly { seat: seat_no }),
-                actor,
-            )?;
-            let row = self.seat_mut(seat_no)?;
-            row.timeouts += 1;
-            let timeouts = row.timeouts;
-            let abandon = self.options.abandon_after;
-            match self.options.on_timeout {
-                OnTimeout::Forfeit => self.resign(seat_no, OutReason::Timeout, actor)?,
-                OnTimeout::Autoplay
-                    if abandon > 0 && u32::try_from(timeouts).unwrap_or(0) >= abandon =>
-                {
-                    self.resign(seat_no, OutReason::Inactive, actor)?;
-                }
-                OnTimeout::Autoplay => self.autoplay(seat_no)?,
-            }
-        }
-        self.settle()
-    }
-
     /// Plays the out seats the game waits for, until it waits on a seat that
     /// is not out or is over; ends it by forfeit when at most one seat is
     /// left that is not out.
@@ -365,4 +330,68 @@ pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Not
         }
     }
     out
+}
+
+impl<R: BotRules> Step<'_, R> {
+    /// Every seat the game waits for has run out of time: `turn_timed_out`,
+    /// then autoplay (at the game's `autoplay_level`) or forfeit as the game's
+    /// options say (and out after
+    /// `abandon_after` timeouts in a row).
+    ///
+    /// # Errors
+    /// As [`Step::autoplay`].
+    pub fn time_out(&mut self) -> Result<(), Failure> {
+        for seat_no in self.to_act() {
+            if !self.to_act().contains(&seat_no) || self.is_out(seat_no) {
+                continue;
+            }
+            let actor = Actor {
+                user: None,
+                seat: Some(seat_no),
+            };
+            self.push(
+                &ServerEvent::TurnTimedOut(SeatOnly { seat: seat_no }),
+                actor,
+            )?;
+            let row = self.seat_mut(seat_no)?;
+            row.timeouts += 1;
+            let timeouts = row.timeouts;
+            let abandon = self.options.abandon_after;
+            match self.options.on_timeout {
+                OnTimeout::Forfeit => self.resign(seat_no, OutReason::Timeout, actor)?,
+                OnTimeout::Autoplay
+                    if abandon > 0 && u32::try_from(timeouts).unwrap_or(0) >= abandon =>
+                {
+                    self.resign(seat_no, OutReason::Inactive, actor)?;
+                }
+                OnTimeout::Autoplay => self.autoplay_at(seat_no, self.options.autoplay_level)?,
+            }
+        }
+        self.settle()
+    }
+
+    /// The server plays one timed-out turn of `seat_no` at `level` (see
+    /// [`autoplay_command`]).
+    ///
+    /// # Errors
+    /// `internal` when the seat has nothing to play.
+    fn autoplay_at(&mut self, seat_no: u8, level: Level) -> Result<(), Failure> {
+        let options: R::Options = serde_json::from_value(self.loaded.game.options.clone())
+            .map_err(|e| Failure::internal(format!("stored options do not parse: {e}")))?;
+        let version = u64::try_from(self.chain.version()).map_err(Failure::internal)?;
+        let players = self.seats.len();
+        let command = autoplay_command::<R>(
+            &self.state,
+            &options,
+            players,
+            seat_no,
+            level,
+            &self.rng,
+            version,
+        )
+        .ok_or_else(|| {
+            Failure::internal(format!("seat {seat_no} is to act with no legal command"))
+        })?;
+        self.command(seat_no, &command, None)
+    }
 }

@@ -44,6 +44,8 @@ pub struct Listeners {
     pub users: Arc<GameWatch>,
     /// The webhook worker: a notification may have deliveries due.
     pub outbox: Arc<tokio::sync::Notify>,
+    /// The bot worker: some game changed (a bot may be to act).
+    pub turns: Arc<tokio::sync::Notify>,
 }
 
 /// The latest known version of each game someone is waiting on.
@@ -160,6 +162,7 @@ async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
         let target = if channel == USER_CHANNEL {
             &watch.users
         } else {
+            watch.turns.notify_one();
             &watch.games
         };
         if let (Some(key), Some(version)) = (words.next(), words.next())

@@ -34,7 +34,8 @@ use wire::{EventFields, Examples, GamesByRuleset, NamedVariants, StreamItems};
     tags(
         (name = "auth", description = "Accounts and sign-in sessions: a short-lived access token (15 minutes) and a refresh token that rotates on every use (30 days without use). Sign out one device or all; a password change signs out the others."),
         (name = "rulesets", description = "What can be played"),
-        (name = "games", description = "Creating, joining, reading and playing games"),
+        (name = "games", description = "Creating, joining, reading and playing games; seating the built-in bots (`random`, `greedy`, `ismcts`)"),
+        (name = "users", description = "Public profiles (`kind`: `human` or `bot`) and bot accounts: players' own programs, labelled as bots"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "service", description = "Health"),

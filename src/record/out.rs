@@ -7,11 +7,20 @@
 //! - Whenever the game waits on a seat that is out, the server plays for it
 //!   (autoplay): the command is `legal[below(stream("autoplay", version), len)]`,
 //!   `version` being the game's version just before the command.
+//! - When a seat's time runs out in a game that autoplays on timeout, the
+//!   server plays that one turn at the game's `autoplay_level`: `random` is
+//!   the pick above; `greedy` and `ismcts` are the built-in bots, shown the
+//!   seat's view only, drawing from `stream("autoplay", version)` and (for
+//!   `ismcts`) searching exactly [`AUTOPLAY_ITERATIONS`] iterations, so
+//!   `verify` recomputes the same command.
 //! - As soon as one seat (or none) of a game of two or more is left that is
 //!   not out, the game ends by forfeit: the seats left win, nobody scores.
 
-use hatstand_engine::Randomness;
+use hatstand_engine::bots::{self, BotRng, BotRules, Budget, Level, Seen};
 use hatstand_engine::random::below;
+use hatstand_engine::{Randomness, Viewer, seat};
+use rand::RngCore;
+use rand_chacha::rand_core::SeedableRng;
 
 use super::server_event::ForfeitResult;
 
@@ -87,6 +96,51 @@ impl OutSeats {
 #[must_use]
 pub fn autoplay_pick(randomness: &Randomness, version: u64, legal: usize) -> usize {
     below(&mut randomness.stream("autoplay", version), legal.max(1))
+}
+
+/// The search iterations of an `ismcts` autoplay (fixed, so that a
+/// replay finds the same command).
+pub const AUTOPLAY_ITERATIONS: u32 = 200;
+
+/// The command the server plays for `seat_no` at `level` when its time
+/// runs out at `version`; `None` when the seat has no legal command.
+#[must_use]
+pub fn autoplay_command<R: BotRules>(
+    state: &R::State,
+    options: &R::Options,
+    players: usize,
+    seat_no: u8,
+    level: Level,
+    randomness: &Randomness,
+    version: u64,
+) -> Option<R::Command> {
+    let seat = seat(usize::from(seat_no));
+    let legal = R::legal_commands(state, seat);
+    if legal.is_empty() {
+        return None;
+    }
+    if level == Level::Random {
+        return legal
+            .get(autoplay_pick(randomness, version, legal.len()))
+            .cloned();
+    }
+    let mut seed = [0u8; 32];
+    randomness.stream("autoplay", version).fill_bytes(&mut seed);
+    let view = R::view(state, Viewer::Seat(seat));
+    let seen = Seen::<R> {
+        options,
+        players,
+        seat,
+        view: &view,
+        legal: &legal,
+    };
+    let budget = Budget::iterations(AUTOPLAY_ITERATIONS);
+    Some(bots::decide(
+        level,
+        &seen,
+        budget,
+        &mut BotRng::from_seed(seed),
+    ))
 }
 
 #[cfg(test)]

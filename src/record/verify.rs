@@ -9,13 +9,15 @@
 //!    is replayed through the engine (which must produce exactly the events
 //!    that follow it, shuffles included), and no event appears that no command
 //!    caused; a command the server played for a seat (autoplay, no user)
-//!    must be the one the seed picks;
+//!    must be the one the seed picks (at the game's `autoplay_level` for a
+//!    timed-out turn, recomputed by the same bot);
 //! 4. the server's events fit: timeouts and vacations only for seats the
 //!    game waits on, a seat out only once, a forfeit only when at most one
 //!    seat is left in, and nothing after it;
 //! 5. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
+use hatstand_engine::bots::{BotRules, Level};
 use hatstand_engine::random::seed_commitment;
 use hatstand_engine::{Randomness, Rules, RulesError, Ruleset, seat, with_ruleset};
 use serde::{Deserialize, Serialize};
@@ -25,7 +27,7 @@ use uuid::Uuid;
 
 use super::chain::{GENESIS_HASH, LoggedEvent};
 use super::codec::{split_tagged, to_json};
-use super::out::autoplay_pick;
+use super::out::autoplay_command;
 use super::replay::Replay;
 use super::server_event::{ServerEvent, is_server_event};
 
@@ -292,24 +294,89 @@ fn compare_batch(
     Ok(())
 }
 
-/// A command the server played for a seat (no user) must be the one the
-/// game's randomness picks: `legal_commands[below(stream("autoplay", seq - 1), len)]`.
-fn check_autoplay<R: Ruleset>(
-    state: &R::State,
-    seat_no: u8,
-    command: &R::Command,
-    randomness: &Randomness,
-    seq: i64,
-) -> Result<(), String> {
-    let legal = R::legal_commands(state, seat(usize::from(seat_no)));
-    let version = u64::try_from(seq - 1).map_err(|e| e.to_string())?;
-    let pick = autoplay_pick(randomness, version, legal.len());
-    if legal.get(pick) != Some(command) {
-        return Err(format!(
-            "event {seq}: the server's autoplay is not the command the seed picks"
-        ));
+/// What decides the server's autoplay in a game: its engine options, seats
+/// and `autoplay_level` (from `game_created`).
+struct Autoplay<R: Ruleset> {
+    options: Option<R::Options>,
+    players: usize,
+    level: Level,
+    /// The seat whose `turn_timed_out` is the event just before, if any:
+    /// the next command without a user is its timeout autoplay.
+    timed_out: Option<u8>,
+}
+
+impl<R: BotRules> Autoplay<R> {
+    fn new() -> Self {
+        Autoplay {
+            options: None,
+            players: 0,
+            level: Level::Random,
+            timed_out: None,
+        }
     }
-    Ok(())
+
+    /// Takes note of a server event.
+    fn saw(&mut self, event: Option<&ServerEvent>) -> Result<(), String> {
+        self.timed_out = None;
+        match event {
+            Some(ServerEvent::GameCreated(created)) => {
+                self.options = Some(
+                    serde_json::from_value(created.options.clone())
+                        .map_err(|e| format!("the game's options do not parse: {e}"))?,
+                );
+                self.players = usize::from(created.players);
+                self.level = created
+                    .server_options
+                    .as_ref()
+                    .and_then(|o| o.get("autoplay_level"))
+                    .and_then(Value::as_str)
+                    .and_then(|l| l.parse().ok())
+                    .unwrap_or(Level::Random);
+            }
+            Some(ServerEvent::TurnTimedOut(timed_out)) => self.timed_out = Some(timed_out.seat),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A command the server played for a seat (no user) must be the one the
+    /// rules of autoplay give (`record::out`): at the game's level right
+    /// after that seat's `turn_timed_out`, else the random pick
+    /// `legal_commands[below(stream("autoplay", seq - 1), len)]`.
+    fn check(
+        &mut self,
+        state: &R::State,
+        seat_no: u8,
+        command: &R::Command,
+        randomness: &Randomness,
+        seq: i64,
+    ) -> Result<(), String> {
+        let version = u64::try_from(seq - 1).map_err(|e| e.to_string())?;
+        let level = if self.timed_out.take() == Some(seat_no) {
+            self.level
+        } else {
+            Level::Random
+        };
+        let options = self
+            .options
+            .as_ref()
+            .ok_or("a command before game_created")?;
+        let expected = autoplay_command::<R>(
+            state,
+            options,
+            self.players,
+            seat_no,
+            level,
+            randomness,
+            version,
+        );
+        if expected.as_ref() != Some(command) {
+            return Err(format!(
+                "event {seq}: the server's autoplay is not the command the seed picks"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// A game cancelled before it started: its log ends with the cancellation,
@@ -326,12 +393,13 @@ fn never_started(doc: &AuditDocument, events: &[LoggedEvent]) -> Result<(), Stri
     Ok(())
 }
 
-fn replay_and_compare<R: Ruleset>(
+fn replay_and_compare<R: BotRules>(
     doc: &AuditDocument,
     events: &[LoggedEvent],
 ) -> Result<usize, String> {
     let randomness = Randomness::from_seed(&doc.seed);
     let mut replay = Replay::<R>::default();
+    let mut autoplay = Autoplay::<R>::new();
     let mut commands = 0;
     let mut i = 0;
     while i < events.len() {
@@ -339,7 +407,9 @@ fn replay_and_compare<R: Ruleset>(
         if is_server_event(&event.kind) {
             replay.apply(event)?;
             i += 1;
-            if let Some(ServerEvent::GameStarted(_)) = server_event(event)? {
+            let server = server_event(event)?;
+            autoplay.saw(server.as_ref())?;
+            if let Some(ServerEvent::GameStarted(_)) = server {
                 let state = replay.state.as_ref().ok_or("no state after game_started")?;
                 let opening = engine_parts::<R>(&R::start(state, &randomness))?;
                 compare_batch(&opening, &events[i..], "the seed's opening deal")?;
@@ -367,8 +437,9 @@ fn replay_and_compare<R: Ruleset>(
             .as_ref()
             .ok_or("a command before the game started")?;
         if event.actor_user.is_none() {
-            check_autoplay::<R>(state, seat_no, &command, &randomness, event.seq)?;
+            autoplay.check(state, seat_no, &command, &randomness, event.seq)?;
         }
+        autoplay.timed_out = None;
         let produced = R::decide(state, seat(usize::from(seat_no)), &command, &randomness)
             .map_err(|e| {
                 format!(

@@ -12,6 +12,7 @@ use super::problem::problems;
 use super::sse as streams;
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
+use crate::bots::seat::{self as seating, AddBot, AddBotRequest};
 use crate::games::cancel::Cancel;
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::invite::Decline;
@@ -127,6 +128,32 @@ pub async fn join(state: State, caller: Caller, id: Id, body: web::Bytes) -> Rep
     Ok(web::Json(joined))
 }
 
+/// Seats one of the server's built-in bots (`bot.random`, `bot.greedy`,
+/// `bot.ismcts`, ...) in an open game; the game starts when the table is
+/// full. The game's creator or any of its players may ask. The server plays
+/// the bot's turns, shown its seat's view only.
+#[utoipa::path(
+    operation_id = "add_bot", tag = "games", params(GamePath),
+    request_body = AddBotRequest, security(("bearer" = [])),
+    responses((status = 200, description = "The game with the bot seated", body = Game), AddBotProblems)
+)]
+#[post("/games/{id}/bots")]
+pub async fn add_bot(
+    state: State,
+    caller: Caller,
+    id: Id,
+    body: super::body::Json<AddBotRequest>,
+) -> Reply<Game> {
+    let request = body.into_inner();
+    let change = AddBot {
+        level: seating::level(&request.level)?,
+        seat: request.seat,
+    };
+    Ok(web::Json(
+        open_game::change(&state, &caller, id.into_inner(), change).await?,
+    ))
+}
+
 /// An invitee declines the invitation to a game that has not started
 /// (event `player_declined`); without the code they can no longer join.
 #[utoipa::path(
@@ -213,7 +240,20 @@ pub async fn stream(
 
 problems! {
     /// What `create_game` answers besides the common problems.
-    CreateGameProblems { NotFound: "no such ruleset, or no such invitee", InvalidOptions }
+    CreateGameProblems {
+        BadRequest: "malformed body, more than 5 bots",
+        NotFound: "no such ruleset, or no such invitee",
+        InvalidOptions,
+        UnknownBotLevel: "a level in `bots` or `autoplay_level` that does not exist",
+        HumansOnly: "bots asked for in a `humans_only` game",
+        GameFull: "more bots than free seats",
+    }
+    /// What `add_bot` answers besides the common problems.
+    AddBotProblems {
+        BadRequest: "no such seat, malformed body",
+        NotAPlayer: "only the game's creator or its players may seat a bot",
+        UnknownBotLevel, HumansOnly, GameFull, SeatTaken, GameNotOpen,
+    }
     /// What `list_games` answers besides the common problems.
     ListGamesProblems { BadRequest: "unknown status or ruleset, bad limit or cursor" }
     /// What `get_game` answers besides the common problems.

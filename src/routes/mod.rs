@@ -15,6 +15,7 @@ pub mod problem;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
+pub mod users;
 
 use actix_web::{HttpResponse, web};
 use utoipa_actix_web::scope;
@@ -59,6 +60,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(games::list)
                 .service(games::get)
                 .service(games::join)
+                .service(games::add_bot)
                 .service(games::decline)
                 .service(games::cancel)
                 .service(games::resign)
@@ -74,6 +76,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(me::stream)
                 .service(me::create_webhook)
                 .service(me::list_webhooks)
-                .service(me::delete_webhook),
+                .service(me::delete_webhook)
+                .service(users::get)
+                .service(users::become_bot),
         );
 }

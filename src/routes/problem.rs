@@ -61,14 +61,17 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NotYourTurn
         | C::AlreadyResigned
         | C::NoDeadline
-        | C::TooManyWebhooks => StatusCode::CONFLICT,
+        | C::TooManyWebhooks
+        | C::HumansOnly
+        | C::BotAccountRefused => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand
         | C::InvalidOptions
         | C::IdempotencyKeyReused
         | C::VacationExceeded
-        | C::UnknownRulesVersion => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::UnknownRulesVersion
+        | C::UnknownBotLevel => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -101,7 +104,9 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::IllegalCommand => "Illegal command",
         C::InvalidOptions => "Invalid options",
         C::IdempotencyKeyReused => "Idempotency key reused",
-        C::VacationExceeded | C::UnknownRulesVersion => "Unprocessable request",
+        C::VacationExceeded | C::UnknownRulesVersion | C::UnknownBotLevel => {
+            "Unprocessable request"
+        }
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

@@ -17,12 +17,17 @@ use crate::ruleset::{GameResult, Ruleset, Viewer, apply_all};
 pub struct Played<R: Ruleset> {
     /// The engine's result.
     pub result: GameResult<R::Round>,
-    /// Decisions the bots made (forced single-command turns included).
-    pub decisions: u64,
-    /// Time spent deciding, per seat.
-    pub thinking: Vec<Duration>,
-    /// Decisions per seat.
-    pub decisions_by_level: Vec<u64>,
+    /// How long each decision took, per seat, in order (forced
+    /// single-command turns included).
+    pub times: Vec<Vec<Duration>>,
+}
+
+impl<R: Ruleset> Played<R> {
+    /// Decisions the bots made.
+    #[must_use]
+    pub fn decisions(&self) -> usize {
+        self.times.iter().map(Vec::len).sum()
+    }
 }
 
 /// How an arena game is played.
@@ -51,18 +56,11 @@ pub fn play<R: BotRules>(
     let opening = R::start(&state, &randomness);
     apply_all::<R>(&mut state, &opening);
     let mut rng = BotRng::seed_from_u64(seed ^ 0x5eed_b075);
-    let mut decisions = 0;
-    let mut thinking = vec![Duration::ZERO; players];
-    let mut decisions_by_level = vec![0; players];
+    let mut times = vec![Vec::new(); players];
     for _ in 0..100_000 {
         let Some(actor) = R::to_act(&state).first().copied() else {
             let result = R::result(&state).ok_or("no result at the end")?;
-            return Ok(Played {
-                result,
-                decisions,
-                thinking,
-                decisions_by_level,
-            });
+            return Ok(Played { result, times });
         };
         let legal = R::legal_commands(&state, actor);
         let view = R::view(&state, Viewer::Seat(actor));
@@ -79,9 +77,7 @@ pub fn play<R: BotRules>(
             deadline: table.think_limit.map(|limit| started + limit),
         };
         let command = decide(table.seats[actor.index()], &seen, budget, &mut rng);
-        thinking[actor.index()] += started.elapsed();
-        decisions_by_level[actor.index()] += 1;
-        decisions += 1;
+        times[actor.index()].push(started.elapsed());
         let events = R::decide(&state, actor, &command, &randomness)
             .map_err(|e| format!("{actor} sent {command:?}, refused: {e}"))?;
         apply_all::<R>(&mut state, &events);

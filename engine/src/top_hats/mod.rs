@@ -78,8 +78,8 @@
 //!   round lists stacks per seat, hats per colour still on the board and hats
 //!   removed. A win has one winner; a draw has none and outcome `draw`.
 
-mod bot;
 mod board;
+mod bot;
 mod commands;
 mod events;
 mod options;

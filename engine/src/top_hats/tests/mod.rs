@@ -1,6 +1,7 @@
 //! Tests of Top Hats: given a position (or a fresh game), when a command is
 //! sent, then these events, this violation or this view.
 
+mod bot;
 mod end;
 mod play;
 mod property;

@@ -1,0 +1,433 @@
+//! The bots: given what a seat sees, when a bot decides, then its
+//! determinizations agree with the view, it cannot tell apart games that look
+//! the same, and greedy beats random.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use super::*;
+use crate::bots::arena::{self, Table};
+use crate::bots::{BotRng, BotRules, Budget, Level, Seen, decide};
+use crate::random::below;
+use crate::ruleset::{Viewer, seat};
+use crate::top_hats::board::{Stack, cells_of};
+use crate::top_hats::state::{Phase, STACKS};
+
+/// Determinizations drawn at every decision point.
+const SAMPLES: usize = 3;
+
+/// The seats with something to do.
+fn deciders(state: &State) -> Vec<Seat> {
+    TopHats::to_act(state)
+        .into_iter()
+        .filter(|&s| !TopHats::legal_commands(state, s).is_empty())
+        .collect()
+}
+
+/// Plays a game with random commands from `state` to its end.
+fn finish(mut state: State, chooser: &mut ChaCha8Rng) -> State {
+    for _ in 0..100_000 {
+        let to_act = TopHats::to_act(&state);
+        if to_act.is_empty() {
+            return state;
+        }
+        let s = to_act[below(chooser, to_act.len())];
+        let legal = TopHats::legal_commands(&state, s);
+        let command = &legal[below(chooser, legal.len())];
+        let events = TopHats::decide(&state, s, command, &rng()).unwrap();
+        apply_all::<TopHats>(&mut state, &events);
+    }
+    panic!("no end");
+}
+
+/// Every decision point of a random game: (state, seat to decide).
+fn decision_points(players: usize, options: &Options, seed: u64) -> Vec<(State, Seat)> {
+    let mut chooser = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = TopHats::new_game(players, options.clone()).unwrap();
+    let opening = TopHats::start(&state, &rng());
+    apply_all::<TopHats>(&mut state, &opening);
+    let mut points = Vec::new();
+    loop {
+        let to_act = deciders(&state);
+        if to_act.is_empty() {
+            return points;
+        }
+        for &s in &to_act {
+            points.push((state.clone(), s));
+        }
+        let s = to_act[below(&mut chooser, to_act.len())];
+        let legal = TopHats::legal_commands(&state, s);
+        let command = &legal[below(&mut chooser, legal.len())];
+        let events = TopHats::decide(&state, s, command, &rng()).unwrap();
+        apply_all::<TopHats>(&mut state, &events);
+    }
+}
+
+/// Per colour: the hats on the board (hidden ones included), built into
+/// stacks not yet placed, and left in the pools.
+fn hats_in_play(state: &State) -> [u32; 3] {
+    let mut n = [0u32; 3];
+    for c in cells_of(state.board.occupied()) {
+        for &h in state.board.get(c).unwrap().hats() {
+            if let Some(x) = n.get_mut(usize::from(h)) {
+                *x += 1;
+            }
+        }
+    }
+    for s in 0..state.player_count() {
+        for c in 0..3 {
+            n[c] += u32::from(state.pools[s][c]);
+        }
+        for k in 0..STACKS {
+            if usize::from(state.built_count[s]) > k && state.placed[s] & (1 << k) == 0 {
+                for &h in &state.built[s][k] {
+                    n[usize::from(h)] += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Asserts the laws of `determinize` for `seat` in `state`: the seat's view
+/// and legal commands are the same, every hat of a built game is accounted
+/// for, and (when `finish_it`) a random playout from it ends.
+fn check_laws(state: &State, options: &Options, seat: Seat, rng: &mut BotRng, finish_it: bool) {
+    let view = TopHats::view(state, Viewer::Seat(seat));
+    let legal = TopHats::legal_commands(state, seat);
+    let seen = Seen::<TopHats> {
+        options,
+        players: state.player_count(),
+        seat,
+        view: &view,
+        legal: &legal,
+    };
+    for k in 0..SAMPLES {
+        let d = TopHats::determinize(&seen, rng);
+        assert_eq!(
+            TopHats::view(&d, Viewer::Seat(seat)),
+            view,
+            "{seat} sees another game"
+        );
+        assert_eq!(
+            TopHats::legal_commands(&d, seat),
+            legal,
+            "{seat} may do other things"
+        );
+        assert_eq!(TopHats::to_act(&d), TopHats::to_act(state));
+        if options.position.is_none() {
+            let total: Vec<u32> = hats_in_play(&d)
+                .iter()
+                .zip(&d.removed)
+                .map(|(&n, &r)| n + u32::from(r))
+                .take(state.player_count())
+                .collect();
+            assert_eq!(
+                total,
+                vec![15; state.player_count()],
+                "hats lost or made up in {:?}: {:?} for {seat}",
+                d.phase,
+                TopHats::view(state, Viewer::Auditor).board
+            );
+        }
+        if finish_it && k == 0 {
+            let end = finish(d, &mut ChaCha8Rng::seed_from_u64(k as u64));
+            assert!(TopHats::result(&end).is_some());
+        }
+    }
+}
+
+#[test]
+fn given_any_decision_point_of_random_games_then_determinizations_keep_the_view_and_the_legal_commands()
+ {
+    for players in 2..=3 {
+        for seed in 0..4 {
+            let options = Options::default();
+            let mut rng = BotRng::seed_from_u64(seed);
+            for (i, (state, s)) in decision_points(players, &options, seed).iter().enumerate() {
+                check_laws(state, &options, *s, &mut rng, i % 4 == 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn given_a_preset_position_then_determinizations_keep_the_view_and_the_legal_commands() {
+    let options = options("d4=n b2=bbr c3=yrb d3=brr@1 e5=rby f6=b c6=r c5=ryb", 0);
+    for players in [3] {
+        for seed in 0..20 {
+            let mut rng = BotRng::seed_from_u64(seed);
+            for (state, s) in decision_points(players, &options, seed) {
+                check_laws(&state, &options, s, &mut rng, true);
+            }
+        }
+    }
+    let options = super::options("d4=n b2=bbr c3=rrb d3=brr e5=rbb f6=b c6=r", 1);
+    for seed in 0..20 {
+        let mut rng = BotRng::seed_from_u64(seed);
+        for (state, s) in decision_points(2, &options, seed) {
+            check_laws(&state, &options, s, &mut rng, true);
+        }
+    }
+}
+
+#[test]
+fn given_a_chain_that_removed_a_hat_then_determinizations_say_so() {
+    let (mut state, _) = given(2, "d4=n c3=bbr d3=rrb f3=b b6=r", 0);
+    when(&mut state, 0, jump("c3", "e3"));
+    assert!(state.chain.unwrap().removed);
+    let view = TopHats::view(&state, Viewer::Seat(Seat(0)));
+    let legal = TopHats::legal_commands(&state, Seat(0));
+    let opts = options("d4=n c3=bbr d3=rrb f3=b b6=r", 0);
+    let seen = Seen::<TopHats> {
+        options: &opts,
+        players: 2,
+        seat: Seat(0),
+        view: &view,
+        legal: &legal,
+    };
+    let d = TopHats::determinize(&seen, &mut BotRng::seed_from_u64(1));
+    assert_eq!(d.chain, state.chain);
+}
+
+/// `state` with the hats `seat` cannot see dealt differently among each
+/// other builder's stacks (a rotation of each builder's hidden hats).
+fn reshuffled(state: &State, seat: Seat) -> State {
+    let mut s = state.clone();
+    for b in (0..state.player_count()).filter(|&b| b != seat.index()) {
+        let cells: Vec<_> = cells_of(state.board.occupied())
+            .filter(|&c| state.board.get(c).unwrap().builder == b as u8)
+            .collect();
+        let places: Vec<(usize, usize)> = cells
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &c)| {
+                (0..usize::from(state.board.get(c).unwrap().len) - 1).map(move |i| (k, i))
+            })
+            .collect();
+        let mut stacks: Vec<Stack> = cells
+            .iter()
+            .map(|&c| *state.board.get(c).unwrap())
+            .collect();
+        for (j, &(k, i)) in places.iter().enumerate() {
+            let (k2, i2) = places[(j + 1) % places.len()];
+            stacks[k].hats[i] = state.board.get(cells[k2]).unwrap().hats[i2];
+        }
+        for (&c, st) in cells.iter().zip(stacks) {
+            s.board.put(c, st);
+        }
+        // Stacks built and not yet placed: rotate their under-hats.
+        let unplaced: Vec<usize> = (0..usize::from(state.built_count[b]).min(STACKS))
+            .filter(|&k| state.placed[b] & (1 << k) == 0)
+            .collect();
+        let hats: Vec<u8> = unplaced
+            .iter()
+            .flat_map(|&k| state.built[b][k][..2].to_vec())
+            .collect();
+        for (j, &k) in unplaced.iter().enumerate() {
+            for i in 0..2 {
+                s.built[b][k][i] = hats[(2 * j + i + 1) % hats.len()];
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn given_two_games_that_differ_only_in_hidden_hats_then_every_level_decides_the_same() {
+    let options = Options::default();
+    let mut differing = 0;
+    for players in 2..=3 {
+        let points = decision_points(players, &options, 11 + players as u64);
+        for (state, s) in points.iter().step_by(points.len() / 12) {
+            let other = reshuffled(state, *s);
+            differing += usize::from(other != *state);
+            let view_a = TopHats::view(state, Viewer::Seat(*s));
+            let view_b = TopHats::view(&other, Viewer::Seat(*s));
+            assert_eq!(view_a, view_b);
+            let legal_a = TopHats::legal_commands(state, *s);
+            let legal_b = TopHats::legal_commands(&other, *s);
+            assert_eq!(legal_a, legal_b);
+            for &level in Level::ALL {
+                let choose = |view, legal| {
+                    let seen = Seen::<TopHats> {
+                        options: &options,
+                        players,
+                        seat: *s,
+                        view,
+                        legal,
+                    };
+                    decide(
+                        level,
+                        &seen,
+                        Budget::iterations(64),
+                        &mut BotRng::seed_from_u64(5),
+                    )
+                };
+                assert_eq!(
+                    choose(&view_a, &legal_a),
+                    choose(&view_b, &legal_b),
+                    "{level} at {:?}",
+                    state.phase
+                );
+            }
+        }
+    }
+    assert!(differing > 10, "only {differing} states differed");
+}
+
+#[test]
+fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_for_the_same_seed() {
+    let options = Options::default();
+    for players in 2..=3 {
+        for (state, s) in decision_points(players, &options, 3).iter().step_by(3) {
+            let view = TopHats::view(state, Viewer::Seat(*s));
+            let legal = TopHats::legal_commands(state, *s);
+            let seen = Seen::<TopHats> {
+                options: &options,
+                players,
+                seat: *s,
+                view: &view,
+                legal: &legal,
+            };
+            let a = TopHats::greedy(&seen, &mut BotRng::seed_from_u64(9));
+            let b = TopHats::greedy(&seen, &mut BotRng::seed_from_u64(9));
+            assert!(legal.contains(&a), "{a:?} is not legal");
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn given_two_captures_then_greedy_takes_the_one_that_gives_it_the_stack() {
+    // Red must capture d3 (a red hat under the blue top: the stack turns red)
+    // or c4 (blue under blue: the stack stays blue). Red built both, so it
+    // sees under them.
+    let spec = "d4=n c3=bbr d3=rb@0 c4=bb@0 g7=b";
+    let (state, _) = given(2, spec, 0);
+    let view = TopHats::view(&state, Viewer::Seat(Seat(0)));
+    let legal = TopHats::legal_commands(&state, Seat(0));
+    assert_eq!(legal.len(), 2);
+    let opts = options(spec, 0);
+    let seen = Seen::<TopHats> {
+        options: &opts,
+        players: 2,
+        seat: Seat(0),
+        view: &view,
+        legal: &legal,
+    };
+    for seed in 0..5 {
+        assert_eq!(
+            TopHats::greedy(&seen, &mut BotRng::seed_from_u64(seed)),
+            jump("c3", "e3")
+        );
+    }
+}
+
+#[test]
+fn given_forty_seeded_games_then_greedy_beats_random_clearly() {
+    let options = Options::default();
+    let mut wins = 0;
+    let mut losses = 0;
+    for seed in 0..40u64 {
+        let seats = if seed % 2 == 0 {
+            [Level::Greedy, Level::Random]
+        } else {
+            [Level::Random, Level::Greedy]
+        };
+        let played = arena::play::<TopHats>(
+            &options,
+            Table {
+                seats: &seats,
+                iterations: 1,
+                think_limit: None,
+            },
+            seed,
+        )
+        .unwrap();
+        let greedy = seat((seed % 2) as usize);
+        if played.result.winners.contains(&greedy) {
+            wins += 1;
+        } else if !played.result.winners.is_empty() {
+            losses += 1;
+        }
+    }
+    eprintln!("greedy vs random: {wins} won, {losses} lost of 40");
+    assert!(wins >= 30 && losses <= 3, "{wins} won, {losses} lost");
+}
+
+/// Throwaway measurement (release): `TH_GAMES`, `TH_ITERS`, `TH_A`, `TH_B` (levels).
+#[test]
+#[ignore = "measurement"]
+fn measure_levels() {
+    use std::time::Instant;
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_owned());
+    let games: u64 = env("TH_GAMES", "200").parse().unwrap();
+    let iterations: u32 = env("TH_ITERS", "200").parse().unwrap();
+    let a: Level = env("TH_A", "ismcts").parse().unwrap();
+    let b: Level = env("TH_B", "random").parse().unwrap();
+    let quiet: u32 = env("TH_QUIET", "100").parse().unwrap();
+    let options = Options {
+        quiet_turn_limit: quiet,
+        position: None,
+    };
+    let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
+    let mut times: Vec<f64> = Vec::new();
+    let mut turns = 0u64;
+    for g in 0..games {
+        let a_seat = (g % 2) as usize;
+        let levels = if a_seat == 0 { [a, b] } else { [b, a] };
+        let mut state = TopHats::new_game(2, options.clone()).unwrap();
+        let opening = TopHats::start(&state, &rng());
+        apply_all::<TopHats>(&mut state, &opening);
+        let mut brng = BotRng::seed_from_u64(g ^ 0xabc);
+        while let Some(&actor) = TopHats::to_act(&state).first() {
+            let legal = TopHats::legal_commands(&state, actor);
+            let view = TopHats::view(&state, Viewer::Seat(actor));
+            let seen = Seen::<TopHats> {
+                options: &options,
+                players: 2,
+                seat: actor,
+                view: &view,
+                legal: &legal,
+            };
+            let level = levels[actor.index()];
+            let t = Instant::now();
+            let command = decide(level, &seen, Budget::iterations(iterations), &mut brng);
+            if level == Level::Ismcts && legal.len() > 1 {
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+            turns += 1;
+            let events = TopHats::decide(&state, actor, &command, &rng()).unwrap();
+            apply_all::<TopHats>(&mut state, &events);
+        }
+        let result = TopHats::result(&state).unwrap();
+        match result.winners.first() {
+            Some(w) if w.index() == a_seat => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * p) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let n = f64::from(wins + losses + draws);
+    let share = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    let winrate = f64::from(wins) / n;
+    let ci = 1.96 * (winrate * (1.0 - winrate) / n).sqrt();
+    eprintln!(
+        "RESULT {a} vs {b}: games {n} iters {iterations}: won {wins} lost {losses} drawn {draws}; wins {:.1}% ± {:.1}; share(draw=½) {:.1}%; ms p50 {:.2} p99 {:.2} max {:.2} ({} decisions); {:.0} decisions/game",
+        100.0 * winrate,
+        100.0 * ci,
+        100.0 * share,
+        pct(0.5),
+        pct(0.99),
+        pct(1.0),
+        times.len(),
+        turns as f64 / n
+    );
+}

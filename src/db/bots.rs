@@ -1,0 +1,59 @@
+//! The bot worker's queries: which turns wait on a built-in bot, and
+//! claiming one game at a time.
+
+use diesel::prelude::*;
+use diesel::sql_types::{SmallInt, Text, Uuid as SqlUuid};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+/// A turn a built-in bot owes: the game and the bot's level.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct BotTurn {
+    #[diesel(sql_type = SqlUuid)]
+    pub game_id: Uuid,
+    #[diesel(sql_type = SmallInt)]
+    pub seat: i16,
+    #[diesel(sql_type = Text)]
+    pub level: String,
+}
+
+/// Up to `limit` active games that wait on a seat of a built-in bot, the
+/// longest waiting first. Nothing is locked: [`claim`] does that.
+///
+/// # Errors
+/// Database errors.
+pub async fn waiting(conn: &mut AsyncPgConnection, limit: i64) -> QueryResult<Vec<BotTurn>> {
+    diesel::sql_query(
+        "SELECT DISTINCT ON (g.updated_at, g.id) g.id AS game_id, s.seat, u.bot_level AS level
+           FROM games g
+           JOIN seats s ON s.game_id = g.id AND s.seat = ANY (g.to_act) AND s.resigned_at IS NULL
+           JOIN users u ON u.id = s.user_id AND u.bot_level IS NOT NULL
+          WHERE g.status = 'active'
+          ORDER BY g.updated_at, g.id, s.seat
+          LIMIT $1",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(limit)
+    .load(conn)
+    .await
+}
+
+/// Locks game `id` for this transaction unless another worker holds it
+/// (`FOR UPDATE SKIP LOCKED`): whether this one got it.
+///
+/// # Errors
+/// Database errors.
+pub async fn claim(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<bool> {
+    #[derive(QueryableByName)]
+    struct Claimed {
+        #[diesel(sql_type = SqlUuid)]
+        #[allow(dead_code)]
+        id: Uuid,
+    }
+    let claimed: Vec<Claimed> = diesel::sql_query(
+        "SELECT id FROM games WHERE id = $1 AND status = 'active' FOR UPDATE SKIP LOCKED",
+    )
+    .bind::<SqlUuid, _>(id)
+    .load(conn)
+    .await?;
+    Ok(!claimed.is_empty())
+}
