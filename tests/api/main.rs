@@ -8,6 +8,7 @@ mod support;
 mod audit;
 mod auth;
 mod bad_input;
+mod bots;
 mod commands;
 mod database;
 mod deadlines;

@@ -248,6 +248,8 @@ pub fn settings(url: &str) -> Settings {
             webhook_timeout_ms: 2000,
             webhook_ca_file: None,
             webhook_allow_private: true,
+            bot_tick_ms: 100,
+            bot_budget_ms: 50,
         },
         retention: hatstand::config::RetentionSettings {
             idempotency_ttl_hours: 24,
