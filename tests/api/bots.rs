@@ -404,3 +404,14 @@ async fn the_readme_s_external_bot_accepts_an_invitation_and_plays_a_whole_game(
     assert_eq!(command_actors(&app, id).await, 2);
     verify_audit(&app, id).await;
 }
+
+#[test]
+fn the_readme_shows_the_example_bot_as_it_is_and_it_is_under_100_lines() {
+    let readme = include_str!("../../README.md");
+    let bot = include_str!("../../examples/bot.py");
+    assert!(
+        readme.contains(bot),
+        "README.md must show examples/bot.py verbatim"
+    );
+    assert!(bot.lines().count() < 100);
+}

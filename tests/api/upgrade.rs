@@ -291,3 +291,64 @@ async fn a_legacy_event_whose_prev_hash_was_tampered_with_is_not_compacted_and_s
         .to_string();
     assert!(failed.contains("event 5"), "{failed}");
 }
+
+#[actix_web::test]
+async fn games_written_before_bots_keep_their_state_and_their_players_stay_human() {
+    // Given a database of the release before bots, with a finished game
+    // (won on a timeout the server played at random) and a game in progress …
+    let db = TestDb::before("2026-11-29-000100_bots").await;
+    let finished = legacy("hats-2p-timeout.json");
+    let in_progress = legacy("top-hats-2p.json");
+    // Cut at a command, not inside the events one command caused.
+    let upto = (1..in_progress.events.len() - 4)
+        .rev()
+        .find(|&n| in_progress.events[n].command.is_some())
+        .unwrap();
+    // That release wrote `rules_version` (1 for these records) beside the
+    // rows the release before it wrote.
+    let sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;\n".to_owned()
+        + &rows_as_written_before(&finished, finished.events.len())
+        + &rows_as_written_before(&in_progress, upto)
+        + "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;\n";
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release migrates it …
+    let app = TestApp::spawn_on(db, |_| {}).await;
+
+    // … every account is human and every seat says so; the built-in bots
+    // are there; the finished game's record (its random autoplay included)
+    // still verifies unchanged.
+    assert_eq!(app.count("users WHERE kind = 'human'").await, 4);
+    assert_eq!(app.count("users WHERE kind = 'bot'").await, 15);
+    let game = app.game(&finished.game_id.to_string(), None).await;
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["version"], finished.events.len());
+    assert!(
+        game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["bot"] == false)
+    );
+    let audit = verified_audit(&app, &finished.game_id.to_string()).await;
+    assert_eq!(
+        audit["events"],
+        serde_json::to_value(&finished.events).unwrap()
+    );
+
+    // … and the game in progress keeps its version and turn and plays on.
+    let id = in_progress.game_id.to_string();
+    let before = app.game(&id, None).await;
+    assert_eq!(before["status"], "active");
+    assert_eq!(before["version"], upto);
+    let users = vec![
+        login(&app, &in_progress, 0).await,
+        login(&app, &in_progress, 1).await,
+    ];
+    let played = play_out(&app, id.clone(), users, 5).await;
+    assert_eq!(played.game["status"], "finished");
+    verified_audit(&app, &id).await;
+}
