@@ -64,8 +64,8 @@ impl BotRules for TopHats {
     /// Building: put a hat of one's own colour in the middle (the stack stays
     /// one's own when its top is taken) and the given hats at the bottom.
     /// Placing and playing: each legal command is tried on a few
-    /// determinizations and the position after it is scored (see
-    /// [`evaluate`]): the stacks showing one's colour (worth more with hats of
+    /// determinizations and the position after it is scored (`evaluate`):
+    /// the stacks showing one's colour (worth more with hats of
     /// that colour right under the top) minus the opponents' on average, minus
     /// most of what the next opponent's best capture would cost, plus a
     /// little of what one's own best capture would gain next; a win or a loss
@@ -244,8 +244,8 @@ fn deal_building(seen: &Seen<'_, TopHats>, state: &mut State, rng: &mut BotRng) 
             }
             state.built[b][i] = stack;
         }
-        for c in 0..3 {
-            state.pools[b][c] = u8::try_from(pool[c]).unwrap_or(0);
+        for (slot, &n) in state.pools[b].iter_mut().zip(&pool) {
+            *slot = u8::try_from(n).unwrap_or(0);
         }
     }
 }
