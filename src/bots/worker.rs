@@ -1,6 +1,6 @@
 //! The bot worker: every server process runs one. It wakes whenever a game
-//! changes (in any process: the games channel of `notifications::wake`)
-//! and at least every tick, asks which active games wait on a built-in
+//! changes (in any process: the games channel of `notifications::wake`;
+//! at most every [`MIN_GAP`]) and at least every tick, asks which active games wait on a built-in
 //! bot's seat, and plays each such turn in its own transaction:
 //!
 //! 1. the game row is locked `FOR UPDATE SKIP LOCKED`: a game another
@@ -35,6 +35,12 @@ use crate::games::{committed, kind_of, status};
 /// The most waiting turns one round looks at.
 const BATCH: i64 = 16;
 
+/// The shortest pause between two looks: every change of every game wakes
+/// the worker, and under load they come by the thousand per second; a bot
+/// answers at most this much later, and the question is asked at most 20
+/// times a second.
+const MIN_GAP: Duration = Duration::from_millis(50);
+
 /// How the worker runs.
 #[derive(Debug, Clone, Copy)]
 pub struct BotSettings {
@@ -50,6 +56,7 @@ pub async fn run(ctx: Context, wake: Arc<Notify>, settings: BotSettings) {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
     ));
     loop {
+        let looked = tokio::time::Instant::now();
         match play_waiting(&ctx, &lanes, settings.budget).await {
             Ok(0) => {}
             // Moves were made: look again at once (a bot may be next).
@@ -60,6 +67,7 @@ pub async fn run(ctx: Context, wake: Arc<Notify>, settings: BotSettings) {
             () = wake.notified() => {}
             () = tokio::time::sleep(settings.every) => {}
         }
+        tokio::time::sleep_until(looked + MIN_GAP).await;
     }
 }
 

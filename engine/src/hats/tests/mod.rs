@@ -1,6 +1,7 @@
 //! Tests of Hats: given a deal or a hand-built state, when a command or a
 //! scoring, then these events, this state, this violation or this score.
 
+mod bot;
 mod property;
 mod scoring;
 mod setup;
