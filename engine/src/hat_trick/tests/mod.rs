@@ -1,5 +1,6 @@
 //! Tests of Hat Trick, in given / when / then form.
 
+mod bot;
 mod deal;
 mod play;
 mod property;
