@@ -2,6 +2,7 @@
 //! commands, then these events, this state, this violation or this score.
 
 mod bidding;
+mod bot;
 mod kitty;
 mod partners;
 mod play;

@@ -1,0 +1,427 @@
+//! The bots: given what a seat sees, when a bot decides, then its
+//! determinizations agree with the view, it cannot tell apart games that look
+//! the same, and greedy beats random.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use super::*;
+use crate::bots::arena::{self, Table};
+use crate::bots::{BotRng, BotRules, Budget, Level, Seen, decide};
+use crate::random::below;
+use crate::ruleset::Viewer;
+
+/// Determinizations drawn at every decision point.
+const SAMPLES: usize = 3;
+
+/// Short matches, so that a playout covers a few deals and the ends of rounds.
+fn options() -> GoatheadOptions {
+    GoatheadOptions {
+        rounds: 3,
+        deals: vec![],
+    }
+}
+
+/// Plays random commands from `state` to the end of the match.
+fn finish(mut state: GoatheadState, chooser: &mut ChaCha8Rng) -> GoatheadState {
+    for _ in 0..10_000 {
+        let Some(actor) = state.actor() else {
+            return state;
+        };
+        let legal = Goathead::legal_commands(&state, actor);
+        let command = legal[below(chooser, legal.len())];
+        let events = Goathead::decide(&state, actor, &command, &rng()).expect("legal");
+        apply_all::<Goathead>(&mut state, &events);
+    }
+    panic!("no end");
+}
+
+/// Every decision point of a random match: (state, seat to act).
+fn decision_points(
+    players: usize,
+    options: &GoatheadOptions,
+    seed: u64,
+) -> Vec<(GoatheadState, Seat)> {
+    let mut chooser = ChaCha8Rng::seed_from_u64(seed);
+    let randomness = Randomness::from_seed(&format!("bot-points-{seed}"));
+    let mut state = Goathead::new_game(players, options.clone()).expect("options");
+    let opening = Goathead::start(&state, &randomness);
+    apply_all::<Goathead>(&mut state, &opening);
+    let mut points = Vec::new();
+    while let Some(actor) = state.actor() {
+        points.push((state.clone(), actor));
+        let legal = Goathead::legal_commands(&state, actor);
+        let command = legal[below(&mut chooser, legal.len())];
+        let events = Goathead::decide(&state, actor, &command, &randomness).expect("legal");
+        apply_all::<Goathead>(&mut state, &events);
+    }
+    points
+}
+
+/// The cards a seat lacks by the tricks of this round (the led effective
+/// suits it did not follow), in `state`.
+fn shown_voids(state: &GoatheadState) -> Vec<CardSet> {
+    let n = state.player_count();
+    let contract = state.contract();
+    let mut out = vec![CardSet::EMPTY; n];
+    let cur = &state.current;
+    let tricks = cur
+        .tricks
+        .iter()
+        .map(|t| (t.leader, t.cards.clone()))
+        .chain(
+            cur.trick_leader
+                .filter(|_| !cur.trick.is_empty())
+                .map(|l| (l, cur.trick.clone())),
+        );
+    for (leader, cards) in tricks {
+        let led = contract.effective_suit(cards[0]);
+        for (k, &card) in cards.iter().enumerate().skip(1) {
+            if contract.effective_suit(card) != led {
+                let s = (leader.index() + k) % n;
+                for c in Card::all().filter(|&c| contract.effective_suit(c) == led) {
+                    out[s].insert(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Asserts the laws of `determinize` for `seat` in `state`: the same view,
+/// the same legal commands, every card once, the suits shown lacking not
+/// held, and (when `finish_it`) a random playout from it reaches a result.
+fn check_laws(state: &GoatheadState, seat: Seat, rng: &mut BotRng, finish_it: bool) {
+    let options = options();
+    let view = Goathead::view(state, Viewer::Seat(seat));
+    let legal = Goathead::legal_commands(state, seat);
+    let seen = Seen::<Goathead> {
+        options: &options,
+        players: state.player_count(),
+        seat,
+        view: &view,
+        legal: &legal,
+    };
+    for k in 0..SAMPLES {
+        let d = Goathead::determinize(&seen, rng);
+        assert_eq!(
+            Goathead::view(&d, Viewer::Seat(seat)),
+            view,
+            "{seat} sees another game"
+        );
+        assert_eq!(
+            Goathead::legal_commands(&d, seat),
+            legal,
+            "{seat} may do other things"
+        );
+        let cur = &d.current;
+        let held = cur.hands.iter().fold(cur.kitty, |acc, h| acc.union(*h));
+        let played = cur
+            .tricks
+            .iter()
+            .flat_map(|t| t.cards.iter().copied())
+            .chain(cur.trick.iter().copied());
+        let count = cur.hands.iter().map(|h| h.len()).sum::<usize>() + cur.kitty.len();
+        assert_eq!(count + played.clone().count(), DECK_SIZE);
+        assert_eq!(CardSet::of(played).union(held), CardSet::deck());
+        for (hand, void) in cur.hands.iter().zip(shown_voids(&d)) {
+            assert!(
+                hand.intersection(void).is_empty(),
+                "{hand:?} holds {void:?}"
+            );
+        }
+        if matches!(d.phase, Phase::Play { .. }) {
+            assert_eq!(
+                d.current.declaring_side == 0,
+                d.contract() == Contract::Leasters,
+                "sides at {:?}",
+                d.phase
+            );
+        }
+        if finish_it && k == 0 {
+            let end = finish(d, &mut ChaCha8Rng::seed_from_u64(k as u64));
+            assert!(Goathead::result(&end).is_some());
+        }
+    }
+}
+
+#[test]
+fn given_any_decision_point_of_random_matches_then_determinizations_keep_the_view_and_the_legal_commands()
+ {
+    for players in 3..=4 {
+        for seed in 0..12 {
+            let mut rng = BotRng::seed_from_u64(seed);
+            for (i, (state, s)) in decision_points(players, &options(), seed)
+                .iter()
+                .enumerate()
+            {
+                check_laws(state, *s, &mut rng, i % 5 == 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn given_an_announcement_then_determinizations_give_the_announcer_both_black_jacks() {
+    // Seat 0 holds JC and JS: a suit contract makes it announce.
+    let mut state = game(4, deal4());
+    act(&mut state, 1, pass());
+    act(&mut state, 2, pass());
+    act(&mut state, 3, bid("suit:H"));
+    act(&mut state, 0, pass());
+    act(&mut state, 3, GoatheadCommand::KittySkip {});
+    act(&mut state, 3, GoatheadCommand::KeepContract {});
+    for swapper in [0, 1, 2, 0] {
+        act(&mut state, swapper, GoatheadCommand::KittySkip {});
+    }
+    assert_eq!(state.current.announced, Some(s(0)));
+    let options = GoatheadOptions {
+        rounds: 1,
+        deals: vec![deal4()],
+    };
+    // Seat 1 leads (left of the dealer); seat 1 sees only its own hand.
+    play_cards(&mut state, "AS");
+    assert_eq!(state.actor(), Some(s(2)));
+    let view1 = Goathead::view(&state, Viewer::Seat(s(2)));
+    let legal1 = Goathead::legal_commands(&state, s(2));
+    let seen = Seen::<Goathead> {
+        options: &options,
+        players: 4,
+        seat: s(2),
+        view: &view1,
+        legal: &legal1,
+    };
+    for seed in 0..20 {
+        let d = Goathead::determinize(&seen, &mut BotRng::seed_from_u64(seed));
+        assert!(d.current.hands[0].contains(JC) && d.current.hands[0].contains(JS));
+        assert_eq!(Goathead::view(&d, Viewer::Seat(s(2))), view1);
+    }
+}
+
+/// `state` with the cards `seat` cannot see dealt differently among the
+/// other hands and the kitty (if hidden from it): the hidden cards, listed
+/// holder by holder, shifted by one place, each holder keeping its count.
+fn reshuffled(state: &GoatheadState, seat: Seat) -> GoatheadState {
+    let mut other = state.clone();
+    let cur = &state.current;
+    let n = state.player_count();
+    let known = cur.kitty_known[seat.index()];
+    let mut holders: Vec<CardSet> = (0..n)
+        .filter(|&i| i != seat.index())
+        .map(|i| cur.hands[i])
+        .collect();
+    let kitty_hidden = !state.sees_kitty(seat);
+    if kitty_hidden {
+        holders.push(CardSet::from_bits(cur.kitty.bits() & !known.bits()));
+    }
+    let mut cards: Vec<Card> = holders.iter().flat_map(|h| h.iter()).collect();
+    if cards.is_empty() {
+        return other;
+    }
+    cards.rotate_left(1);
+    let mut next = cards.into_iter();
+    let mut filled: Vec<CardSet> = holders
+        .iter()
+        .map(|h| CardSet::of(next.by_ref().take(h.len())))
+        .collect();
+    if kitty_hidden {
+        other.current.kitty = filled
+            .pop()
+            .unwrap_or_default()
+            .union(known.intersection(cur.kitty));
+    }
+    for (i, hand) in (0..n).filter(|&i| i != seat.index()).zip(filled) {
+        other.current.hands[i] = hand;
+    }
+    other
+}
+
+#[test]
+fn given_two_games_that_differ_only_in_hidden_cards_then_every_level_decides_the_same() {
+    let options = options();
+    let mut differing = 0;
+    for players in 3..=4 {
+        let points = decision_points(players, &options, 21 + players as u64);
+        for (state, s) in points.iter().step_by(points.len() / 10) {
+            let other = reshuffled(state, *s);
+            differing += usize::from(other != *state);
+            let view_a = Goathead::view(state, Viewer::Seat(*s));
+            let view_b = Goathead::view(&other, Viewer::Seat(*s));
+            assert_eq!(view_a, view_b);
+            let legal_a = Goathead::legal_commands(state, *s);
+            let legal_b = Goathead::legal_commands(&other, *s);
+            assert_eq!(legal_a, legal_b);
+            for &level in Level::ALL {
+                let choose = |view, legal| {
+                    let seen = Seen::<Goathead> {
+                        options: &options,
+                        players,
+                        seat: *s,
+                        view,
+                        legal,
+                    };
+                    decide(
+                        level,
+                        &seen,
+                        Budget::iterations(64),
+                        &mut BotRng::seed_from_u64(5),
+                    )
+                };
+                assert_eq!(
+                    choose(&view_a, &legal_a),
+                    choose(&view_b, &legal_b),
+                    "{level} at {:?}",
+                    state.phase
+                );
+            }
+        }
+    }
+    assert!(differing >= 15, "only {differing} states differed");
+}
+
+#[test]
+fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_for_the_same_seed() {
+    let options = options();
+    for players in 3..=4 {
+        for seed in 0..4 {
+            for (state, s) in decision_points(players, &options, seed) {
+                let view = Goathead::view(&state, Viewer::Seat(s));
+                let legal = Goathead::legal_commands(&state, s);
+                let seen = Seen::<Goathead> {
+                    options: &options,
+                    players,
+                    seat: s,
+                    view: &view,
+                    legal: &legal,
+                };
+                let a = Goathead::greedy(&seen, &mut BotRng::seed_from_u64(9));
+                let b = Goathead::greedy(&seen, &mut BotRng::seed_from_u64(9));
+                assert!(legal.contains(&a), "{a:?} is not legal");
+                assert_eq!(a, b);
+            }
+        }
+    }
+}
+
+/// The greedy command of seat `seat` in `state`.
+fn greedy_in(state: &GoatheadState, seat: u8) -> GoatheadCommand {
+    let options = options();
+    let view = Goathead::view(state, Viewer::Seat(s(usize::from(seat))));
+    let legal = Goathead::legal_commands(state, s(usize::from(seat)));
+    let seen = Seen::<Goathead> {
+        options: &options,
+        players: state.player_count(),
+        seat: s(usize::from(seat)),
+        view: &view,
+        legal: &legal,
+    };
+    Goathead::greedy(&seen, &mut BotRng::seed_from_u64(1))
+}
+
+#[test]
+fn given_a_strong_club_hand_then_greedy_bids_and_a_weak_hand_passes() {
+    // Seat 1 holds AS 10S KS QS AH JH: weak in trumps for every contract but
+    // strong in spades; seat 0 holds ♣ A 10 K Q J and JS: a club hand.
+    let mut state = game(3, deal3());
+    let first = greedy_in(&state, 1);
+    assert!(
+        matches!(
+            first,
+            GoatheadCommand::Bid {
+                contract: Contract::Suit(Suit::Spades)
+            } | GoatheadCommand::Pass {}
+        ),
+        "{first:?}"
+    );
+    act(&mut state, 1, pass());
+    act(&mut state, 2, pass());
+    assert_eq!(greedy_in(&state, 0), bid("suit:C"));
+}
+
+#[test]
+fn given_the_last_seat_can_take_points_then_greedy_takes_them_and_else_throws_cheap() {
+    // Seat 0 declares clubs and leaves the kitty; seat 1 leads AH, seat 2
+    // follows with QH.
+    let mut state = game(3, deal3());
+    act(&mut state, 1, pass());
+    act(&mut state, 2, pass());
+    act(&mut state, 0, bid("suit:C"));
+    act(&mut state, 0, GoatheadCommand::LeaveKitty {});
+    act(&mut state, 0, GoatheadCommand::KeepContract {});
+    // Seat 1 leads (left of the dealer, seat 0).
+    play_cards(&mut state, "AH QH");
+    // Seat 0, last, has no heart and may trump AH with its lowest trump.
+    assert_eq!(greedy_in(&state, 0), play("QC"));
+}
+
+#[test]
+fn given_forty_seeded_matches_then_greedy_beats_random_clearly() {
+    let options = GoatheadOptions::default();
+    let mut wins = 0.0;
+    for seed in 0..40u64 {
+        let greedy = (seed % 3) as usize;
+        let mut seats = [Level::Random; 3];
+        seats[greedy] = Level::Greedy;
+        let played = arena::play::<Goathead>(
+            &options,
+            Table {
+                seats: &seats,
+                iterations: 1,
+                think_limit: None,
+            },
+            seed,
+        )
+        .expect("a finished match");
+        let winners = &played.result.winners;
+        if winners.contains(&s(greedy)) {
+            wins += 1.0 / winners.len() as f64;
+        }
+    }
+    eprintln!("greedy (one seat of three) vs random: {wins} of 40");
+    assert!(wins >= 28.0, "greedy won only {wins} of 40");
+}
+
+/// A scored round that paid `payments`.
+fn round_paying(round: u8, payments: &[i32]) -> GoatheadRound {
+    GoatheadRound {
+        round,
+        dealer: s(usize::from(round) % 3),
+        contract: Contract::Court,
+        declarer: Some(s(0)),
+        declaring_side: vec![s(0)],
+        defending_side: vec![s(1), s(2)],
+        trick_points: vec![40; 3],
+        tricks_won: vec![2; 3],
+        kitty_points: 0,
+        side_points: Some(40),
+        made: Some(false),
+        value: 2,
+        payments: payments.to_vec(),
+    }
+}
+
+#[test]
+fn given_a_search_result_then_the_reward_counts_the_score_through_the_second_round_listed() {
+    // Before these rounds: 0, 0, 0. Round 4 (the last scored one) and round
+    // 5 (the root's) count; round 6, played at random, does not.
+    let rounds = vec![
+        round_paying(4, &[2, -1, -1]),
+        round_paying(5, &[-4, 2, 2]),
+        round_paying(6, &[10, -5, -5]),
+    ];
+    let result = crate::ruleset::GameResult {
+        scores: vec![8, -4, -4],
+        winners: vec![s(0)],
+        tie_break: None,
+        teams: None,
+        outcome: None,
+        rounds,
+    };
+    let rewards = Goathead::rewards(&result, 3);
+    assert!(
+        rewards[0] < 0.5 && rewards[1] > 0.4 && rewards[1] < 0.6,
+        "{rewards:?}"
+    );
+    assert!((rewards[1] - rewards[2]).abs() < 1e-12);
+    assert!(rewards.iter().all(|r| (0.0..=1.0).contains(r)));
+}
