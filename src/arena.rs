@@ -75,6 +75,9 @@ struct Outcome {
     margin: f64,
 }
 
+/// One game's outcome for `a`, and each side's decision times.
+type GameTimes = (Outcome, Vec<Duration>, Vec<Duration>);
+
 fn play_all<R: BotRules>(args: &ArenaArgs, a: Level, b: Level) -> Result<(), String> {
     let players = args.players.unwrap_or(R::MIN_PLAYERS);
     if !(R::MIN_PLAYERS..=R::MAX_PLAYERS).contains(&players) {
@@ -98,28 +101,27 @@ fn play_all<R: BotRules>(args: &ArenaArgs, a: Level, b: Level) -> Result<(), Str
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
         .max(1);
     let next = AtomicU64::new(0);
-    let results: Vec<Result<Vec<(Outcome, Vec<Duration>, Vec<Duration>)>, String>> =
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..jobs)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let options = parse()?;
-                        let mut mine = Vec::new();
-                        loop {
-                            let g = next.fetch_add(1, Ordering::Relaxed);
-                            if g >= args.games {
-                                return Ok(mine);
-                            }
-                            mine.push(one_game::<R>(args, &options, players, a, b, g)?);
+    let results: Vec<Result<Vec<GameTimes>, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let options = parse()?;
+                    let mut mine = Vec::new();
+                    loop {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= args.games {
+                            return Ok(mine);
                         }
-                    })
+                        mine.push(one_game::<R>(args, &options, players, a, b, g)?);
+                    }
                 })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| w.join().unwrap_or_else(|_| Err("a worker panicked".into())))
-                .collect()
-        });
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|_| Err("a worker panicked".into())))
+            .collect()
+    });
     let mut outcomes = Vec::new();
     let mut a_times = Vec::new();
     let mut b_times = Vec::new();
@@ -142,7 +144,7 @@ fn one_game<R: BotRules>(
     a: Level,
     b: Level,
     g: u64,
-) -> Result<(Outcome, Vec<Duration>, Vec<Duration>), String> {
+) -> Result<GameTimes, String> {
     let a_seat = usize::try_from(g).unwrap_or(0) % players;
     let seats: Vec<Level> = (0..players)
         .map(|s| if s == a_seat { a } else { b })
