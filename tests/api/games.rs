@@ -41,7 +41,7 @@ async fn creating_a_game_seats_the_creator_and_commits_to_a_seed() {
     assert_eq!(game["my_seat"], 0);
     assert_eq!(
         game["seats"],
-        json!([{"seat": 0, "user_id": ann.id, "username": "ann", "resigned": false}])
+        json!([{"seat": 0, "user_id": ann.id, "username": "ann", "resigned": false, "bot": false}])
     );
     assert_eq!(game["to_act"], json!([]));
     assert_eq!(game["legal_commands"], json!([]));
