@@ -334,9 +334,8 @@ pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Not
 
 impl<R: BotRules> Step<'_, R> {
     /// Every seat the game waits for has run out of time: `turn_timed_out`,
-    /// then autoplay (at the game's `autoplay_level`) or forfeit as the game's
-    /// options say (and out after
-    /// `abandon_after` timeouts in a row).
+    /// then autoplay (at the game's `autoplay_level`) or forfeit as the
+    /// game's options say (and out after `abandon_after` timeouts in a row).
     ///
     /// # Errors
     /// As [`Step::autoplay`].
