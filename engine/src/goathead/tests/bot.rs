@@ -2,12 +2,13 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
+use crate::testing::assert_same_choices;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
 use super::*;
 use crate::bots::arena::{self, Table};
-use crate::bots::{BotRng, BotRules, Budget, Level, Seen, decide};
+use crate::bots::{BotRng, BotRules, Level, Seen};
 use crate::random::below;
 use crate::ruleset::Viewer;
 
@@ -245,35 +246,7 @@ fn given_two_games_that_differ_only_in_hidden_cards_then_every_level_decides_the
         for (state, s) in points.iter().step_by(points.len() / 10) {
             let other = reshuffled(state, *s);
             differing += usize::from(other != *state);
-            let view_a = Goathead::view(state, Viewer::Seat(*s));
-            let view_b = Goathead::view(&other, Viewer::Seat(*s));
-            assert_eq!(view_a, view_b);
-            let legal_a = Goathead::legal_commands(state, *s);
-            let legal_b = Goathead::legal_commands(&other, *s);
-            assert_eq!(legal_a, legal_b);
-            for &level in Level::ALL {
-                let choose = |view, legal| {
-                    let seen = Seen::<Goathead> {
-                        options: &options,
-                        players,
-                        seat: *s,
-                        view,
-                        legal,
-                    };
-                    decide(
-                        level,
-                        &seen,
-                        Budget::iterations(64),
-                        &mut BotRng::seed_from_u64(5),
-                    )
-                };
-                assert_eq!(
-                    choose(&view_a, &legal_a),
-                    choose(&view_b, &legal_b),
-                    "{level} at {:?}",
-                    state.phase
-                );
-            }
+            assert_same_choices::<Goathead>(&options, players, *s, state, &other);
         }
     }
     assert!(differing >= 15, "only {differing} states differed");
