@@ -228,3 +228,46 @@ pub fn assert_same_choices<R>(
         );
     }
 }
+
+/// `samples` determinizations of `state` for `seat`, each checked against
+/// the laws of [`crate::bots::BotRules::determinize`]: the seat's view and
+/// its legal commands are those of `state`. The ruleset's own tests check
+/// the rest (every card once, ...) on what this returns.
+///
+/// # Panics
+/// When a determinization breaks a law.
+pub fn determinizations<R>(
+    options: &R::Options,
+    players: usize,
+    state: &R::State,
+    seat: Seat,
+    rng: &mut crate::bots::BotRng,
+    samples: usize,
+) -> Vec<R::State>
+where
+    R: crate::bots::BotRules,
+    R::View: PartialEq + std::fmt::Debug,
+{
+    let viewer = crate::ruleset::Viewer::Seat(seat);
+    let view = R::view(state, viewer);
+    let legal = R::legal_commands(state, seat);
+    let seen = crate::bots::Seen::<R> {
+        options,
+        players,
+        seat,
+        view: &view,
+        legal: &legal,
+    };
+    (0..samples)
+        .map(|_| {
+            let d = R::determinize(&seen, rng);
+            assert_eq!(R::view(&d, viewer), view, "{seat} sees another game");
+            assert_eq!(
+                R::legal_commands(&d, seat),
+                legal,
+                "{seat} may do other things"
+            );
+            d
+        })
+        .collect()
+}

@@ -2,7 +2,7 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::assert_same_choices;
+use crate::testing::{assert_same_choices, determinizations};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -94,27 +94,9 @@ fn shown_voids(state: &GoatheadState) -> Vec<CardSet> {
 /// held, and (when `finish_it`) a random playout from it reaches a result.
 fn check_laws(state: &GoatheadState, seat: Seat, rng: &mut BotRng, finish_it: bool) {
     let options = options();
-    let view = Goathead::view(state, Viewer::Seat(seat));
-    let legal = Goathead::legal_commands(state, seat);
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: state.player_count(),
-        seat,
-        view: &view,
-        legal: &legal,
-    };
-    for k in 0..SAMPLES {
-        let d = Goathead::determinize(&seen, rng);
-        assert_eq!(
-            Goathead::view(&d, Viewer::Seat(seat)),
-            view,
-            "{seat} sees another game"
-        );
-        assert_eq!(
-            Goathead::legal_commands(&d, seat),
-            legal,
-            "{seat} may do other things"
-        );
+    let samples =
+        determinizations::<Goathead>(&options, state.player_count(), state, seat, rng, SAMPLES);
+    for (k, d) in samples.into_iter().enumerate() {
         let cur = &d.current;
         let held = cur.hands.iter().fold(cur.kitty, |acc, h| acc.union(*h));
         let played = cur

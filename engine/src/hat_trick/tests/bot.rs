@@ -2,7 +2,7 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::assert_same_choices;
+use crate::testing::{assert_same_choices, determinizations};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -78,27 +78,8 @@ fn check_laws(
     rng: &mut BotRng,
     finish_it: bool,
 ) {
-    let view = HatTrick::view(state, Viewer::Seat(seat));
-    let legal = HatTrick::legal_commands(state, seat);
-    let seen = Seen::<HatTrick> {
-        options,
-        players: state.n(),
-        seat,
-        view: &view,
-        legal: &legal,
-    };
-    for k in 0..SAMPLES {
-        let d = HatTrick::determinize(&seen, rng);
-        assert_eq!(
-            HatTrick::view(&d, Viewer::Seat(seat)),
-            view,
-            "{seat} sees another game"
-        );
-        assert_eq!(
-            HatTrick::legal_commands(&d, seat),
-            legal,
-            "{seat} may do other things"
-        );
+    let samples = determinizations::<HatTrick>(options, state.n(), state, seat, rng, SAMPLES);
+    for (k, d) in samples.into_iter().enumerate() {
         let deck = state.table().deck.0;
         assert_eq!(cards_in_deal(&d) & !deck, 0, "a card from outside the deck");
         if finish_it && k == 0 {

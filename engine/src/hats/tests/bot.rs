@@ -2,7 +2,7 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::assert_same_choices;
+use crate::testing::{assert_same_choices, determinizations};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -101,22 +101,9 @@ fn check_laws(
     rng: &mut BotRng,
     finish_it: bool,
 ) {
-    let view = Hats::view(state, Viewer::Seat(s));
-    let legal = Hats::legal_commands(state, s);
-    let seen = seen_of(options, state, s, &view, &legal);
     let in_play: Vec<Card> = cards_in_play(state.player_count()).collect();
-    for k in 0..SAMPLES {
-        let d = Hats::determinize(&seen, rng);
-        assert_eq!(
-            Hats::view(&d, Viewer::Seat(s)),
-            view,
-            "{s} sees another game"
-        );
-        assert_eq!(
-            Hats::legal_commands(&d, s),
-            legal,
-            "{s} may do other things"
-        );
+    let samples = determinizations::<Hats>(options, state.player_count(), state, s, rng, SAMPLES);
+    for (k, d) in samples.into_iter().enumerate() {
         assert_eq!(Hats::to_act(&d), Hats::to_act(state));
         assert_eq!(all_cards(&d), in_play, "cards lost or made up");
         if let Some(offered) = d.offered {

@@ -2,7 +2,7 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::assert_same_choices;
+use crate::testing::{assert_same_choices, determinizations};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -94,27 +94,9 @@ fn hats_in_play(state: &State) -> [u32; 3] {
 /// and legal commands are the same, every hat of a built game is accounted
 /// for, and (when `finish_it`) a random playout from it ends.
 fn check_laws(state: &State, options: &Options, seat: Seat, rng: &mut BotRng, finish_it: bool) {
-    let view = TopHats::view(state, Viewer::Seat(seat));
-    let legal = TopHats::legal_commands(state, seat);
-    let seen = Seen::<TopHats> {
-        options,
-        players: state.player_count(),
-        seat,
-        view: &view,
-        legal: &legal,
-    };
-    for k in 0..SAMPLES {
-        let d = TopHats::determinize(&seen, rng);
-        assert_eq!(
-            TopHats::view(&d, Viewer::Seat(seat)),
-            view,
-            "{seat} sees another game"
-        );
-        assert_eq!(
-            TopHats::legal_commands(&d, seat),
-            legal,
-            "{seat} may do other things"
-        );
+    let samples =
+        determinizations::<TopHats>(options, state.player_count(), state, seat, rng, SAMPLES);
+    for (k, d) in samples.into_iter().enumerate() {
         assert_eq!(TopHats::to_act(&d), TopHats::to_act(state));
         if options.position.is_none() {
             let total: Vec<u32> = hats_in_play(&d)
