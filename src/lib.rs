@@ -18,5 +18,6 @@ pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod storage;
+pub mod web;
 
 pub use hatstand_engine as engine;

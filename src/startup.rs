@@ -193,7 +193,8 @@ async fn docs_redirect() -> actix_web::HttpResponse {
         .finish()
 }
 
-/// The HTTP server on `listener`, serving the API, `/openapi.json` and `/docs`.
+/// The HTTP server on `listener`, serving the API, `/openapi.json`, `/docs`
+/// and the web client at `/`.
 ///
 /// # Errors
 /// When the listener cannot be used.
@@ -217,6 +218,7 @@ pub fn serve(
         app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))
             // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
             .route("/docs", web::get().to(docs_redirect))
+            .configure(crate::web::configure)
             .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))

@@ -25,5 +25,6 @@ mod sessions;
 mod snapshots;
 mod streams;
 mod upgrade;
+mod web_client;
 mod webhooks;
 mod wire_types;

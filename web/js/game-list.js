@@ -1,0 +1,47 @@
+// A list of games as the inbox and the watch page show them.
+
+import { h } from './dom.js';
+import { ago, rulesetName, timeLeft } from './format.js';
+
+/**
+ * One list item per game summary. `myId` marks the caller's seats; games
+ * waiting for the caller get the "your turn" tag and a countdown to their
+ * deadline (`[data-deadline]`, kept fresh by `tickDeadlines`).
+ */
+export function gameList(games, { myId = null, empty = 'No games.' } = {}) {
+  if (!games.length) return h('p', { class: 'muted' }, empty);
+  return h('ul', { class: 'games' }, games.map((game) => item(game, myId)));
+}
+
+function item(game, myId) {
+  const mySeat = game.seats.find((s) => s.user_id === myId)?.seat;
+  const myTurn = mySeat !== undefined && game.status === 'active' && game.to_act.includes(mySeat);
+  const names = game.seats.map((s) => s.username + (s.bot ? ' (bot)' : '')).join(', ') || 'no one yet';
+  const free = game.players - game.seats.length;
+  const state = game.status === 'open'
+    ? `waiting for ${free} more player${free === 1 ? '' : 's'}`
+    : game.status;
+  return h('li', { class: myTurn ? 'mine' : null, 'data-game': game.id },
+    h('a', { href: `#/games/${game.id}` },
+      h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${game.players} players`,
+        myTurn ? h('span', { class: 'tag turn' }, 'your turn') : null,
+        game.private ? h('span', { class: 'tag' }, 'private') : null),
+      h('span', { class: 'when' },
+        myTurn && game.deadline
+          ? h('span', { class: 'clock', 'data-deadline': game.deadline }, timeLeft(game.deadline))
+          : ago(game.updated_at)),
+      h('span', { class: 'who' }, names),
+      h('span', { class: 'when' }, state)));
+}
+
+/** Refreshes every countdown under `root`; returns a function that stops it. */
+export function tickDeadlines(root) {
+  const timer = setInterval(() => {
+    for (const clock of root.querySelectorAll('[data-deadline]')) {
+      const left = timeLeft(clock.dataset.deadline);
+      clock.textContent = left;
+      clock.classList.toggle('low', Date.parse(clock.dataset.deadline) - Date.now() < 3_600_000);
+    }
+  }, 1000);
+  return () => clearInterval(timer);
+}

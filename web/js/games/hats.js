@@ -1,0 +1,227 @@
+// The Hats board: the tea table line, every seat's collection and black
+// hats, and the viewer's hand. A turn's move takes two clicks: pick a card
+// of the hand, then a line card to exchange it with, or a button (black hat,
+// discard and draw, offer to the partner). Answering a swap is one click on
+// the card to give.
+
+import { h, moveControl, selectControl } from '../dom.js';
+import {
+  badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
+  pickingBoard, resultLine, seatName, waitingNote, winnerBadge, zone,
+} from './cards.js';
+
+/** The hat types by code letter: name, plural, symbol, ink. */
+const TYPES = {
+  T: ['star', 'stars', '#9a6200'],
+  S: ['spade', 'spades', '#1d1d1d'],
+  H: ['heart', 'hearts', '#c62828'],
+  C: ['club', 'clubs', '#2e7d32'],
+  D: ['diamond', 'diamonds', '#1565c0'],
+  F: ['flower', 'flowers', '#ad1457'],
+  W: ['helm', 'helms', '#5e35b1'],
+};
+const TYPE_ORDER = Object.keys(TYPES);
+
+/** Main actions every player makes. */
+const MAIN_ACTIONS = 8;
+
+function typeOf(code) {
+  return code[0].toUpperCase();
+}
+
+/** A card code (`H5`) in words: "5 of hearts". */
+function cardName(code) {
+  return `${code.slice(1)} of ${TYPES[typeOf(code)][1]}`;
+}
+
+function face(code) {
+  const [symbol, , color] = TYPES[typeOf(code)];
+  return { rank: code.slice(1), symbol, color, name: cardName(code) };
+}
+
+function byTypeThenNumber(a, b) {
+  return TYPE_ORDER.indexOf(typeOf(a)) - TYPE_ORDER.indexOf(typeOf(b)) || a.slice(1) - b.slice(1);
+}
+
+export function describe(command) {
+  const name = command.card ? cardName(command.card) : '';
+  switch (command.type) {
+    case 'exchange':
+      return `play ${name} onto line position ${command.position}`;
+    case 'black_hat':
+      return `make ${name} a black hat`;
+    case 'discard_draw':
+      return `discard ${name} and draw`;
+    case 'offer_swap':
+      return `offer ${name} to your partner`;
+    case 'answer_swap':
+      return `give ${name} to your partner`;
+    default:
+      return command.type.replaceAll('_', ' ');
+  }
+}
+
+export function render(game, ctx) {
+  const v = game.view;
+  if (!v) return waitingNote(game);
+  return pickingBoard('cb-hats', (picked, pick) => [
+    h('p', { class: 'cb-status', role: 'status' }, status(game, v, ctx)),
+    table(v, ctx, picked),
+    ownHand(v, ctx, picked, pick),
+    h('div', { class: 'cb-seats' }, v.seats.map((seat, i) => seatPanel(game, v, ctx, seat, i))),
+  ]);
+}
+
+function partnerOf(v, i) {
+  return v.seats.length === 4 ? (i + 2) % 4 : null;
+}
+
+function status(game, v, ctx) {
+  if (v.finished) return resultLine(game, ctx);
+  if (v.turn === null || v.turn === undefined) return 'The cards are being dealt.';
+  const mine = v.to_act.includes(ctx.mySeat);
+  if (v.step === 'answering_swap') {
+    const partner = partnerOf(v, v.turn);
+    if (mine) return `${seatName(ctx, v.turn)} offers you a swap: pick a card to give back.`;
+    return `${seatName(ctx, partner)} answers ${seatName(ctx, v.turn)}'s swap offer.`;
+  }
+  if (mine) {
+    const optional = [
+      ctx.legal.some((c) => c.type === 'discard_draw') && 'discard and draw',
+      ctx.legal.some((c) => c.type === 'offer_swap') && 'offer your partner a swap',
+    ].filter(Boolean);
+    const first = optional.length ? ` You may first ${optional.join(' or ')}.` : '';
+    return `Your turn: pick a card of your hand, then a line card to exchange it with, or make it a black hat.${first}`;
+  }
+  return `${seatName(ctx, v.turn)}'s turn.`;
+}
+
+/** The line positions whose card turns face down at scoring (a lower one has the same type). */
+function turnedAtScoring(line) {
+  const seen = new Set();
+  return line.map((code) => {
+    const turned = seen.has(typeOf(code));
+    seen.add(typeOf(code));
+    return turned;
+  });
+}
+
+function table(v, ctx, picked) {
+  const turned = v.finished ? turnedAtScoring(v.line) : [];
+  const zero = captioned(card({ rank: 'Ø', symbol: null, color: '#555', name: 'position 0' }), '0', 'line-zero');
+  const line = v.line.map((code, i) => {
+    const position = i + 1;
+    let picture = card(face(code));
+    const command = picked && ctx.legal.find(
+      (c) => c.type === 'exchange' && c.card === picked && c.position === position,
+    );
+    if (command) {
+      picture.classList.add('cb-target');
+      picture = moveControl(picture, command, describe(command), ctx.send);
+    } else if (picked) {
+      picture.classList.add('cb-dim');
+    }
+    if (turned[i]) picture.classList.add('cb-turned');
+    return captioned(picture, turned[i] ? `${position}: face down` : String(position));
+  });
+  const piles = [
+    captioned(cardBack('md', `${v.deck} cards in the deck`), `deck ${v.deck}`, v.deck ? '' : 'empty'),
+    captioned(cardBack('md', `${v.discard} cards on the discard pile`), `discard ${v.discard}`, v.discard ? '' : 'empty'),
+  ];
+  return h('section', { class: 'cb-felt', 'aria-label': 'the table' },
+    zone('Tea table line', h('div', { class: 'cb-cards cb-line' }, zero, line)),
+    zone('Deck and discard pile', cardRow(piles),
+      v.offered && h('p', {}, `Offered to the partner: ${cardName(v.offered)}.`)),
+    v.deck_cards && zone('Deck, top first', faceUpPile(v.deck_cards)),
+    v.discard_cards && zone('Discard pile, oldest first', faceUpPile(v.discard_cards)));
+}
+
+/** A pile the audit sees face up. */
+function faceUpPile(cards) {
+  return cards.length ? cardRow(cards.map((c) => card(face(c), 'sm'))) : h('p', { class: 'cb-empty' }, 'empty');
+}
+
+/** The viewer's own hand: the audit's seat hand when the view has no `hand`. */
+function handOf(v, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) return null;
+  return v.hand || (v.seats[ctx.mySeat] && v.seats[ctx.mySeat].hand) || null;
+}
+
+function ownHand(v, ctx, picked, pick) {
+  const hand = handOf(v, ctx);
+  if (!hand) return null;
+  const acting = v.to_act.includes(ctx.mySeat);
+  const cards = [...hand].sort(byTypeThenNumber).map((code) => {
+    const picture = card(face(code), 'lg');
+    const commands = ctx.legal.filter((c) => c.card === code);
+    if (commands.length === 1 && commands[0].type === 'answer_swap') {
+      return moveControl(picture, commands[0], describe(commands[0]), ctx.send);
+    }
+    if (commands.length) {
+      return selectControl(picture, code, `pick ${cardName(code)}`, picked === code, pick);
+    }
+    if (acting) picture.classList.add('cb-dim');
+    return picture;
+  });
+  const choices = picked
+    ? ctx.legal
+        .filter((c) => c.card === picked && c.type !== 'exchange')
+        .map((c) => moveButton(c, buttonLabel(c), ctx))
+    : [];
+  const exchanges = picked && ctx.legal.some((c) => c.card === picked && c.type === 'exchange');
+  return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
+    h('h3', {}, v.finished ? 'Your favourite hat' : 'Your hand'),
+    cardRow(cards),
+    picked && h('p', { class: 'hint' }, exchanges
+      ? `${cardName(picked)}: pick a highlighted line card to exchange it with, or:`
+      : `${cardName(picked)}:`),
+    moveRow(choices));
+}
+
+function buttonLabel(command) {
+  switch (command.type) {
+    case 'black_hat':
+      return 'Black hat';
+    case 'discard_draw':
+      return 'Discard and draw';
+    case 'offer_swap':
+      return 'Offer to partner';
+    default:
+      return describe(command);
+  }
+}
+
+function seatPanel(game, v, ctx, seat, i) {
+  const me = i === ctx.mySeat;
+  const badges = [
+    me && badge('you'),
+    v.turn === i && badge(v.step === 'answering_swap' ? 'offering a swap' : 'on turn', 'hot'),
+    v.to_act.includes(i) && v.turn !== i && badge('to answer', 'hot'),
+    v.cookie === i && badge(v.finished ? 'cookie' : 'cookie now'),
+    partnerOf(v, i) !== null && badge(i % 2 === 0 ? 'team 1' : 'team 2'),
+    ctx.mySeat !== null && ctx.mySeat !== undefined && partnerOf(v, ctx.mySeat) === i && badge('partner'),
+    game.result && game.result.scores && badge(`${game.result.scores[i]} points`),
+    winnerBadge(game, i),
+  ];
+  let hand = null;
+  if (seat.hand && !me) hand = cardRow([...seat.hand].sort(byTypeThenNumber).map((c) => card(face(c), 'sm')));
+  else if (!seat.hand && !seat.favourite) hand = hiddenHand(seat.hand_size);
+  const blackHats = seat.black_hat_cards
+    ? seat.black_hat_cards.map((c) => {
+        const picture = card(face(c), 'sm');
+        picture.classList.add('cb-black-hat');
+        picture.setAttribute('aria-label', `black hat: ${cardName(c)}`);
+        return picture;
+      })
+    : Array.from({ length: seat.black_hats }, () => cardBack('sm', 'black hat', true));
+  return h('section', { class: `cb-seat${v.to_act.includes(i) ? ' cb-to-act' : ''}`, 'aria-label': seatName(ctx, i) },
+    h('h3', {}, seatName(ctx, i), ' ', badges),
+    h('p', { class: 'cb-seat-facts' },
+      `${seat.main_actions} of ${MAIN_ACTIONS} actions · ${seat.black_hats} black hat${seat.black_hats === 1 ? '' : 's'}`),
+    hand,
+    h('h4', {}, 'Collection'),
+    seat.collection.length || blackHats.length
+      ? cardRow([...seat.collection.map((c) => card(face(c), 'sm')), ...blackHats])
+      : h('p', { class: 'cb-empty' }, 'nothing yet'),
+    seat.favourite && h('div', {}, h('h4', {}, 'Favourite hat'), card(face(seat.favourite), 'sm')));
+}

@@ -1,0 +1,72 @@
+// The app shell: the navigation bar, the message strip and the router.
+// Pages live in pages/*.js; each exports `show(root, params)` and may return
+// a function that stops what it started (streams, clocks) when the page is left.
+// Routes are in the URL's fragment (`#/games/<id>`), so the server serves
+// one page and every link can be bookmarked or shared.
+
+import { h } from './dom.js';
+import { session, signOut } from './api.js';
+import { flash, go } from './ui.js';
+import { drawBadge, startNotifier, waitingCount } from './notifier.js';
+
+const routes = [
+  [/^#?\/?$/, () => import('./pages/inbox.js'), () => ({})],
+  [/^#\/signin$/, () => import('./pages/signin.js'), () => ({ mode: 'signin' })],
+  [/^#\/signup$/, () => import('./pages/signin.js'), () => ({ mode: 'signup' })],
+  [/^#\/new$/, () => import('./pages/new-game.js'), () => ({})],
+  [/^#\/watch$/, () => import('./pages/watch.js'), () => ({})],
+  [/^#\/games\/([0-9a-f-]{36})$/, () => import('./pages/game.js'), (m, q) => ({ id: m[1], code: q.get('code') })],
+  [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],
+  [/^#\/audit\/([0-9a-f-]{36})$/, () => import('./pages/audit.js'), (m) => ({ id: m[1] })],
+];
+
+let leave = null;
+
+function drawNav() {
+  const nav = document.getElementById('nav');
+  const me = session();
+  const here = location.hash || '#/';
+  const link = (href, ...text) => h('a', { href, 'aria-current': here === href ? 'page' : null }, ...text);
+  nav.replaceChildren(
+    ...(me
+      ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
+        link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Check an audit'),
+        h('span', { class: 'who' }, me.username),
+        h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
+      : [link('#/watch', 'Watch'), link('#/audit', 'Check an audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
+  );
+  drawBadge(waitingCount());
+}
+
+async function route() {
+  const hash = location.hash || '#/';
+  const [path, query] = hash.split('?');
+  const params = new URLSearchParams(query || '');
+  const main = document.getElementById('main');
+  leave?.();
+  leave = null;
+  flash('');
+  drawNav();
+  const found = routes.find(([pattern]) => pattern.test(path));
+  if (!found) {
+    main.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '#/' }, 'Back to the start')));
+    return;
+  }
+  const [pattern, load, paramsOf] = found;
+  try {
+    const page = await load();
+    main.replaceChildren();
+    const stop = await page.show(main, paramsOf(path.match(pattern), params));
+    if (typeof stop === 'function') leave = stop;
+  } catch (error) {
+    main.replaceChildren(h('h1', {}, 'Something went wrong'), h('p', {}, explain(error)));
+  }
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('hatstand:session', () => {
+  drawNav();
+  startNotifier();
+});
+route();
+startNotifier();

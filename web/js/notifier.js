@@ -1,0 +1,84 @@
+// Notifications wherever the user is: the bar's "your turn" count, and a
+// note when a game newly waits for them, finishes or invites them, from the
+// notification stream (`/v1/me/stream`). Notifications older than the page
+// are counted, not announced. Pages say `hatstand:moved` (a window event)
+// after the user acts, and the count is taken again.
+
+import { h } from './dom.js';
+import { follow, get, session } from './api.js';
+import { rulesetName } from './format.js';
+
+const WORDS = {
+  your_turn: 'Your turn',
+  game_finished: 'Game over',
+  invited: 'You are invited',
+};
+
+let stop = null;
+let count = 0;
+
+/** How many games wait for the user, as last counted. */
+export function waitingCount() {
+  return count;
+}
+
+/** Starts (or restarts, after a sign-in or out) the notifier for the session. */
+export function startNotifier() {
+  stop?.();
+  stop = null;
+  const me = session();
+  if (!me) return;
+  const since = Date.now() - 5000;
+  let pending = null;
+  const recount = () => {
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      try {
+        const page = await get('/v1/me/games?turn=mine&status=active&limit=100');
+        drawBadge(page.games.length);
+      } catch {
+        // The count waits for the next notification.
+      }
+    }, 300);
+  };
+  recount();
+  window.addEventListener('hatstand:moved', recount);
+  const stopStream = follow('/v1/me/stream', (event) => {
+    recount();
+    let note;
+    try {
+      note = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (Date.parse(note.created_at) < since || !note.game_id) return;
+    if (location.hash.startsWith(`#/games/${note.game_id}`)) return;
+    announce(note);
+  });
+  stop = () => {
+    window.removeEventListener('hatstand:moved', recount);
+    stopStream();
+    clearTimeout(pending);
+    drawBadge(0);
+  };
+}
+
+/** Shows `waiting` on the bar's badge (the bar draws it again from `waitingCount`). */
+export function drawBadge(waiting) {
+  count = waiting;
+  const badge = document.getElementById('turn-count');
+  if (!badge) return;
+  badge.textContent = count ? String(count) : '';
+  badge.hidden = !count;
+  badge.setAttribute('aria-label', `${count} game${count === 1 ? '' : 's'} waiting for you`);
+}
+
+function announce(note) {
+  const box = document.getElementById('toasts');
+  const text = `${WORDS[note.type] || note.type}: ${rulesetName(note.data?.ruleset || '')}`;
+  const toast = h('div', { class: 'toast', role: 'status', 'data-note': note.type },
+    h('a', { href: `#/games/${note.game_id}` }, text, ' → open'),
+    h('button', { type: 'button', class: 'quiet', 'aria-label': 'Dismiss', onClick: () => toast.remove() }, '×'));
+  box.append(toast);
+  setTimeout(() => toast.remove(), 15_000);
+}

@@ -1,0 +1,217 @@
+// One game: the table drawn by its ruleset's board, whose turn it is and
+// the clock, the viewer's moves, and what to do before and after (join,
+// invite, add a bot, resign, the result and its audit). It follows the
+// game's event stream, so every move shows as it is made, for players and
+// spectators alike.
+
+import { h } from '../dom.js';
+import { follow, get, post, sendCommand, session } from '../api.js';
+import { explain, flash } from '../ui.js';
+import { rulesetName, seatNames, timeLeft, when } from '../format.js';
+import { boardFor } from '../games/index.js';
+import { requireSignIn } from './signin.js';
+
+export async function show(root, { id, code }) {
+  const page = h('section', { id: 'game', 'aria-live': 'polite' });
+  root.append(page);
+  let game = await get(`/v1/games/${id}`);
+  const board = boardFor(game.ruleset);
+  let busy = false;
+
+  const reload = async () => {
+    try {
+      const fresh = await get(`/v1/games/${id}`);
+      if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
+        || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)) {
+        game = fresh;
+        draw();
+      }
+    } catch (error) {
+      flash(explain(error));
+    }
+  };
+
+  const act = async (label, request) => {
+    if (busy) return;
+    busy = true;
+    page.classList.add('sending');
+    try {
+      const answer = await request();
+      game = answer.game ?? answer;
+      flash('');
+      window.dispatchEvent(new CustomEvent('hatstand:moved'));
+      draw();
+    } catch (error) {
+      flash(`${label}: ${explain(error)}`);
+      await reload();
+    } finally {
+      busy = false;
+      page.classList.remove('sending');
+    }
+  };
+
+  const send = (command) => act(`Move not accepted (${board.describe(command)})`,
+    () => sendCommand(id, game.version, command));
+
+  const draw = () => {
+    const focused = document.activeElement;
+    const refocus = focused?.dataset?.cmd ?? focused?.dataset?.select;
+    const names = seatNames(game);
+    const ctx = { mySeat: game.my_seat ?? null, names, legal: game.legal_commands, send };
+    page.dataset.version = game.version;
+    page.dataset.status = game.status;
+    page.dataset.mySeat = game.my_seat ?? '';
+    page.dataset.toAct = game.to_act.join(',');
+    page.replaceChildren(...[
+      h('div', { class: 'game-head' },
+        h('h1', {}, `${rulesetName(game.ruleset)}`),
+        h('span', { class: 'muted' }, `${game.players} players · rules ${game.rules} · move ${game.version}`),
+        h('span', { class: 'live', id: 'live' }, 'connecting…')),
+      seatList(game, names),
+      statusLine(game, names),
+      game.status === 'open' ? openTable(game, code, act) : null,
+      game.view ? h('div', { id: 'board' }, board.render(game, ctx)) : null,
+      game.legal_commands.length ? movesList(game, board, send) : null,
+      game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
+      footer(game, act)].filter(Boolean));
+    if (refocus) {
+      const again = [...page.querySelectorAll('[data-cmd],[data-select]')]
+        .find((el) => (el.dataset.cmd ?? el.dataset.select) === refocus);
+      (again || page.querySelector('#board [data-cmd], #board [data-select]'))?.focus();
+    }
+  };
+  draw();
+
+  let pending = null;
+  const reloadSoon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(reload, 150);
+  };
+  const stopStream = follow(`/v1/games/${id}/stream?after=${game.version}`, reloadSoon, {
+    onState: (state) => {
+      const live = page.querySelector('#live');
+      if (!live) return;
+      live.classList.toggle('on', state === 'live');
+      live.textContent = state === 'live' ? 'live' : state;
+    },
+  });
+  const clock = setInterval(() => {
+    const el = page.querySelector('[data-deadline]');
+    if (!el) return;
+    el.textContent = timeLeft(el.dataset.deadline);
+    el.classList.toggle('low', Date.parse(el.dataset.deadline) - Date.now() < 3_600_000);
+  }, 1000);
+  return () => {
+    stopStream();
+    clearInterval(clock);
+    clearTimeout(pending);
+  };
+}
+
+function seatList(game, names) {
+  return h('ul', { class: 'seats', 'aria-label': 'Players' },
+    names.map((name, seat) => {
+      const taken = game.seats.find((s) => s.seat === seat);
+      const waiting = game.status === 'active' && game.to_act.includes(seat);
+      return h('li', { class: [waiting ? 'to-act' : '', seat === game.my_seat ? 'me' : ''].join(' ').trim() || null,
+        'data-seat': seat },
+      `${seat + 1}. `, taken ? name : h('em', {}, 'free'),
+      taken?.bot ? h('span', { class: 'tag bot' }, 'bot') : null,
+      seat === game.my_seat ? ' (you)' : null,
+      waiting ? h('span', { class: 'tag turn' }, 'to play') : null);
+    }));
+}
+
+function statusLine(game, names) {
+  if (game.status === 'open') {
+    return h('p', { class: 'status-line' }, `Waiting for ${game.players - game.seats.length} more player(s).`);
+  }
+  if (game.status !== 'active') {
+    return h('p', { class: 'status-line' }, game.status === 'finished' ? 'The game is over.' : 'The game was abandoned.');
+  }
+  const mine = game.my_seat !== null && game.my_seat !== undefined && game.to_act.includes(game.my_seat);
+  const who = mine ? 'Your turn' : `Waiting for ${game.to_act.map((s) => names[s]).join(', ')}`;
+  return h('p', { class: `status-line${mine ? ' yours' : ''}` }, who,
+    game.deadline ? [' · ', h('span', { class: 'clock', 'data-deadline': game.deadline, title: when(game.deadline) },
+      timeLeft(game.deadline)), ' left'] : null);
+}
+
+function openTable(game, code, act) {
+  const me = session();
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const parts = [];
+  if (!seated) {
+    parts.push(me
+      ? h('button', { type: 'button', 'data-action': 'join',
+        onClick: () => act('Cannot join', () => post(`/v1/games/${game.id}/join`, code ? { code } : {})) }, 'Join this game')
+      : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, 'Sign in to join'));
+  } else {
+    if (game.invite_code) {
+      const link = `${location.origin}/#/games/${game.id}?code=${game.invite_code}`;
+      parts.push(h('p', {}, 'A private table: invite people with this link.'), shareLink(link));
+    } else {
+      parts.push(h('p', {}, 'Anyone can join from the Watch page, or share this link.'),
+        shareLink(`${location.origin}/#/games/${game.id}`));
+    }
+    const level = h('select', { 'aria-label': 'Bot level', id: 'bot-level' },
+      ['random', 'greedy', 'ismcts'].map((v) => h('option', { value: v }, v)));
+    parts.push(h('div', { class: 'actions' }, level,
+      h('button', { type: 'button', class: 'quiet', 'data-action': 'add-bot',
+        onClick: () => act('Cannot add a bot', () => post(`/v1/games/${game.id}/bots`, { level: level.value })) },
+      'Add a bot')));
+  }
+  return h('div', { class: 'panel' }, parts);
+}
+
+/** A link to copy (with a Copy button where the browser allows it). */
+function shareLink(link) {
+  const copy = h('button', { type: 'button', class: 'quiet', onClick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      copy.textContent = 'Copied';
+    } catch {
+      copy.textContent = 'Select the link to copy it';
+    }
+  } }, 'Copy link');
+  return h('p', {}, h('span', { class: 'invite', 'data-invite': link }, link), ' ', copy);
+}
+
+function movesList(game, board, send) {
+  return h('details', { class: 'moves-list' },
+    h('summary', {}, `Your moves as a list (${game.legal_commands.length})`),
+    h('ul', {}, game.legal_commands.map((command) =>
+      h('li', {}, h('button', { type: 'button', class: 'quiet', onClick: () => send(command) }, board.describe(command))))));
+}
+
+function resultPanel(game, names) {
+  const result = game.result || {};
+  const winners = new Set(result.winners || []);
+  const rows = (result.scores || []).map((score, seat) =>
+    h('tr', { class: winners.has(seat) ? 'winner' : null },
+      h('td', {}, names[seat]), h('td', {}, String(score)), h('td', {}, winners.has(seat) ? 'winner' : '')));
+  return h('div', { class: 'result', 'data-result': '' },
+    h('h2', {}, 'Result'),
+    rows.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score'), h('th', {}, ''))),
+      h('tbody', {}, rows)) : null,
+    result.winners?.length ? h('p', {}, `Won by ${result.winners.map((s) => names[s]).join(' and ')}.`) : null,
+    result.tie_break ? h('p', { class: 'hint' }, `Tie broken by ${result.tie_break}.`) : null,
+    result.reason ? h('p', { class: 'hint' }, `Ended by ${String(result.reason).replace(/_/g, ' ')}.`) : null,
+    h('p', {}, h('a', { href: `#/audit/${game.id}`, 'data-action': 'audit' }, 'Replay and verify this game (audit)')));
+}
+
+function footer(game, act) {
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const buttons = [];
+  if (seated && game.status === 'active') {
+    buttons.push(h('button', { type: 'button', class: 'danger', 'data-action': 'resign', onClick: () => {
+      if (confirm('Resign this game? This cannot be undone.')) {
+        act('Cannot resign', () => post(`/v1/games/${game.id}/resign`));
+      }
+    } }, 'Resign'));
+  }
+  if (seated && game.status === 'open') {
+    buttons.push(h('button', { type: 'button', class: 'danger', 'data-action': 'cancel',
+      onClick: () => act('Cannot cancel', () => post(`/v1/games/${game.id}/cancel`)) }, 'Cancel game'));
+  }
+  return buttons.length ? h('div', { class: 'actions' }, buttons) : null;
+}

@@ -1,0 +1,73 @@
+// The inbox: games waiting for you first (soonest deadline first), then
+// games waiting for others, open tables and recent results. It refreshes
+// itself from the notification stream (`/v1/me/stream`).
+
+import { h } from '../dom.js';
+import { follow, get, session } from '../api.js';
+import { explain, flash } from '../ui.js';
+import { gameList, tickDeadlines } from '../game-list.js';
+
+export async function show(root) {
+  const me = session();
+  if (!me) return welcome(root);
+  const live = h('span', { class: 'live', 'data-live': 'off' }, 'connecting…');
+  const body = h('div', { id: 'inbox' });
+  root.append(h('div', { class: 'game-head' }, h('h1', {}, 'Your games'), live,
+    h('a', { class: 'button', href: '#/new' }, 'New game')), body);
+
+  const load = async () => {
+    try {
+      const [mine, active, open, finished] = await Promise.all([
+        get('/v1/me/games?turn=mine&status=active&limit=100'),
+        get('/v1/me/games?status=active&limit=100'),
+        get('/v1/me/games?status=open&limit=100'),
+        get('/v1/me/games?status=finished&limit=10'),
+      ]);
+      const waiting = mine.games.map((g) => g.id);
+      const yourTurn = [...mine.games].sort((a, b) =>
+        (a.deadline ? Date.parse(a.deadline) : Infinity) - (b.deadline ? Date.parse(b.deadline) : Infinity));
+      body.replaceChildren(
+        h('h2', {}, `Your turn (${yourTurn.length})`),
+        gameList(yourTurn, { myId: me.userId, empty: 'Nothing waits for you.' }),
+        h('h2', {}, 'Waiting for others'),
+        gameList(active.games.filter((g) => !waiting.includes(g.id)), { myId: me.userId, empty: 'None.' }),
+        h('h2', {}, 'Open tables'),
+        gameList(open.games, { myId: me.userId, empty: 'None.' }),
+        h('h2', {}, 'Recently finished'),
+        gameList(finished.games, { myId: me.userId, empty: 'None yet.' }));
+    } catch (error) {
+      flash(explain(error));
+    }
+  };
+  await load();
+
+  let pending = null;
+  const reloadSoon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(load, 250);
+  };
+  const stopStream = follow('/v1/me/stream', reloadSoon, {
+    onState: (state) => {
+      live.dataset.live = state === 'live' ? 'on' : 'off';
+      live.classList.toggle('on', state === 'live');
+      live.textContent = state === 'live' ? 'live' : state;
+    },
+  });
+  const stopClock = tickDeadlines(body);
+  return () => {
+    stopStream();
+    stopClock();
+    clearTimeout(pending);
+  };
+}
+
+async function welcome(root) {
+  root.append(
+    h('h1', {}, 'hatstand'),
+    h('p', {}, 'Four hat games, played a move at a time: Hats, Goathead, Top Hats and Hat Trick. ',
+      'Every game is recorded so that anyone can check it was played fair.'),
+    h('div', { class: 'actions' },
+      h('a', { class: 'button', href: '#/signup' }, 'Create an account'),
+      h('a', { class: 'button quiet', href: '#/signin' }, 'Sign in'),
+      h('a', { class: 'button quiet', href: '#/watch' }, 'Watch games')));
+}

@@ -1,0 +1,128 @@
+// A new game: the ruleset, the number of seats, who fills them (you, people
+// you invite, anyone, or built-in bots), the turn clock and the ruleset's
+// own options, drawn from the option schema `/v1/rulesets` publishes.
+
+import { h } from '../dom.js';
+import { get, post, session } from '../api.js';
+import { explain, flash, go } from '../ui.js';
+import { requireSignIn } from './signin.js';
+
+const CLOCKS = [['', 'No clock'], ['PT1H', '1 hour a turn'], ['PT24H', '1 day a turn'], ['P3D', '3 days a turn']];
+const SEAT_KINDS = [['human', 'A person'], ['random', 'Bot: random'], ['greedy', 'Bot: greedy'], ['ismcts', 'Bot: strong (ISMCTS)']];
+/** Options the form asks for elsewhere, or that take more than a field. */
+const NOT_FIELDS = new Set(['seed', 'deals', 'turn_timeout', 'on_timeout', 'autoplay_level', 'max_vacation', 'abandon_after']);
+
+export async function show(root) {
+  if (!session()) return requireSignIn('#/new');
+  const rulesets = await get('/v1/rulesets');
+  const ruleset = h('select', { id: 'ruleset', name: 'ruleset' },
+    rulesets.map((r) => h('option', { value: r.id }, r.name)));
+  const players = h('input', { type: 'number', id: 'players', name: 'players', required: true });
+  const seatsBox = h('div', { id: 'seat-kinds' });
+  const optionsBox = h('div', { id: 'ruleset-options' });
+  const clock = h('select', { id: 'turn-timeout', name: 'turn_timeout' }, CLOCKS.map(([v, t]) => h('option', { value: v }, t)));
+  const priv = h('input', { type: 'checkbox', id: 'private', name: 'private' });
+  const invitees = h('input', { type: 'text', id: 'invitees', name: 'invitees', autocapitalize: 'off', placeholder: 'ann, bob' });
+  const advanced = h('textarea', { id: 'options-json', name: 'options', spellcheck: 'false', placeholder: '{"rounds": 1}' });
+  const submit = h('button', { type: 'submit' }, 'Create game');
+
+  const chosen = () => rulesets.find((r) => r.id === ruleset.value);
+  const drawSeats = () => {
+    const count = Number(players.value) || 0;
+    seatsBox.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (_, i) =>
+      h('div', {},
+        h('label', { for: `seat-${i + 1}` }, `Seat ${i + 2}`),
+        h('select', { id: `seat-${i + 1}`, name: 'seat-kind' }, SEAT_KINDS.map(([v, t]) => h('option', { value: v }, t))))));
+  };
+  const drawRuleset = () => {
+    const r = chosen();
+    players.min = r.min_players;
+    players.max = r.max_players;
+    players.value = r.min_players;
+    drawSeats();
+    optionsBox.replaceChildren(...optionFields(r));
+  };
+  ruleset.addEventListener('change', drawRuleset);
+  players.addEventListener('input', drawSeats);
+
+  const form = h('form', { class: 'panel', id: 'new-game' },
+    h('label', { for: 'ruleset' }, 'Game'), ruleset,
+    h('label', { for: 'players' }, 'Players'), players,
+    h('p', { class: 'hint' }, 'You take seat 1.'),
+    seatsBox,
+    optionsBox,
+    h('label', { for: 'turn-timeout' }, 'Turn clock'), clock,
+    h('label', { class: 'check' }, priv, 'Private: only people with the link or invited can join'),
+    h('label', { for: 'invitees' }, 'Invite (usernames, comma separated)'), invitees,
+    h('details', {}, h('summary', {}, 'More options (JSON)'),
+      h('p', { class: 'hint' }, 'Merged over the fields above, e.g. a public seed or explicit deals.'), advanced),
+    h('div', { class: 'actions' }, submit));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    let options;
+    try {
+      options = { ...fieldValues(optionsBox), ...(advanced.value.trim() ? JSON.parse(advanced.value) : {}) };
+    } catch {
+      flash('The options JSON is not valid JSON.');
+      return;
+    }
+    if (clock.value) options.turn_timeout = clock.value;
+    const bots = [...seatsBox.querySelectorAll('select')].map((s) => s.value).filter((v) => v !== 'human');
+    const people = invitees.value.split(/[\s,]+/).filter(Boolean);
+    submit.disabled = true;
+    try {
+      const game = await post('/v1/games', {
+        ruleset: ruleset.value, players: Number(players.value), options, private: priv.checked, invitees: people, bots,
+      });
+      go(`#/games/${game.id}`);
+    } catch (error) {
+      flash(explain(error));
+      submit.disabled = false;
+    }
+  });
+  root.append(h('h1', {}, 'New game'), form);
+  drawRuleset();
+}
+
+/** A field per simple option of the ruleset's schema (number, yes/no, choice). */
+function optionFields(ruleset) {
+  const props = ruleset.options?.properties || {};
+  const fields = [];
+  for (const [name, schema] of Object.entries(props)) {
+    if (NOT_FIELDS.has(name)) continue;
+    const id = `opt-${name}`;
+    const value = ruleset.defaults?.[name] ?? schema.default ?? null;
+    const types = [].concat(schema.type || []);
+    const words = name.replace(/_/g, ' ');
+    const label = h('label', { for: id }, words[0].toUpperCase() + words.slice(1));
+    const hint = schema.description ? h('p', { class: 'hint' }, schema.description.split('\n')[0]) : null;
+    const common = { id, 'data-option': name, 'data-default': JSON.stringify(value) };
+    let input;
+    if (schema.enum) {
+      input = h('select', { ...common, 'data-kind': 'enum' }, schema.enum.map((v) =>
+        h('option', { value: JSON.stringify(v), selected: v === value }, v === null ? 'none' : String(v).replace(/_/g, ' '))));
+    } else if (types.includes('boolean')) {
+      input = h('input', { ...common, type: 'checkbox', 'data-kind': 'boolean', checked: value === true });
+    } else if (types.includes('integer')) {
+      input = h('input', { ...common, type: 'number', 'data-kind': 'integer', value: value ?? '',
+        min: schema.minimum, max: schema.maximum, placeholder: value === null ? 'default' : null });
+    } else {
+      continue;
+    }
+    fields.push(label, input, hint);
+  }
+  return fields;
+}
+
+/** The options the fields hold that differ from the defaults (the server fills those in). */
+function fieldValues(box) {
+  const options = {};
+  for (const input of box.querySelectorAll('[data-option]')) {
+    let value;
+    if (input.dataset.kind === 'boolean') value = input.checked;
+    else if (input.dataset.kind === 'integer') value = input.value === '' ? null : Number(input.value);
+    else value = JSON.parse(input.value);
+    if (JSON.stringify(value) !== input.dataset.default) options[input.dataset.option] = value;
+  }
+  return options;
+}

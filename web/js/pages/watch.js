@@ -1,0 +1,38 @@
+// Public games: tables waiting for players (join one), games in play (watch
+// one live) and finished games (replay and audit them). Filter by ruleset.
+
+import { h } from '../dom.js';
+import { get, session } from '../api.js';
+import { explain, flash } from '../ui.js';
+import { gameList } from '../game-list.js';
+import { rulesetName } from '../format.js';
+
+const RULESETS = ['hats', 'goathead', 'top-hats', 'hat-trick'];
+
+export async function show(root) {
+  const me = session();
+  const filter = h('select', { id: 'ruleset-filter', name: 'ruleset' },
+    h('option', { value: '' }, 'All games'),
+    RULESETS.map((id) => h('option', { value: id }, rulesetName(id))));
+  const body = h('div');
+  root.append(h('h1', {}, 'Watch and join'),
+    h('label', { for: 'ruleset-filter' }, 'Game'), filter, body);
+
+  const load = async () => {
+    const only = filter.value ? `&ruleset=${filter.value}` : '';
+    try {
+      const [open, active, finished] = await Promise.all(['open', 'active', 'finished'].map((status) =>
+        get(`/v1/games?status=${status}&limit=30${only}`)));
+      body.replaceChildren(
+        h('h2', {}, 'Open tables'), gameList(open.games, { myId: me?.userId, empty: 'No open tables.' }),
+        h('h2', {}, 'Being played'), gameList(active.games, { myId: me?.userId, empty: 'No games in play.' }),
+        h('h2', {}, 'Finished'), gameList(finished.games, { myId: me?.userId, empty: 'No finished games.' }));
+    } catch (error) {
+      flash(explain(error));
+    }
+  };
+  filter.addEventListener('change', load);
+  await load();
+  const timer = setInterval(load, 15_000);
+  return () => clearInterval(timer);
+}
