@@ -157,7 +157,7 @@ const IDEMPOTENT: &str = ",
        (SELECT json_build_object('request_hash', k.request_hash, 'status', k.response_status,
                                  'body', k.response_body, 'created_at', k.created_at)
           FROM idempotency_keys k
-         WHERE k.user_id = $2 AND k.key = $3) AS idempotent";
+         WHERE k.game_id = $1 AND k.user_id = $2 AND k.key = $3) AS idempotent";
 
 /// Whether the caller's sign-in session (`$4`) is live, checked in the same
 /// round trip as the game.
@@ -200,7 +200,8 @@ fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static st
 }
 
 /// One round trip: the game, its seats, and the response stored for
-/// (`user`, `idempotency_key`) if any.
+/// (`user`, `idempotency_key`) on this game if any (a key is unique per user
+/// and game).
 ///
 /// # Errors
 /// Database errors.
@@ -266,14 +267,15 @@ async fn load_with(
     .transpose()
 }
 
-/// Forgets `user`'s idempotency key `key` if it was stored at or before
-/// `expired_by` (an expired key is a new request; the pruner may not have
-/// come by yet).
+/// Forgets `user`'s idempotency key `key` on `game` if it was stored at or
+/// before `expired_by` (an expired key is a new request; the pruner may not
+/// have come by yet).
 ///
 /// # Errors
 /// Database errors.
 pub async fn forget_expired_key(
     conn: &mut AsyncPgConnection,
+    game: Uuid,
     user: Uuid,
     key: &str,
     expired_by: DateTime<Utc>,
@@ -281,6 +283,7 @@ pub async fn forget_expired_key(
     use crate::db::schema::idempotency_keys as k;
     diesel::delete(
         k::table
+            .filter(k::game_id.eq(game))
             .filter(k::user_id.eq(user))
             .filter(k::key.eq(key))
             .filter(k::created_at.le(expired_by)),

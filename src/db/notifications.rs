@@ -24,10 +24,12 @@ pub type Noted = (Uuid, i64, bool);
 /// CTE named `noted` (`RETURNING user_id, id`), queues the channel's
 /// deliveries, and answers `RETURNING notification_id`. A new channel adds
 /// its CTE here; every statement that writes notifications then queues it.
+/// An outbox row names its user: it lives with the user's notifications
+/// (see `deploy/citus.sql`).
 pub const OUTBOXES: &[(&str, &str)] = &[(
     "webhooks_queued",
-    "INSERT INTO webhook_deliveries (webhook_id, notification_id)
-    SELECT w.id, n.id FROM noted n JOIN webhooks w ON w.user_id = n.user_id
+    "INSERT INTO webhook_deliveries (user_id, webhook_id, notification_id)
+    SELECT n.user_id, w.id, n.id FROM noted n JOIN webhooks w ON w.user_id = n.user_id
     RETURNING notification_id",
 )];
 

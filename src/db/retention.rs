@@ -53,25 +53,26 @@ impl Expiring {
 }
 
 const DELETE_IDEMPOTENCY_KEYS: &str = "WITH doomed AS (
-             SELECT user_id, key FROM idempotency_keys
+             SELECT game_id, user_id, key FROM idempotency_keys
               WHERE created_at < $1 ORDER BY created_at LIMIT $2
                 FOR UPDATE SKIP LOCKED),
          gone AS (
              DELETE FROM idempotency_keys k USING doomed
-              WHERE k.user_id = doomed.user_id AND k.key = doomed.key
+              WHERE k.game_id = doomed.game_id AND k.user_id = doomed.user_id
+                AND k.key = doomed.key
              RETURNING 1)
          SELECT count(*) AS n FROM gone";
 
 const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
-             SELECT id FROM notifications
+             SELECT user_id, id FROM notifications
               WHERE created_at < $1 ORDER BY id LIMIT $2
                 FOR UPDATE SKIP LOCKED),
          deliveries AS (
              DELETE FROM webhook_deliveries d USING doomed
-              WHERE d.notification_id = doomed.id),
+              WHERE d.user_id = doomed.user_id AND d.notification_id = doomed.id),
          gone AS (
              DELETE FROM notifications n USING doomed
-              WHERE n.id = doomed.id
+              WHERE n.user_id = doomed.user_id AND n.id = doomed.id
              RETURNING n.id),
          marked AS (
              UPDATE pruned SET upto = greatest(upto, (SELECT max(id) FROM gone))
@@ -79,13 +80,13 @@ const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
          SELECT count(*) AS n FROM gone";
 
 const DELETE_DELIVERIES: &str = "WITH doomed AS (
-             SELECT id FROM webhook_deliveries
+             SELECT user_id, id FROM webhook_deliveries
               WHERE state <> 'pending' AND coalesce(delivered_at, last_attempt_at) < $1
               LIMIT $2
                 FOR UPDATE SKIP LOCKED),
          gone AS (
              DELETE FROM webhook_deliveries d USING doomed
-              WHERE d.id = doomed.id
+              WHERE d.user_id = doomed.user_id AND d.id = doomed.id
              RETURNING 1)
          SELECT count(*) AS n FROM gone";
 

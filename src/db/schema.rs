@@ -72,7 +72,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    notifications (id) {
+    notifications (user_id, id) {
         id -> Int8,
         user_id -> Uuid,
         game_id -> Nullable<Uuid>,
@@ -83,7 +83,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    idempotency_keys (user_id, key) {
+    idempotency_keys (game_id, user_id, key) {
         user_id -> Uuid,
         key -> Text,
         game_id -> Uuid,
@@ -147,7 +147,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    webhook_deliveries (id) {
+    webhook_deliveries (user_id, id) {
         id -> Int8,
         webhook_id -> Uuid,
         notification_id -> Int8,
@@ -158,6 +158,7 @@ diesel::table! {
         last_status -> Nullable<Int4>,
         last_error -> Nullable<Text>,
         delivered_at -> Nullable<Timestamptz>,
+        user_id -> Uuid,
     }
 }
 
@@ -177,13 +178,11 @@ diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> games (game_id));
 diesel::joinable!(invitations -> games (game_id));
 diesel::joinable!(invitations -> users (user_id));
-diesel::joinable!(notifications -> games (game_id));
 diesel::joinable!(notifications -> users (user_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
-diesel::joinable!(webhook_deliveries -> notifications (notification_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(webhooks -> users (user_id));
 

@@ -18,7 +18,7 @@ const TABLES: [(&str, &str); 8] = [
     ),
     (
         "webhook_deliveries",
-        "webhook_deliveries t JOIN notifications n ON t.notification_id = n.id JOIN f ON n.game_id = f.id",
+        "webhook_deliveries t JOIN notifications n ON n.user_id = t.user_id AND n.id = t.notification_id JOIN f ON n.game_id = f.id",
     ),
     (
         "idempotency_keys",

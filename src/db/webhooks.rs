@@ -106,11 +106,11 @@ SELECT w.id, w.url, w.created_at,
        count(d.id) FILTER (WHERE d.state = 'pending') AS pending,
        l.last_status, l.last_error, l.last_attempt_at
   FROM webhooks w
-  LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id
+  LEFT JOIN webhook_deliveries d ON d.user_id = w.user_id AND d.webhook_id = w.id
   LEFT JOIN LATERAL (
         SELECT x.last_status, x.last_error, x.last_attempt_at
           FROM webhook_deliveries x
-         WHERE x.webhook_id = w.id AND x.last_attempt_at IS NOT NULL
+         WHERE x.user_id = w.user_id AND x.webhook_id = w.id AND x.last_attempt_at IS NOT NULL
          ORDER BY x.last_attempt_at DESC, x.id DESC
          LIMIT 1) l ON true
  WHERE w.user_id = $1
@@ -145,7 +145,8 @@ pub async fn delete(
     Ok(deleted > 0)
 }
 
-/// A delivery claimed: where to, and the notification it carries.
+/// A delivery claimed: where to, and the notification it carries (a
+/// delivery is keyed by its user, the notification's, and its id).
 #[derive(QueryableByName)]
 pub struct Claimed {
     #[diesel(sql_type = BigInt)]
@@ -165,26 +166,26 @@ UPDATE webhook_deliveries d
    SET attempts = d.attempts + 1, last_attempt_at = now(),
        next_attempt_at = now() + make_interval(secs => $1)
   FROM webhooks w, notifications n
- WHERE d.id IN (SELECT id FROM webhook_deliveries
-                 WHERE state = 'pending' AND next_attempt_at <= now()
-                 ORDER BY next_attempt_at
-                 LIMIT 16
-                   FOR UPDATE SKIP LOCKED)
-   AND w.id = d.webhook_id AND n.id = d.notification_id
+ WHERE (d.user_id, d.id) IN (SELECT user_id, id FROM webhook_deliveries
+                              WHERE state = 'pending' AND next_attempt_at <= now()
+                              ORDER BY next_attempt_at
+                              LIMIT 16
+                                FOR UPDATE SKIP LOCKED)
+   AND w.id = d.webhook_id AND n.user_id = d.user_id AND n.id = d.notification_id
 RETURNING d.id AS delivery_id, d.attempts, w.url, w.secret, n.id, n.user_id, n.game_id,
           n.kind, n.payload, n.created_at";
 
 const DELIVERED: &str = "
 UPDATE webhook_deliveries
-   SET state = 'delivered', delivered_at = now(), last_status = $2, last_error = NULL
- WHERE id = $1";
+   SET state = 'delivered', delivered_at = now(), last_status = $3, last_error = NULL
+ WHERE user_id = $1 AND id = $2";
 
 const FAILED: &str = "
 UPDATE webhook_deliveries
-   SET last_status = $2, last_error = $3,
-       state = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'pending' END,
-       next_attempt_at = now() + make_interval(secs => $5)
- WHERE id = $1";
+   SET last_status = $3, last_error = $4,
+       state = CASE WHEN attempts >= $5 THEN 'failed' ELSE 'pending' END,
+       next_attempt_at = now() + make_interval(secs => $6)
+ WHERE user_id = $1 AND id = $2";
 
 /// Claims up to 16 due deliveries, leasing them for `lease_secs`.
 ///
@@ -200,38 +201,40 @@ pub async fn claim_due(
         .await
 }
 
-/// Records delivery `id` as delivered with `status`.
+/// Records `delivery` as delivered with `status`.
 ///
 /// # Errors
 /// Database errors.
 pub async fn delivered(
     conn: &mut AsyncPgConnection,
-    id: i64,
+    delivery: &Claimed,
     status: i32,
 ) -> diesel::QueryResult<()> {
     diesel::sql_query(DELIVERED)
-        .bind::<BigInt, _>(id)
+        .bind::<SqlUuid, _>(delivery.note.user_id)
+        .bind::<BigInt, _>(delivery.delivery_id)
         .bind::<Int4, _>(status)
         .execute(conn)
         .await?;
     Ok(())
 }
 
-/// Records a failed attempt of delivery `id`: retried after `retry_secs`,
-/// or `failed` once it has had `max_attempts`.
+/// Records a failed attempt of `delivery`: retried after `retry_secs`, or
+/// `failed` once it has had `max_attempts`.
 ///
 /// # Errors
 /// Database errors.
 pub async fn failed(
     conn: &mut AsyncPgConnection,
-    id: i64,
+    delivery: &Claimed,
     status: Option<i32>,
     error: &str,
     max_attempts: i32,
     retry_secs: f64,
 ) -> diesel::QueryResult<()> {
     diesel::sql_query(FAILED)
-        .bind::<BigInt, _>(id)
+        .bind::<SqlUuid, _>(delivery.note.user_id)
+        .bind::<BigInt, _>(delivery.delivery_id)
         .bind::<Nullable<Int4>, _>(status)
         .bind::<Text, _>(error)
         .bind::<Int4, _>(max_attempts)

@@ -73,12 +73,15 @@ pub struct StateAt {
     pub status: String,
     /// The seats the game waited for then.
     pub to_act: Vec<u8>,
-    /// What the viewer could see then (`null` before the start).
+    /// What the viewer could see then (`null` before the start); once the
+    /// game is over, everything (every hand), as its audit shows.
     #[schema(value_type = Object, nullable)]
     pub view: Value,
 }
 
-/// Game `id` as `user` (or a spectator) saw it after `at` events.
+/// Game `id` after `at` events: while it is played, as `user` (or a
+/// spectator) saw it then; once it is over (finished or abandoned), with
+/// every hand and hidden card shown, as its public audit shows them.
 ///
 /// # Errors
 /// `not_found`, `bad_request` when `at` is not between 1 and the version.
@@ -98,7 +101,12 @@ pub async fn state_at(
     }
     let events = super::archive::events(&mut conn, &loaded.game, 0, at, at).await?;
     drop(conn);
-    let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
+    let over = loaded.game.status == status::FINISHED || loaded.game.status == status::ABANDONED;
+    let viewer = if over {
+        hatstand_engine::Viewer::Auditor
+    } else {
+        viewer_for(user.and_then(|u| loaded.seat_of(u)))
+    };
     let kind = kind_of(&loaded.game)?;
     with_ruleset!(kind, |R| {
         let replay = Replay::<R>::of(&events).map_err(Failure::internal)?;

@@ -161,6 +161,7 @@ pub async fn submit(
         // An expired key is a new request: its old answer goes first.
         games::forget_expired_key(
             &mut conn,
+            id,
             caller.user_id,
             key,
             now - state.retention.idempotency,

@@ -225,7 +225,7 @@ impl Channel for Webhooks {
         let max_attempts = i32::try_from(settings.webhook_attempts).unwrap_or(i32::MAX);
         for (delivery, outcome) in claimed.iter().zip(outcomes) {
             match outcome {
-                Ok(status) => webhooks::delivered(&mut conn, delivery.delivery_id, status).await?,
+                Ok(status) => webhooks::delivered(&mut conn, delivery, status).await?,
                 Err((status, error)) => {
                     let retry = backoff(
                         Duration::from_millis(settings.webhook_retry_ms),
@@ -234,7 +234,7 @@ impl Channel for Webhooks {
                     tracing::info!(delivery = delivery.delivery_id, attempts = delivery.attempts, %error, "webhook delivery failed");
                     webhooks::failed(
                         &mut conn,
-                        delivery.delivery_id,
+                        delivery,
                         status,
                         &error,
                         max_attempts,

@@ -33,11 +33,13 @@ pub struct StateQuery {
     pub at: i64,
 }
 
-/// The table as the caller saw it after `at` events (step-through replay).
+/// The table after `at` events (step-through replay): as the caller saw it
+/// while the game is played; every hand shown once it is over, as its audit
+/// shows them.
 #[utoipa::path(
     operation_id = "get_game_state", tag = "audit", params(GamePath, StateQuery),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "The caller's view after `at` events", body = StateAt), GetGameStateProblems)
+    responses((status = 200, description = "The caller's view after `at` events; once the game is over, the whole table", body = StateAt), GetGameStateProblems)
 )]
 #[get("/games/{id}/state")]
 pub async fn state_at(

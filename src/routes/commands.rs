@@ -14,7 +14,7 @@ use crate::games::command::{self, CommandRequest, CommandResponse, Precondition}
 /// (the same key and body answer the first response and write nothing).
 #[utoipa::path(
     operation_id = "send_command", tag = "games",
-    params(GamePath, ("If-Match" = Option<String>, Header, nullable = false, description = "The expected version, quoted, instead of expected_version", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#), ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "1–128 visible ASCII characters, unique per user", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$")),
+    params(GamePath, ("If-Match" = Option<String>, Header, nullable = false, description = "The expected version, quoted, instead of expected_version", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#), ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "1–128 visible ASCII characters, unique per user and game", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$")),
     request_body = CommandRequest, security(("bearer" = [])),
     responses((status = 200, description = "Accepted: the new version, the caller's events and the game as the caller now sees it", body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))), (status = 412, description = "`version_conflict` when the version came as If-Match", body = Problem, content_type = "application/problem+json"), SendCommandProblems)
 )]

@@ -182,3 +182,39 @@ async fn state_at_steps_through_the_game_as_the_viewer_saw_it() {
         .ok(200);
     assert_eq!(spectator["view"], app.game(&id, None).await["view"]);
 }
+
+#[actix_web::test]
+async fn once_the_game_is_over_state_at_shows_every_hand_to_anyone() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let version = app.game(&id, None).await["version"].as_i64().unwrap();
+    let state_at = format!("/v1/games/{id}/state?at={version}");
+    // Given a game in play, a spectator sees no hand, a player only their own.
+    let spectator = app.get(&state_at, None).await.ok(200);
+    assert!(spectator["view"]["seats"][0]["hand"].is_null());
+    assert!(spectator["view"]["seats"][1]["hand"].is_null());
+    let player = app.get(&state_at, Some(&users[0].token)).await.ok(200);
+    assert!(player["view"]["seats"][0]["hand"].is_array());
+    assert!(player["view"]["seats"][1]["hand"].is_null());
+    // When it ends,
+    app.post(
+        &format!("/v1/games/{id}/resign"),
+        Some(&users[0].token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
+    assert_eq!(app.game(&id, None).await["status"], "finished");
+    // then every hand of every step is shown to anyone, as the audit shows them.
+    let spectator = app.get(&state_at, None).await.ok(200);
+    assert!(
+        spectator["view"]["seats"][0]["hand"].is_array(),
+        "{spectator}"
+    );
+    assert!(
+        spectator["view"]["seats"][1]["hand"].is_array(),
+        "{spectator}"
+    );
+    assert!(spectator["view"]["deck_cards"].is_array(), "{spectator}");
+}

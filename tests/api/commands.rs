@@ -193,6 +193,15 @@ async fn a_retry_with_the_same_idempotency_key_replays_the_first_answer() {
         .await
         .ok(200);
     assert_eq!(app.footprint().await[4], 2);
+    // … and to their game: on another game the same key is a new request.
+    let other = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&other, Some(&users[0])).await;
+    let body = json!({"expected_version": game["version"], "command": game["legal_commands"][0]});
+    let path = format!("/v1/games/{other}/commands");
+    app.send("POST", &path, Some(&users[0].token), &headers, &body)
+        .await
+        .ok(200);
+    assert_eq!(app.footprint().await[4], 3);
 }
 
 #[actix_web::test]

@@ -22,6 +22,7 @@ mod rules_versions;
 mod secrecy;
 mod service;
 mod sessions;
+mod sharding;
 mod snapshots;
 mod streams;
 mod upgrade;

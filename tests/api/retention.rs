@@ -172,8 +172,8 @@ async fn finished_deliveries_older_than_a_week_and_ended_sessions_are_pruned() {
     app.sql(&format!(
         "INSERT INTO webhooks (id, user_id, url, secret) VALUES (gen_random_uuid(), '{0}', 'http://127.0.0.1:9/', 's');
          INSERT INTO notifications (user_id, kind, payload) SELECT '{0}', 'invited', '{{}}' FROM generate_series(1, 4);
-         INSERT INTO webhook_deliveries (webhook_id, notification_id, state, delivered_at, last_attempt_at)
-         SELECT w.id, n.id,
+         INSERT INTO webhook_deliveries (user_id, webhook_id, notification_id, state, delivered_at, last_attempt_at)
+         SELECT n.user_id, w.id, n.id,
                 CASE n.id % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'delivered' WHEN 2 THEN 'failed' ELSE 'delivered' END,
                 CASE WHEN n.id % 4 IN (1, 3) THEN now() - CASE n.id % 4 WHEN 1 THEN interval '8 days' ELSE interval '6 days' END END,
                 now() - interval '8 days'

@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { session, signOut } from './api.js';
-import { flash, go } from './ui.js';
+import { explain, flash, go } from './ui.js';
 import { drawBadge, startNotifier, waitingCount } from './notifier.js';
 
 const routes = [
@@ -30,10 +30,10 @@ function drawNav() {
   nav.replaceChildren(
     ...(me
       ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
-        link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Check an audit'),
+        link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Audit'),
         h('span', { class: 'who' }, me.username),
         h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
-      : [link('#/watch', 'Watch'), link('#/audit', 'Check an audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
+      : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
   );
   drawBadge(waitingCount());
 }

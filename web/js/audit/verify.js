@@ -29,9 +29,10 @@ const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 
 /**
- * Verifies an audit document: its text (checked byte for byte, as the
- * server's verifier reads it) or an already parsed object (read back as the
- * JSON it came from). Resolves to `{ok: true, events, seed: 'matches'}`, or
+ * Verifies an audit document: its text (read exactly as the server's
+ * verifier reads it) or an already parsed object (written back as JSON
+ * first, which is exact for the server's documents: their numbers are all
+ * integers). Resolves to `{ok: true, events, seed: 'matches'}`, or
  * to `{ok: false, seq, reason}`: `seq` is the first event whose link breaks,
  * null when the fault is the document's (malformed, the wrong format, a seed
  * that does not match its commitment).

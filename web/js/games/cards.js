@@ -106,14 +106,14 @@ export function cardRow(cards) {
   return h('div', { class: 'cb-cards' }, cards);
 }
 
-/** `count` face-down cards, overlapping, with the count in words for screen readers. */
-export function hiddenHand(count, label = 'cards in hand') {
+/** A hand of `count` face-down cards, overlapping, with the count in words for screen readers. */
+export function hiddenHand(count) {
   const backs = Array.from({ length: count }, () => cardBack('sm'));
   backs.forEach((b) => b.setAttribute('aria-hidden', 'true'));
-  return h('div', { class: 'cb-cards cb-fan', role: 'img', 'aria-label': `${count} ${label}` }, backs);
+  return h('div', { class: 'cb-cards cb-fan', role: 'img', 'aria-label': `${count} cards in hand` }, backs);
 }
 
-/** A card with a caption under it (who played it, a line position). */
+/** A card with a caption under it (who played it, a line position); `extra` names a variant (`empty`, `line-zero`). */
 export function captioned(picture, caption, extra = '') {
   return h('figure', { class: extra ? `cb-captioned cb-${extra}` : 'cb-captioned' }, picture, h('figcaption', {}, caption));
 }

@@ -181,7 +181,7 @@ function handOf(v, ctx) {
 function ownHand(v, ctx, picked, pick) {
   const hand = handOf(v, ctx);
   if (!hand || !hand.length) return null;
-  const acting = v.to_act.includes(ctx.mySeat);
+  const choosingCard = hand.some((code) => ctx.legal.some((c) => c.card === code || c.hand_card === code));
   const cards = hand.map((code) => {
     const picture = card(face(code), 'lg');
     const direct = ctx.legal.find((c) => c.card === code);
@@ -189,7 +189,7 @@ function ownHand(v, ctx, picked, pick) {
     if (ctx.legal.some((c) => c.type === 'kitty_swap' && c.hand_card === code)) {
       return selectControl(picture, code, `pick ${cardName(code)} to swap with the kitty`, picked === code, pick);
     }
-    if (acting) picture.classList.add('cb-dim');
+    if (choosingCard) picture.classList.add('cb-dim');
     return picture;
   });
   const buttons = ctx.legal

@@ -52,7 +52,6 @@ async function showGame(root, id) {
   const states = new Map();
   const controller = new AbortController();
   let version = last;
-  let wanted = 0;
   let settle = null;
 
   /** Shows version `n` (clamped to the log): at once what the log says, the table once the server answers. */
@@ -70,28 +69,24 @@ async function showGame(root, id) {
     if (states.has(version)) {
       drawState(version);
     } else {
-      wanted = version;
       stage.setAttribute('aria-busy', 'true');
       settle = setTimeout(() => fetchState(version), SETTLE_MS);
     }
   };
 
+  /** Asks the server for the table after `n` events; draws it if the replay still shows `n`. */
   const fetchState = async (n) => {
     try {
       states.set(n, await get(`/v1/games/${id}/state?at=${n}`, { signal: controller.signal }));
-      if (wanted === n && version === n) drawState(n);
+      if (version === n) drawState(n);
     } catch (error) {
-      if (error.name === 'AbortError') return;
-      if (version === n) {
-        stage.replaceChildren(h('p', { class: 'audit-problem' }, `Version ${n} cannot be shown: ${explain(error)}`));
-      }
-    } finally {
-      if (wanted === n) stage.removeAttribute('aria-busy');
+      if (error.name === 'AbortError' || version !== n) return;
+      stage.removeAttribute('aria-busy');
+      stage.replaceChildren(h('p', { class: 'audit-problem' }, `Version ${n} cannot be shown: ${explain(error)}`));
     }
   };
 
   const drawState = (n) => {
-    wanted = n;
     stage.removeAttribute('aria-busy');
     stage.replaceChildren(tableAt(game, states.get(n), people, board));
   };
@@ -346,7 +341,8 @@ function resultWords(doc, people) {
   const outcome = result.outcome === 'forfeit'
     ? `won by forfeit: ${winners.map(name).join(' and ') || 'nobody'}`
     : winners.length ? `won by ${winners.map(name).join(' and ')}` : (result.outcome ?? 'a draw');
-  return scores ? `${outcome} (${scores})` : outcome;
+  const tieBreak = result.tie_break ? ` · tie-break: ${String(result.tie_break).replace(/_/g, ' ')}` : '';
+  return `${outcome}${scores ? ` (${scores})` : ''}${tieBreak}`;
 }
 
 /**

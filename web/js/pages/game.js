@@ -12,11 +12,12 @@ import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
 
 export async function show(root, { id, code }) {
-  const page = h('section', { id: 'game', 'aria-live': 'polite' });
+  const page = h('section', { id: 'game' });
   root.append(page);
   let game = await get(`/v1/games/${id}`);
   const board = boardFor(game.ruleset);
   let busy = false;
+  let stream = 'connecting…';
 
   const reload = async () => {
     try {
@@ -66,7 +67,7 @@ export async function show(root, { id, code }) {
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
         h('span', { class: 'muted' }, `${game.players} players · rules ${game.rules} · move ${game.version}`),
-        h('span', { class: 'live', id: 'live' }, 'connecting…')),
+        h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream)),
       seatList(game, names),
       statusLine(game, names),
       game.status === 'open' ? openTable(game, code, act) : null,
@@ -89,6 +90,7 @@ export async function show(root, { id, code }) {
   };
   const stopStream = follow(`/v1/games/${id}/stream?after=${game.version}`, reloadSoon, {
     onState: (state) => {
+      stream = state;
       const live = page.querySelector('#live');
       if (!live) return;
       live.classList.toggle('on', state === 'live');
@@ -131,7 +133,7 @@ function statusLine(game, names) {
   }
   const mine = game.my_seat !== null && game.my_seat !== undefined && game.to_act.includes(game.my_seat);
   const who = mine ? 'Your turn' : `Waiting for ${game.to_act.map((s) => names[s]).join(', ')}`;
-  return h('p', { class: `status-line${mine ? ' yours' : ''}` }, who,
+  return h('p', { class: `status-line${mine ? ' yours' : ''}`, role: 'status' }, who,
     game.deadline ? [' · ', h('span', { class: 'clock', 'data-deadline': game.deadline, title: when(game.deadline) },
       timeLeft(game.deadline)), ' left'] : null);
 }
