@@ -174,6 +174,16 @@ export function waitingNote(game) {
     h('p', { class: 'cb-note' }, `Waiting for players: ${joined} of ${game.players} seats taken.`));
 }
 
+/**
+ * The view as a board reads it: once the game is over (also by a forfeit,
+ * which the rules themselves do not know of), nobody is waited for and
+ * `over` is set.
+ */
+export function settledView(game) {
+  const over = game.status === 'finished' || game.status === 'abandoned';
+  return over && game.view ? { ...game.view, to_act: [], over: true } : game.view;
+}
+
 /** The line that ends a finished game: who won, or who shares the win. */
 export function resultLine(game, ctx) {
   const winners = (game.result && game.result.winners) || [];

@@ -6,8 +6,7 @@
 import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
-  nameList, pickingBoard, resultLine, seatName, waitingNote, winnerBadge, zone,
-} from './cards.js';
+  nameList, pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
@@ -67,7 +66,7 @@ export function describe(command) {
 }
 
 export function render(game, ctx) {
-  const v = game.view;
+  const v = settledView(game);
   if (!v) return waitingNote(game);
   return pickingBoard('cb-goathead', (picked, pick) => [
     h('p', { class: 'cb-status', role: 'status' }, status(game, v, ctx)),
@@ -80,7 +79,7 @@ export function render(game, ctx) {
 }
 
 function status(game, v, ctx) {
-  if (v.phase === 'finished') return resultLine(game, ctx);
+  if (v.phase === 'finished' || v.over) return resultLine(game, ctx);
   const actor = v.to_act[0];
   const mine = actor !== undefined && actor === ctx.mySeat;
   const who = actor === undefined ? '' : seatName(ctx, actor);

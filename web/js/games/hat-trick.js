@@ -6,8 +6,7 @@
 import { h, moveControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveRow, resultLine,
-  seatName, waitingNote, winnerBadge, zone,
-} from './cards.js';
+  seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
@@ -59,7 +58,7 @@ export function describe(command) {
 }
 
 export function render(game, ctx) {
-  const v = game.view;
+  const v = settledView(game);
   if (!v) return waitingNote(game);
   return h('div', { class: 'cb-board cb-hat-trick' },
     h('p', { class: 'cb-status', role: 'status' }, status(game, v, ctx)),
@@ -71,7 +70,7 @@ export function render(game, ctx) {
 }
 
 function status(game, v, ctx) {
-  if (v.finished) return resultLine(game, ctx);
+  if (v.finished || v.over) return resultLine(game, ctx);
   const actor = v.to_act[0];
   if (actor === undefined) return 'The deal is over.';
   if (actor !== ctx.mySeat) return `${seatName(ctx, actor)} to play.`;

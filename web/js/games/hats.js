@@ -7,8 +7,7 @@
 import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
-  pickingBoard, resultLine, seatName, waitingNote, winnerBadge, zone,
-} from './cards.js';
+  pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 
 /** The hat types by code letter: name, plural, symbol, ink. */
 const TYPES = {
@@ -62,7 +61,7 @@ export function describe(command) {
 }
 
 export function render(game, ctx) {
-  const v = game.view;
+  const v = settledView(game);
   if (!v) return waitingNote(game);
   return pickingBoard('cb-hats', (picked, pick) => [
     h('p', { class: 'cb-status', role: 'status' }, status(game, v, ctx)),
@@ -77,7 +76,7 @@ function partnerOf(v, i) {
 }
 
 function status(game, v, ctx) {
-  if (v.finished) return resultLine(game, ctx);
+  if (v.finished || v.over) return resultLine(game, ctx);
   if (v.turn === null || v.turn === undefined) return 'The cards are being dealt.';
   const mine = v.to_act.includes(ctx.mySeat);
   if (v.step === 'answering_swap') {
@@ -195,7 +194,7 @@ function seatPanel(game, v, ctx, seat, i) {
   const me = i === ctx.mySeat;
   const badges = [
     me && badge('you'),
-    v.turn === i && badge(v.step === 'answering_swap' ? 'offering a swap' : 'on turn', 'hot'),
+    v.turn === i && !v.over && badge(v.step === 'answering_swap' ? 'offering a swap' : 'on turn', 'hot'),
     v.to_act.includes(i) && v.turn !== i && badge('to answer', 'hot'),
     v.cookie === i && badge(v.finished ? 'cookie' : 'cookie now'),
     partnerOf(v, i) !== null && badge(i % 2 === 0 ? 'team 1' : 'team 2'),
