@@ -1,6 +1,7 @@
 //! Upgrading a live database in place: games written by the release before
 //! keep their status, version, turn and result, games in progress play on,
-//! and their audits verify.
+//! and their audits verify; notifications, webhook deliveries and stored
+//! answers keep working under their new keys.
 
 use hatstand::record::chain::LoggedEvent;
 use hatstand::record::replay::Replay;
@@ -349,6 +350,121 @@ async fn games_written_before_bots_keep_their_state_and_their_players_stay_human
         login(&app, &in_progress, 1).await,
     ];
     let played = play_out(&app, id.clone(), users, 5).await;
+    assert_eq!(played.game["status"], "finished");
+    verified_audit(&app, &id).await;
+}
+
+/// The request hash the command path stores with an idempotent answer.
+fn request_hash(game: &str, version: i64, command: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let canonical = hatstand::record::canonical::canonical_json(
+        &json!({"game": game, "expected_version": version, "command": command}),
+    );
+    hex::encode(Sha256::digest(canonical.as_bytes()))
+}
+
+#[actix_web::test]
+async fn notifications_deliveries_and_keys_written_before_sharding_keys_keep_working() {
+    // Given a database of the release before keys were made shardable, with
+    // a game in progress, notifications for its players (one of them 31 days
+    // old), a webhook of seat 0 with a pending delivery of each of its
+    // notifications, and an answer stored under an idempotency key …
+    let db = TestDb::before("2026-11-30-000100_sharding_keys").await;
+    let doc = legacy("hats-2p.json");
+    let upto = (1..doc.events.len() - 4)
+        .rev()
+        .find(|&n| doc.events[n].command.is_some())
+        .unwrap();
+    let id = doc.game_id.to_string();
+    let sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;\n".to_owned()
+        + &rows_as_written_before(&doc, upto)
+        + &format!(
+            "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;
+             INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+             SELECT user_id, game_id, 'your_turn', '{{}}', now() FROM seats WHERE game_id = '{id}';
+             INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+             SELECT user_id, game_id, 'your_turn', '{{}}', now() - interval '31 days'
+               FROM seats WHERE game_id = '{id}' AND seat = 0;
+             INSERT INTO webhooks (id, user_id, url, secret)
+             SELECT gen_random_uuid(), user_id, 'http://127.0.0.1:9/', 's'
+               FROM seats WHERE game_id = '{id}' AND seat = 0;
+             INSERT INTO webhook_deliveries (webhook_id, notification_id)
+             SELECT w.id, n.id FROM webhooks w JOIN notifications n ON n.user_id = w.user_id;"
+        );
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let users = [login(&app, &doc, 0).await, login(&app, &doc, 1).await];
+
+    // … each delivery lives with its notification's user …
+    assert_eq!(
+        app.count(
+            "webhook_deliveries d JOIN notifications n
+               ON n.user_id = d.user_id AND n.id = d.notification_id"
+        )
+        .await,
+        2
+    );
+    // … the feed lists a user's notifications …
+    let feed = app
+        .get("/v1/me/notifications", Some(&users[0].token))
+        .await
+        .ok(200);
+    assert_eq!(feed["notifications"].as_array().unwrap().len(), 2);
+    // … the webhook worker attempts the pending deliveries …
+    app.eventually(10, || async {
+        (app.count("webhook_deliveries WHERE attempts > 0").await == 2).then_some(())
+    })
+    .await;
+    // … the notification past its retention goes with its delivery …
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let pruned = hatstand::db::retention::delete_expired(
+        &mut conn,
+        hatstand::db::retention::Expiring::Notifications,
+        chrono::Utc::now() - chrono::TimeDelta::days(30),
+        1000,
+    )
+    .await
+    .unwrap();
+    assert_eq!(pruned, 1);
+    assert_eq!(app.count("notifications").await, 2);
+    assert_eq!(app.count("webhook_deliveries").await, 1);
+
+    // … and a retry under a stored key answers the stored answer, writing
+    // nothing, while the game plays on.
+    let view = app.game(&id, Some(&users[0])).await;
+    let seat = usize::from(view["to_act"][0] != 0);
+    let me = &users[seat];
+    let view = app.game(&id, Some(me)).await;
+    let version = view["version"].as_i64().unwrap();
+    let command = view["legal_commands"][0].clone();
+    let stored = json!({"version": version + 1, "stored": true});
+    app.sql(&format!(
+        "INSERT INTO idempotency_keys (user_id, key, game_id, request_hash, response_status, response_body, created_at)
+         VALUES ('{}', 'retry-1', '{id}', '{}', 200, '{stored}', now())",
+        me.id,
+        request_hash(&id, version, &command)
+    ))
+    .await;
+    let before = app.footprint().await;
+    let body = json!({"expected_version": version, "command": command});
+    let path = format!("/v1/games/{id}/commands");
+    let replayed = app
+        .send(
+            "POST",
+            &path,
+            Some(&me.token),
+            &[("Idempotency-Key", "retry-1")],
+            &body,
+        )
+        .await
+        .ok(200);
+    assert_eq!(replayed, stored);
+    assert_eq!(app.footprint().await, before);
+    let played = play_out(&app, id.clone(), users.to_vec(), 5).await;
     assert_eq!(played.game["status"], "finished");
     verified_audit(&app, &id).await;
 }

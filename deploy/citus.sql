@@ -1,0 +1,58 @@
+-- Distributing hatstand's tables over a Citus cluster.
+--
+-- Run once, on the coordinator, in the database the server has migrated
+-- (`hatstand migrate`), before the server takes traffic on the cluster:
+--
+--     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f deploy/citus.sql
+--
+-- Later migrations run on the coordinator as before (Citus carries DDL to
+-- the shards). Every table of the schema has exactly one class here; the
+-- test `sharding` (tests/api/sharding.rs) reads this file and checks the
+-- migrated schema against the rules of each class, so a migration that adds
+-- a table, or a key a shard could not enforce, fails it.
+--
+-- The classes:
+--
+-- * Distributed by game: every row of a game on one shard, found by the game
+--   id. Their unique keys include the game id; their foreign keys to one
+--   another join on it. A command reads and writes one game's shard.
+-- * Distributed by user: what is told to a user (notifications and their
+--   webhook deliveries), on the user's shard. Same rules, with the user id.
+-- * Reference: copied to every node, so that every shard can join them
+--   locally: accounts, sessions and webhooks (read by every command, written
+--   rarely), and the server's own small settings. A write goes to every node.
+-- * Local: left on the coordinator (`-- local: <table>` below), for rows the
+--   server keeps about itself that no distributed query joins.
+
+CREATE EXTENSION IF NOT EXISTS citus;
+
+-- The event log's triggers (append-only; events leave only for the archive)
+-- read rows of their own game only (`events`, `archived_games`), which are
+-- on the same shard: they are safe to run on the shards.
+SET citus.enable_unsafe_triggers TO on;
+
+-- Reference tables first: the distributed tables' foreign keys point at them.
+SELECT create_reference_table('users');
+SELECT create_reference_table('sessions');
+SELECT create_reference_table('webhooks');
+SELECT create_reference_table('server_secrets');
+SELECT create_reference_table('pruned');
+
+-- Distributed by game. `games` is keyed by its own id; the rest by `game_id`.
+SELECT create_distributed_table('games', 'id', colocate_with => 'none');
+SELECT create_distributed_table('seats', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('events', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('invitations', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('idempotency_keys', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('archived_games', 'game_id', colocate_with => 'games');
+
+-- Distributed by user.
+SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'none');
+SELECT create_distributed_table('webhook_deliveries', 'user_id', colocate_with => 'notifications');
+
+-- local: login_failures
+--   Failed-login counters, written on every wrong password. Behind a single
+--   coordinator every process shares them; with clients spread over several
+--   nodes, each node throttles on its own.
+-- local: __diesel_schema_migrations
+--   The migrations applied; migrations run on the coordinator.
