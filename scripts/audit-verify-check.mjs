@@ -12,11 +12,15 @@
 // changed actor, a changed time, a changed hash, a changed seed, a changed
 // commitment, a seed and commitment both replaced (event 1 published
 // another), the wrong format, a missing field, a document cut short.
-// Exits non-zero on any disagreement. Needs Node 20 (its global WebCrypto);
+// Exits non-zero on any disagreement. Needs Node 18 or later (WebCrypto);
 // no dependencies.
 
 import { readFileSync } from 'node:fs';
-import { auditTexts, verifyAudit } from '../web/js/audit/verify.js';
+import { webcrypto } from 'node:crypto';
+
+// The verifier uses the browser's global `crypto`, global in Node 20 but not in 18.
+globalThis.crypto ??= webcrypto;
+const { auditTexts, verifyAudit } = await import('../web/js/audit/verify.js');
 
 let failures = 0;
 let checks = 0;

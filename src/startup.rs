@@ -186,6 +186,13 @@ async fn refuse_nul_in_url(
     next.call(req).await
 }
 
+/// How long a stopping server (SIGTERM, SIGINT) lets requests in flight
+/// finish before it closes their connections. Commands finish in
+/// milliseconds; event streams and long polls never finish by themselves,
+/// and their clients resume where they were (`Last-Event-ID`, `after`), so
+/// a stop need not wait out actix's default of 30 s for them.
+pub const SHUTDOWN_GRACE_SECONDS: u64 = 5;
+
 /// `/docs` without its slash: a permanent redirect to `/docs/`, where the UI lives.
 async fn docs_redirect() -> actix_web::HttpResponse {
     actix_web::HttpResponse::PermanentRedirect()
@@ -224,6 +231,7 @@ pub fn serve(
             .wrap(ErrorHandlers::new().default_handler(problem_json))
             .wrap(TracingLogger::<RequestSpan>::new())
     })
+    .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
     .listen(listener)?;
     if let Some(workers) = workers {
         server = server.workers(workers);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Plays one game of each ruleset through the web client in real browsers:
+# Debian's Chromium, headless, driven by its chromedriver from Python's
+# selenium, one browser session per seat and a signed-out spectator, on a
+# server started on a fresh database; then verifies each game's audit on
+# the audit page and sees a forged audit rejected (scripts/browser/).
+#
+#   cargo build && BROWSER_BINARY=target/debug/hatstand scripts/browser-check.sh
+#
+# Mid-game screenshots (desktop and phone size) go to BROWSER_SCREENSHOTS
+# (default target/browser-screenshots); a failure's screenshots of every
+# session go to target/browser-failures. BROWSER_SEED varies the games.
+# Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
+# installs chromium and chromium-driver (and nodejs) with apt-get when they
+# are missing, and selenium into target/browser-venv on first use.
+# First, the page's audit verifier (web/js/audit/verify.js) is run in Node
+# over the corpus of records and tampered copies of them
+# (scripts/audit-verify-check.mjs): it must agree with `hatstand verify`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${BROWSER_BINARY:-target/release/hatstand}
+server=${BROWSER_SERVER:-postgres://postgres@127.0.0.1:5432}
+screenshots=${BROWSER_SCREENSHOTS:-target/browser-screenshots}
+venv=target/browser-venv
+selenium=4.51.0
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v node >/dev/null; then
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver \
+    $(command -v node >/dev/null || echo nodejs) >/dev/null
+fi
+node scripts/audit-verify-check.mjs tests/records/*.json tests/records/legacy/*.json
+if ! "$venv/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$selenium')" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$selenium"
+fi
+# shellcheck source=scripts/fresh-server.sh
+. scripts/fresh-server.sh
+start_fresh_server browser HATSTAND_TOKEN_RATE=0
+rm -rf target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/play_all.py "$base" \
+  --screenshots "$screenshots" --failures target/browser-failures --seed "${BROWSER_SEED:-1}"
