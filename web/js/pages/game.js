@@ -144,8 +144,13 @@ function openTable(game, code, act) {
   const parts = [];
   if (!seated) {
     parts.push(me
-      ? h('button', { type: 'button', 'data-action': 'join',
-        onClick: () => act('Cannot join', () => post(`/v1/games/${game.id}/join`, code ? { code } : {})) }, 'Join this game')
+      ? h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-action': 'join',
+          onClick: () => act('Cannot join', () => post(`/v1/games/${game.id}/join`, code ? { code } : {})) },
+        'Join this game'),
+        // A private game seen without its code is seen by an invitee.
+        game.private && !code ? h('button', { type: 'button', class: 'quiet', 'data-action': 'decline',
+          onClick: () => act('Cannot decline', () => post(`/v1/games/${game.id}/decline`)) }, 'Decline the invitation') : null)
       : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, 'Sign in to join'));
   } else {
     if (game.invite_code) {
