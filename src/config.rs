@@ -83,6 +83,18 @@ pub struct Settings {
         global = true
     )]
     pub login_address_failures: i32,
+    /// Addresses of the reverse proxies (load balancers) in front of the
+    /// server, comma-separated. For a request from one of them, the
+    /// client's address (the per-address login limit's) is the last one in
+    /// `X-Forwarded-For`, the one that proxy added; without this, every
+    /// client behind a proxy shares the proxy's address and its limit.
+    #[arg(
+        long,
+        env = "HATSTAND_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// How long a request body may take to arrive before the request
     /// answers 408 `request_timeout`, in milliseconds.
     #[arg(

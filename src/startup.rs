@@ -115,6 +115,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         context,
         token_limits,
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
+        trusted_proxies: settings.trusted_proxies.clone().into(),
     })
 }
 

@@ -15,6 +15,8 @@ pub struct AppState {
     pub token_limits: Arc<TokenLimits>,
     /// How long a request body may take to arrive.
     pub body_timeout: std::time::Duration,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Arc<[std::net::IpAddr]>,
 }
 
 impl std::ops::Deref for AppState {

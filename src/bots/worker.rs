@@ -157,6 +157,7 @@ async fn play_turn(ctx: &Context, turn: &BotTurn, budget: Duration) -> Result<bo
     let Some((version, told)) = done else {
         return Ok(false);
     };
+    tracing::debug!(version, "a bot moved");
     committed(ctx, id, version, &told);
     Ok(true)
 }

@@ -1,5 +1,7 @@
 //! `/v1/auth`: accounts and tokens.
 
+use std::net::IpAddr;
+
 use actix_web::{HttpResponse, post, web};
 
 use super::problem::{Problem, problems};
@@ -31,11 +33,29 @@ pub async fn login(
     req: actix_web::HttpRequest,
     body: super::body::Json<Credentials>,
 ) -> Reply<AccessToken> {
-    // The peer's address, not a forwarded header a client could forge.
-    let address = req.peer_addr().map(|a| a.ip());
+    let address = client_address(&req, &state.trusted_proxies);
     Ok(web::Json(
         users::login(&state, body.into_inner(), address).await?,
     ))
+}
+
+/// The client's address: the peer's, not a header a client could forge;
+/// but when the peer is a trusted proxy, the last address in
+/// `X-Forwarded-For` — the one that proxy added (any before it came from
+/// the client). The proxy's own when it added none.
+fn client_address(req: &actix_web::HttpRequest, trusted: &[IpAddr]) -> Option<IpAddr> {
+    let peer = req.peer_addr()?.ip();
+    if !trusted.contains(&peer) {
+        return Some(peer);
+    }
+    let forwarded = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .last()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse().ok());
+    Some(forwarded.unwrap_or(peer))
 }
 
 /// Trades the session's refresh token for a new pair. The refresh token sent

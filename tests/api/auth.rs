@@ -322,3 +322,71 @@ async fn an_address_with_too_many_failures_is_throttled_for_every_account() {
     .await
     .assert_problem(429, "rate_limited");
 }
+
+/// dave's login with `X-Forwarded-For: forwarded`, as a proxy would send it.
+async fn forwarded_login(app: &TestApp, forwarded: &str, password: &str) -> crate::support::Reply {
+    let body = json!({"username": "dave", "password": password});
+    app.send(
+        "POST",
+        "/v1/auth/login",
+        None,
+        &[("X-Forwarded-For", forwarded)],
+        &body,
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited() {
+    let proxied =
+        TestApp::spawn_with(|s| s.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    proxied.register("dave").await;
+    let limit = crate::support::settings(&proxied.db.url).login_address_failures;
+    proxied
+        .sql(&format!(
+            "INSERT INTO login_failures VALUES ('address:203.0.113.7', now(), {limit})"
+        ))
+        .await;
+    // The proxy's entry (the last) names the client; one the client wrote
+    // before it changes nothing.
+    forwarded_login(&proxied, "203.0.113.7", "password123")
+        .await
+        .assert_problem(429, "rate_limited");
+    forwarded_login(&proxied, "198.51.100.1, 203.0.113.7", "password123")
+        .await
+        .assert_problem(429, "rate_limited");
+    forwarded_login(&proxied, "203.0.113.7, 198.51.100.1", "password123")
+        .await
+        .ok(200);
+    // A failure counts against the forwarded address, not the proxy's.
+    assert_eq!(
+        forwarded_login(&proxied, "198.51.100.9", "wrong-password")
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        proxied
+            .count("login_failures WHERE key = 'address:198.51.100.9'")
+            .await,
+        1
+    );
+    assert_eq!(
+        proxied
+            .count("login_failures WHERE key = 'address:127.0.0.1'")
+            .await,
+        0
+    );
+
+    // Without trusted proxies, the header is the client's word: ignored.
+    let direct = TestApp::spawn().await;
+    direct.register("dave").await;
+    direct
+        .sql(&format!(
+            "INSERT INTO login_failures VALUES ('address:203.0.113.7', now(), {limit})"
+        ))
+        .await;
+    forwarded_login(&direct, "203.0.113.7", "password123")
+        .await
+        .ok(200);
+}

@@ -17,6 +17,7 @@ mod export;
 mod games;
 mod invitations;
 mod play;
+mod processes;
 mod retention;
 mod rules_versions;
 mod secrecy;

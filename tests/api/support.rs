@@ -236,6 +236,7 @@ pub fn settings(url: &str) -> Settings {
         body_timeout_ms: 10_000,
         login_account_failures: 10,
         login_address_failures: 100,
+        trusted_proxies: Vec::new(),
         pool_size: 4,
         pool_timeout_ms: 2000,
         statement_timeout_ms: 5000,

@@ -10,10 +10,10 @@ use sha2::Sha256;
 use crate::support::{TestApp, User};
 
 /// What the receiver got: (Hatstand-Delivery, Hatstand-Signature, body).
-type Received = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
+pub type Received = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
 
 /// A local HTTP receiver that answers `fail_first` requests with 500, then 204.
-fn receiver(fail_first: usize) -> (String, Received) {
+pub fn receiver(fail_first: usize) -> (String, Received) {
     receiver_with(fail_first, None)
 }
 
