@@ -16,10 +16,10 @@
 -- * Distributed by game: every row of a game on one shard, found by the game
 --   id. Their unique keys include the game id; their foreign keys to one
 --   another join on it. A command reads and writes one game's shard.
--- * Distributed by user: what is told to a user (notifications and their
---   webhook deliveries), on the user's shard. Same rules, with the user id.
+-- * Distributed by user: what is told to a user (notifications, their
+--   webhook deliveries and mails), on the user's shard. Same rules, with the user id.
 -- * Reference: copied to every node, so that every shard can join them
---   locally: accounts, sessions and webhooks (read by every command, written
+--   locally: accounts, sessions, webhooks and email addresses (read by every command, written
 --   rarely), and the server's own small settings. A write goes to every node.
 -- * Local: left on the coordinator (`-- local: <table>` below), for rows the
 --   server keeps about itself that no distributed query joins.
@@ -35,6 +35,7 @@ SET citus.enable_unsafe_triggers TO on;
 SELECT create_reference_table('users');
 SELECT create_reference_table('sessions');
 SELECT create_reference_table('webhooks');
+SELECT create_reference_table('email_addresses');
 SELECT create_reference_table('server_secrets');
 SELECT create_reference_table('pruned');
 
@@ -49,6 +50,7 @@ SELECT create_distributed_table('archived_games', 'game_id', colocate_with => 'g
 -- Distributed by user.
 SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'none');
 SELECT create_distributed_table('webhook_deliveries', 'user_id', colocate_with => 'notifications');
+SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'notifications');
 
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single

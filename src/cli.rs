@@ -52,4 +52,15 @@ pub enum Command {
     Arena(crate::arena::ArenaArgs),
     /// Exit 0 when the server at `--bind` answers `/healthz` (for container healthchecks).
     Probe,
+    /// Read one mail (RFC 5322) on standard input and play the move it
+    /// replies with, as an MTA's pipe transport delivers it. Exits 0 when
+    /// the mail was handled (played, answered, or ignored: the reason goes
+    /// to standard error) and 75 (EX_TEMPFAIL) when it should be delivered
+    /// again later (the database is unavailable).
+    MailIn {
+        /// The envelope recipient(s) (e.g. Postfix's `${recipient}`); without
+        /// them the reply address is read from the headers.
+        #[arg(long)]
+        recipient: Vec<String>,
+    },
 }

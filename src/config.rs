@@ -132,6 +132,68 @@ pub struct Settings {
     pub background: Background,
     #[command(flatten)]
     pub retention: RetentionSettings,
+    #[command(flatten)]
+    pub mail: MailSettings,
+}
+
+/// Play by email: where mail goes out, where replies come in, and what the
+/// links in mails point to.
+#[derive(Debug, Clone, Args)]
+pub struct MailSettings {
+    /// The SMTP server mail is sent through: `smtp://host:port` (plain, or
+    /// STARTTLS when the server offers it; add `?tls=required` to insist),
+    /// `smtps://host:465` (TLS from the start), with `user:password@` for
+    /// authentication. Without it no mail is sent (mails wait in the outbox).
+    #[arg(long, env = "HATSTAND_SMTP_URL", hide_env_values = true, global = true)]
+    pub smtp_url: Option<String>,
+    /// The `From` of every mail.
+    #[arg(
+        long,
+        env = "HATSTAND_MAIL_FROM",
+        default_value = "hatstand <hatstand@localhost>",
+        global = true
+    )]
+    pub mail_from: String,
+    /// The domain of reply addresses (`play+<token>@<domain>`): mail to it
+    /// must reach `hatstand mail-in` or `--smtp-listen`.
+    #[arg(
+        long,
+        env = "HATSTAND_MAIL_DOMAIN",
+        default_value = "localhost",
+        global = true
+    )]
+    pub mail_domain: String,
+    /// Receive replies by SMTP on this address (e.g. `127.0.0.1:2525`), for
+    /// an MTA that relays the reply domain here.
+    #[arg(long, env = "HATSTAND_SMTP_LISTEN", global = true)]
+    pub smtp_listen: Option<SocketAddr>,
+    /// The server's public address, for the links in mails (unsubscribe,
+    /// the game, its audit).
+    #[arg(
+        long,
+        env = "HATSTAND_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080",
+        global = true
+    )]
+    pub public_url: String,
+    /// How often the mail worker looks for due mails when nothing wakes it,
+    /// in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_MAIL_TICK_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub mail_tick_ms: u64,
+    /// Attempts after which a mail is given up (`failed`); retries wait
+    /// 1 s, 2 s, 4 s... up to an hour.
+    #[arg(
+        long,
+        env = "HATSTAND_MAIL_ATTEMPTS",
+        default_value_t = 12,
+        global = true
+    )]
+    pub mail_attempts: u32,
 }
 
 /// How long what clients no longer need is kept (see `retention.rs`).
@@ -154,7 +216,7 @@ pub struct RetentionSettings {
         global = true
     )]
     pub notification_retention_days: u32,
-    /// How long finished (delivered or failed) webhook deliveries are kept, in days.
+    /// How long finished (delivered or failed) webhook deliveries and mails are kept, in days.
     #[arg(
         long,
         env = "HATSTAND_DELIVERY_RETENTION_DAYS",

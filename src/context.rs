@@ -31,4 +31,6 @@ pub struct Context {
     pub login_limits: LoginLimits,
     /// Whether webhooks may point to non-public addresses.
     pub webhook_allow_private: bool,
+    /// The key of mail reply tokens and unsubscribe links.
+    pub mail_secret: std::sync::Arc<Vec<u8>>,
 }

@@ -34,6 +34,16 @@ fn main() -> ExitCode {
         Command::Storage => run_async(storage(cli.settings)),
         Command::Bench(args) => run_async(bench::run(args, cli.settings)),
         Command::Arena(args) => arena::run(&args),
+        Command::MailIn { recipient } => {
+            return match run_async(mail_in(cli.settings, recipient)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("hatstand mail-in: {message}; deliver again later");
+                    // EX_TEMPFAIL: the MTA keeps the mail and retries.
+                    ExitCode::from(75)
+                }
+            };
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -171,6 +181,37 @@ fn write_openapi(out: Option<&std::path::Path>) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `hatstand mail-in`: one mail from standard input through the same path
+/// as `--smtp-listen`.
+async fn mail_in(settings: Settings, recipients: Vec<String>) -> Result<(), String> {
+    use std::io::Read;
+    let limit = hatstand::mail::inbound::MAX_MAIL_BYTES;
+    let mut raw = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(limit as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| format!("reading the mail: {e}"))?;
+    let url = database_url(&settings).await?;
+    let (context, sent) = startup::tool_context(&url, &settings).await?;
+    let secret = std::sync::Arc::clone(&context.mail_secret);
+    let received = hatstand::mail::inbound::receive(&context, &secret, &raw, &recipients)
+        .await
+        .map_err(|e| e.to_string())?;
+    drop(context);
+    // The NOTIFYs that wake the servers' waiters and mail workers.
+    let _ = sent.await;
+    use hatstand::mail::inbound::Received;
+    match received {
+        Received::Moved { game, version } => {
+            eprintln!("played in game {game}: now at version {version}")
+        }
+        Received::Refused(why) => eprintln!("not played (answered by mail): {why}"),
+        Received::Ignored(why) => eprintln!("ignored: {why}"),
+    }
+    Ok(())
 }
 
 /// A minimal HTTP GET of `/healthz`, so container images need no curl.

@@ -82,6 +82,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     if let Some(tick) = retention.tick {
         tokio::spawn(crate::pruner::prune_forever(pool.clone(), retention, tick));
     }
+    let mail_secret = Arc::new(crate::mail::secret(&pool).await?);
     let token_limits = Arc::new(TokenLimits::new(settings.token_rate, settings.token_burst));
     tokio::spawn(TokenLimits::forget_idle_forever(
         Arc::clone(&token_limits),
@@ -100,7 +101,9 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
+        mail_secret: Arc::clone(&mail_secret),
     };
+    start_mail(&settings.mail, &context, Arc::clone(&listeners.mail)).await?;
     if background.bot_tick_ms > 0 {
         tokio::spawn(crate::bots::worker::run(
             context.clone(),
@@ -117,6 +120,87 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
         trusted_proxies: settings.trusted_proxies.clone().into(),
     })
+}
+
+/// The state a one-shot command (`hatstand mail-in`) needs to play a move
+/// through the command path, with no workers and no listener; the handle
+/// ends once every clone of the context is dropped and the NOTIFYs that
+/// wake the servers' waiters have been sent.
+///
+/// # Errors
+/// When the database cannot be reached.
+pub async fn tool_context(
+    url: &str,
+    settings: &Settings,
+) -> Result<(Context, tokio::task::JoinHandle<()>), String> {
+    let pool = db::pool_with(url, 2, &db::Limits::default())?;
+    let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
+    let mail_secret = Arc::new(crate::mail::secret(&pool).await?);
+    let listeners = Listeners::default();
+    let (announcer, sent) = Announcer::start_joinable(pool.clone(), &listeners);
+    let context = Context {
+        announcer,
+        pool,
+        jwt: JwtKeys::new(&secret, settings.token_ttl),
+        refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
+        retention: Retention::from_settings(&settings.retention)?,
+        login_limits: crate::auth::limits::LoginLimits {
+            per_account: settings.login_account_failures,
+            per_address: settings.login_address_failures,
+        },
+        watch: listeners.games,
+        users: listeners.users,
+        webhook_allow_private: settings.background.webhook_allow_private,
+        mail_secret,
+    };
+    Ok((context, sent))
+}
+
+/// Starts the mail worker (with `--smtp-url`) and the SMTP listener (with
+/// `--smtp-listen`).
+///
+/// # Errors
+/// A bad `--smtp-url`, `--mail-from`, or an address that cannot be listened on.
+async fn start_mail(
+    mail: &crate::config::MailSettings,
+    context: &Context,
+    wake: Arc<tokio::sync::Notify>,
+) -> Result<(), String> {
+    if let Some(url) = mail.smtp_url.as_deref().filter(|_| mail.mail_tick_ms > 0) {
+        let head = crate::mail::compose::Letterhead {
+            from: mail
+                .mail_from
+                .parse()
+                .map_err(|e| format!("--mail-from {:?}: {e}", mail.mail_from))?,
+            domain: mail.mail_domain.clone(),
+            public_url: mail.public_url.trim_end_matches('/').to_owned(),
+            secret: context.mail_secret.to_vec(),
+        };
+        let channel = crate::mail::outbox::Mail::new(
+            url,
+            head,
+            Duration::from_millis(mail.mail_tick_ms),
+            mail.mail_attempts,
+        )?;
+        tokio::spawn(channel::deliver_forever(
+            channel,
+            context.pool.clone(),
+            wake,
+        ));
+    }
+    if let Some(address) = mail.smtp_listen {
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| format!("--smtp-listen {address}: {e}"))?;
+        tracing::info!(%address, "receiving mail by SMTP");
+        tokio::spawn(crate::mail::listener::serve(
+            listener,
+            context.clone(),
+            Arc::clone(&context.mail_secret),
+            mail.mail_domain.clone(),
+        ));
+    }
+    Ok(())
 }
 
 /// Turns any error response that is not problem+json yet (unknown routes,

@@ -395,7 +395,7 @@ const NOTED: &str = "
     INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
     SELECT n.user_id, b.id, n.kind, n.payload, $9
       FROM bumped b, jsonb_to_recordset($18) AS n(user_id uuid, kind text, payload jsonb)
-    RETURNING user_id, id
+    RETURNING user_id, id, game_id, kind, payload, created_at
 ),";
 
 /// The append statement for an update that remembers a response or not,

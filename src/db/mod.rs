@@ -10,6 +10,7 @@ pub mod invitations;
 pub mod json_text;
 pub mod listen;
 pub mod locate;
+pub mod mail;
 pub mod notifications;
 pub mod prepared;
 pub mod retention;

@@ -21,17 +21,21 @@ use super::prepared::Prepared;
 pub type Noted = (Uuid, i64, bool);
 
 /// The outbox of each delivery channel: a CTE that reads the new rows of a
-/// CTE named `noted` (`RETURNING user_id, id`), queues the channel's
+/// CTE named `noted` (`RETURNING user_id, id, game_id, kind, payload,
+/// created_at`), queues the channel's
 /// deliveries, and answers `RETURNING notification_id`. A new channel adds
 /// its CTE here; every statement that writes notifications then queues it.
 /// An outbox row names its user: it lives with the user's notifications
 /// (see `deploy/citus.sql`).
-pub const OUTBOXES: &[(&str, &str)] = &[(
-    "webhooks_queued",
-    "INSERT INTO webhook_deliveries (user_id, webhook_id, notification_id)
+pub const OUTBOXES: &[(&str, &str)] = &[
+    (
+        "webhooks_queued",
+        "INSERT INTO webhook_deliveries (user_id, webhook_id, notification_id)
     SELECT n.user_id, w.id, n.id FROM noted n JOIN webhooks w ON w.user_id = n.user_id
     RETURNING notification_id",
-)];
+    ),
+    ("mail_queued", super::mail::OUTBOX),
+];
 
 /// The CTEs of [`OUTBOXES`], then `fanned`: the notifications any of them
 /// queued a delivery for.
@@ -92,7 +96,7 @@ pub async fn insert(
     INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
     SELECT n.user_id, $1, n.kind, n.payload, $3
       FROM jsonb_to_recordset($2) AS n(user_id uuid, kind text, payload jsonb)
-    RETURNING user_id, id
+    RETURNING user_id, id, game_id, kind, payload, created_at
 ),{}
 SELECT {NOTED_JSON}",
             *FAN_OUT

@@ -79,11 +79,19 @@ const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
               WHERE what = 'notifications' AND EXISTS (SELECT 1 FROM gone))
          SELECT count(*) AS n FROM gone";
 
+/// Finished webhook deliveries (counted) and, with them, finished mails.
 const DELETE_DELIVERIES: &str = "WITH doomed AS (
              SELECT user_id, id FROM webhook_deliveries
               WHERE state <> 'pending' AND coalesce(delivered_at, last_attempt_at) < $1
               LIMIT $2
                 FOR UPDATE SKIP LOCKED),
+         mails AS (
+             DELETE FROM mail_outbox m
+              USING (SELECT user_id, id FROM mail_outbox
+                      WHERE state <> 'pending' AND coalesce(sent_at, created_at) < $1
+                      LIMIT $2
+                        FOR UPDATE SKIP LOCKED) old
+              WHERE m.user_id = old.user_id AND m.id = old.id),
          gone AS (
              DELETE FROM webhook_deliveries d USING doomed
               WHERE d.user_id = doomed.user_id AND d.id = doomed.id

@@ -10,6 +10,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    email_addresses (user_id) {
+        user_id -> Uuid,
+        address -> Text,
+        confirmed_at -> Nullable<Timestamptz>,
+        code_hash -> Nullable<Text>,
+        code_expires_at -> Nullable<Timestamptz>,
+        code_attempts -> Int4,
+        preferences -> Jsonb,
+        digest_hour -> Int2,
+        time_zone -> Text,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     events (game_id, seq) {
         game_id -> Uuid,
         seq -> Int8,
@@ -68,6 +84,24 @@ diesel::table! {
         key -> Text,
         window_start -> Timestamptz,
         failures -> Int4,
+    }
+}
+
+diesel::table! {
+    mail_outbox (user_id, id) {
+        user_id -> Uuid,
+        id -> Int8,
+        kind -> Text,
+        notification_id -> Nullable<Int8>,
+        game_id -> Nullable<Uuid>,
+        payload -> Jsonb,
+        digest -> Bool,
+        due_at -> Timestamptz,
+        state -> Text,
+        attempts -> Int4,
+        last_error -> Nullable<Text>,
+        sent_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
     }
 }
 
@@ -172,7 +206,9 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(email_addresses -> users (user_id));
 diesel::joinable!(events -> games (game_id));
+diesel::joinable!(mail_outbox -> users (user_id));
 diesel::joinable!(archived_games -> games (game_id));
 diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> games (game_id));
@@ -188,11 +224,13 @@ diesel::joinable!(webhooks -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     archived_games,
+    email_addresses,
     events,
     games,
     idempotency_keys,
     invitations,
     login_failures,
+    mail_outbox,
     notifications,
     pruned,
     seats,

@@ -89,6 +89,9 @@ impl Precondition {
 pub struct Outcome {
     pub version: i64,
     pub body: Vec<u8>,
+    /// Whether this is the answer stored for an earlier request with the
+    /// same idempotency key (nothing was applied now).
+    pub replayed: bool,
 }
 
 impl Outcome {
@@ -99,6 +102,7 @@ impl Outcome {
                 .and_then(Value::as_i64)
                 .unwrap_or_default(),
             body: serde_json::to_vec(stored).map_err(Failure::internal)?,
+            replayed: true,
         })
     }
 }
@@ -153,14 +157,77 @@ pub async fn submit(
     let caller = &claimed
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
-    let mut loaded = loaded.ok_or_else(super::no_such_game)?;
+    let loaded = loaded.ok_or_else(super::no_such_game)?;
+    apply(
+        state,
+        &mut conn,
+        caller,
+        loaded,
+        request,
+        precondition,
+        idempotency_key,
+        hash,
+    )
+    .await
+}
+
+/// Applies a command of `caller`, a user the server vouches for some other
+/// way than a session (a mail's reply token), to game `id`: the same path
+/// as [`submit`] from the load on.
+///
+/// # Errors
+/// As [`submit`].
+#[tracing::instrument(skip_all, fields(game = %id, version = precondition.expected))]
+pub async fn submit_as(
+    state: &Context,
+    caller: &Caller,
+    id: Uuid,
+    request: CommandRequest,
+    precondition: Precondition,
+    idempotency_key: Option<&str>,
+) -> Result<Outcome, Failure> {
+    if let Some(key) = idempotency_key {
+        check_idempotency_key(key)?;
+    }
+    let hash = idempotency_key.map(|_| request_hash(id, &request, precondition));
+    let mut conn = state.pool.get().await?;
+    let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
+        .await?
+        .ok_or_else(super::no_such_game)?;
+    apply(
+        state,
+        &mut conn,
+        caller,
+        loaded,
+        request,
+        precondition,
+        idempotency_key,
+        hash,
+    )
+    .await
+}
+
+/// The command path from the loaded game on: replay a stored answer, or
+/// decide and append.
+#[allow(clippy::too_many_arguments)]
+async fn apply(
+    state: &Context,
+    conn: &mut Conn,
+    caller: &Caller,
+    mut loaded: LoadedGame,
+    request: CommandRequest,
+    precondition: Precondition,
+    idempotency_key: Option<&str>,
+    hash: Option<String>,
+) -> Result<Outcome, Failure> {
+    let id = loaded.game.id;
     let now = crate::record::chain::now();
     if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
         && state.retention.key_expired(stored.created_at, now)
     {
         // An expired key is a new request: its old answer goes first.
         games::forget_expired_key(
-            &mut conn,
+            conn,
             id,
             caller.user_id,
             key,
@@ -190,7 +257,7 @@ pub async fn submit(
             body: &body,
         });
     let applied = append_finished(
-        &mut conn,
+        conn,
         loaded.game.version,
         &decided.finished,
         remember.as_ref(),
@@ -202,12 +269,13 @@ pub async fn submit(
             Ok(Outcome {
                 version: decided.response.version,
                 body: body.into_bytes(),
+                replayed: false,
             })
         }
         Err(e) if !is_unique_violation(&e) => Err(e.into()),
         Ok(None) | Err(_) => {
             // Lost a race: perhaps to a twin of this very request.
-            let now = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
+            let now = games::load(conn, id, Some(caller.user_id), idempotency_key)
                 .await?
                 .ok_or_else(super::no_such_game)?;
             if let Some(stored) = replay_stored(&now, hash.as_deref())? {

@@ -44,6 +44,8 @@ pub struct Listeners {
     pub users: Arc<GameWatch>,
     /// The webhook worker: a notification may have deliveries due.
     pub outbox: Arc<tokio::sync::Notify>,
+    /// The mail worker: a mail may be due.
+    pub mail: Arc<tokio::sync::Notify>,
     /// The bot worker: some game changed (a bot may be to act).
     pub turns: Arc<tokio::sync::Notify>,
 }
@@ -93,12 +95,20 @@ impl Announcer {
     /// sending NOTIFYs through `pool` from a background task.
     #[must_use]
     pub fn start(pool: Pool, local: &Listeners) -> Self {
+        Self::start_joinable(pool, local).0
+    }
+
+    /// [`Announcer::start`], with the task sending the NOTIFYs: it ends
+    /// once every clone of the announcer is dropped and all is sent.
+    #[must_use]
+    pub fn start_joinable(pool: Pool, local: &Listeners) -> (Self, tokio::task::JoinHandle<()>) {
         let (outbox, pending) = mpsc::unbounded_channel();
-        tokio::spawn(send_notifications(pool, pending));
-        Announcer {
+        let sending = tokio::spawn(send_notifications(pool, pending));
+        let announcer = Announcer {
             local: local.clone(),
             outbox,
-        }
+        };
+        (announcer, sending)
     }
 
     /// Announces that `game` reached `version` (call after the commit).
@@ -110,8 +120,8 @@ impl Announcer {
 
     /// Announces notifications written by a committed transaction: wakes
     /// the users' streams here and in every other process, and, when any of
-    /// them queued webhook deliveries, the webhook workers (the payload then
-    /// ends in ` w`).
+    /// them queued deliveries (webhooks, mail), the delivery workers (the
+    /// payload then ends in ` w`).
     pub fn tell(&self, told: &[Noted]) {
         let mut deliveries = false;
         for &(user, id, queued) in told {
@@ -126,7 +136,16 @@ impl Announcer {
         }
         if deliveries {
             self.local.outbox.notify_one();
+            self.local.mail.notify_one();
         }
+    }
+
+    /// Wakes the mail workers here and in every other process: a committed
+    /// transaction queued a mail that no notification caused (a reply to a
+    /// move by mail). The payload `- - w` names no user.
+    pub fn queued_mail(&self) {
+        self.local.mail.notify_one();
+        let _ = self.outbox.send((USER_CHANNEL, "- - w".to_owned()));
     }
 }
 
@@ -172,6 +191,7 @@ async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
         }
         if words.next() == Some("w") {
             watch.outbox.notify_one();
+            watch.mail.notify_one();
         }
     })
     .await

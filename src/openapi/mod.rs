@@ -37,6 +37,7 @@ use wire::{EventFields, Examples, GamesByRuleset, NamedVariants, StreamItems};
         (name = "games", description = "Creating, joining, reading and playing games; seating the built-in bots (`random`, `greedy`, `ismcts`)"),
         (name = "users", description = "Public profiles (`kind`: `human` or `bot`) and bot accounts: players' own programs, labelled as bots"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
+        (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "service", description = "Health"),
     )

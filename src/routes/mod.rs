@@ -6,6 +6,7 @@ pub mod audit;
 pub mod auth;
 pub mod body;
 pub mod commands;
+pub mod email;
 pub mod events;
 pub mod extract;
 pub mod fallback;
@@ -77,6 +78,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(me::create_webhook)
                 .service(me::list_webhooks)
                 .service(me::delete_webhook)
+                .service(email::get_email)
+                .service(email::set_email)
+                .service(email::confirm_email)
+                .service(email::change_email)
+                .service(email::remove_email)
+                .service(email::unsubscribe_page)
+                .service(email::unsubscribe)
                 .service(users::get)
                 .service(users::become_bot),
         );

@@ -260,6 +260,15 @@ pub fn settings(url: &str) -> Settings {
             // Tests that prune call it themselves.
             prune_tick_ms: 0,
         },
+        mail: hatstand::config::MailSettings {
+            smtp_url: None,
+            mail_from: "hatstand <hatstand@localhost>".into(),
+            mail_domain: "localhost".into(),
+            smtp_listen: None,
+            public_url: "http://127.0.0.1:8080".into(),
+            mail_tick_ms: 100,
+            mail_attempts: 3,
+        },
     }
 }
 

@@ -1,0 +1,264 @@
+//! Moves by reply: one received mail, read and (when it is a valid move)
+//! played through the command path.
+//!
+//! Rules, in the order they are checked:
+//! 1. At most [`MAX_MAIL_BYTES`]; it must parse as a message.
+//! 2. Automatic mail (`Auto-Submitted` other than `no`, `Precedence: bulk`,
+//!    `junk` or `auto_reply`, `X-Autoreply`) is ignored: no answer goes to
+//!    an auto-responder.
+//! 3. A recipient (the envelope's, else `To`, `Cc`, `Delivered-To`,
+//!    `X-Original-To`) must be a reply address, `play+<token>@...`, whose
+//!    token is signed for the user holding its seat, and not expired.
+//! 4. `From` must be that user's confirmed address.
+//! 5. There must be a `text/plain` part (an HTML-only mail is refused).
+//! 6. A mail whose `Message-ID` already moved is ignored: it moves once
+//!    (its `Message-ID` is the command's idempotency key).
+//!
+//! A mail failing these is ignored, and nothing is written. One that passes
+//! is answered by mail: the move played, or why not (the game moved on, a
+//! move that is not legal, no move found) with the game as it is and, when
+//! it is still the player's turn, its legal moves and a new reply address.
+
+use mail_parser::{MessageParser, PartType};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::moves::{move_line, read_move, written};
+use super::token::{ReplyToken, token_in};
+use crate::auth::Caller;
+use crate::context::Context;
+use crate::db::{games, mail};
+use crate::error::Failure;
+use crate::games::command::{CommandRequest, Precondition, submit_as};
+
+/// The largest mail read, in bytes.
+pub const MAX_MAIL_BYTES: usize = 256 * 1024;
+
+/// What became of a received mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// The move was played at this version; a confirmation is queued.
+    Moved { game: Uuid, version: i64 },
+    /// The mail was valid but its move was not played; the reason is mailed back.
+    Refused(String),
+    /// Not a mail to act on (and nothing was written).
+    Ignored(String),
+}
+
+fn ignored(why: &str) -> Result<Received, Failure> {
+    Ok(Received::Ignored(why.to_owned()))
+}
+
+/// Whether the mail says it was sent automatically.
+fn automatic(message: &mail_parser::Message<'_>) -> bool {
+    let raw = |name: &str| {
+        message
+            .header_raw(name)
+            .map(|v| v.trim().to_ascii_lowercase())
+    };
+    raw("Auto-Submitted").is_some_and(|v| v != "no")
+        || raw("Precedence").is_some_and(|v| matches!(v.as_str(), "bulk" | "junk" | "auto_reply"))
+        || raw("X-Autoreply").is_some()
+}
+
+/// The reply tokens among the mail's recipients, envelope first.
+fn tokens<'a>(message: &'a mail_parser::Message<'a>, envelope: &'a [String]) -> Vec<String> {
+    let mut found: Vec<String> = envelope
+        .iter()
+        .filter_map(|a| token_in(a))
+        .map(str::to_owned)
+        .collect();
+    let headers = message
+        .to()
+        .into_iter()
+        .chain(message.cc())
+        .flat_map(|list| list.clone().into_list())
+        .filter_map(|addr| addr.address.map(|a| a.to_string()));
+    let raw = ["Delivered-To", "X-Original-To"]
+        .into_iter()
+        .filter_map(|name| message.header_raw(name).map(str::to_owned));
+    for address in headers.chain(raw) {
+        if let Some(token) = token_in(&address) {
+            found.push(token.to_owned());
+        }
+    }
+    found
+}
+
+/// The command's idempotency key: from the mail's `Message-ID` (or its
+/// bytes, when it has none).
+fn idempotency_key(message_id: Option<&str>, raw: &[u8]) -> String {
+    let digest = match message_id {
+        Some(id) => Sha256::digest(id.as_bytes()),
+        None => Sha256::digest(raw),
+    };
+    format!("mail:{}", hex::encode(&digest[..24]))
+}
+
+/// Reads mail `raw` (delivered to the `envelope` recipients, when known)
+/// and plays its move.
+///
+/// # Errors
+/// Database errors (the mail should be delivered again later).
+pub async fn receive(
+    ctx: &Context,
+    secret: &[u8],
+    raw: &[u8],
+    envelope: &[String],
+) -> Result<Received, Failure> {
+    if raw.len() > MAX_MAIL_BYTES {
+        return ignored("the mail is too large");
+    }
+    let Some(message) = MessageParser::default().parse(raw) else {
+        return ignored("not a mail");
+    };
+    if automatic(&message) {
+        return ignored("an automatic mail");
+    }
+    let Some(token_text) = tokens(&message, envelope).into_iter().next() else {
+        return ignored("not sent to a reply address");
+    };
+    let Ok((token, tag)) = ReplyToken::decode(&token_text) else {
+        return ignored("the reply address holds no valid token");
+    };
+    let mut conn = ctx.pool.get().await?;
+    let Some(loaded) = games::load(&mut conn, token.game, None, None).await? else {
+        return ignored("the reply address's signature does not match");
+    };
+    let Some(seat) = loaded
+        .seats
+        .iter()
+        .find(|s| s.seat == i16::from(token.seat))
+    else {
+        return ignored("the reply address's signature does not match");
+    };
+    let user = seat.user_id;
+    if let Err(e) = token.check(&tag, secret, user, crate::record::chain::now()) {
+        return ignored(&e.to_string());
+    }
+    let from = message
+        .from()
+        .and_then(|f| f.first())
+        .and_then(|a| a.address.as_deref())
+        .map(str::to_ascii_lowercase);
+    let address = mail::address(&mut conn, user).await?;
+    let confirmed = address
+        .as_ref()
+        .filter(|a| a.confirmed_at.is_some())
+        .map(|a| a.address.to_ascii_lowercase());
+    if from.is_none() || from != confirmed {
+        return ignored("the sender is not the player's confirmed address");
+    }
+    let Some(text) = message.text_bodies().find_map(|part| match &part.body {
+        PartType::Text(text) => Some(text.clone()),
+        _ => None,
+    }) else {
+        return ignored("the mail has no plain-text part");
+    };
+    let key = idempotency_key(message.message_id(), raw);
+    let in_reply_to = message.message_id().map(|id| format!("<{id}>"));
+    if games::load(&mut conn, token.game, Some(user), Some(&key))
+        .await?
+        .is_some_and(|l| l.idempotent.is_some())
+    {
+        return ignored("this mail has moved already");
+    }
+    let payload = |said: &str, error: Option<&str>| json!({"move": said, "error": error, "in_reply_to": in_reply_to});
+    let game = crate::games::read::project_stored(&loaded, Some(user))?;
+    let found = if game.version == i64::from(token.version) {
+        match move_line(&text) {
+            None => Err("the first line of your reply holds no move".to_owned()),
+            Some(line) => read_move(line, &game.legal_commands)
+                .map(|command| (command.clone(), written(command))),
+        }
+    } else {
+        Err(format!(
+            "the game has moved on since that mail (it showed move {}; the game is at move {})",
+            token.version, game.version
+        ))
+    };
+    let (command, said) = match found {
+        Ok(found) => found,
+        Err(why) => {
+            let refused = payload("", Some(&why));
+            mail::queue_direct(&mut conn, user, "move_refused", Some(token.game), &refused).await?;
+            drop(conn);
+            ctx.announcer.queued_mail();
+            return Ok(Received::Refused(why));
+        }
+    };
+    drop(conn);
+    let caller = Caller {
+        user_id: user,
+        username: seat.username.clone(),
+        session: Uuid::nil(),
+    };
+    let version = i64::from(token.version);
+    let request = CommandRequest {
+        expected_version: Some(version),
+        command,
+    };
+    let precondition = Precondition {
+        expected: version,
+        via_if_match: false,
+    };
+    let outcome = submit_as(ctx, &caller, token.game, request, precondition, Some(&key)).await;
+    let mut conn = ctx.pool.get().await?;
+    let received = match outcome {
+        Ok(outcome) if outcome.replayed => return ignored("this mail has moved already"),
+        Ok(outcome) => {
+            let accepted = payload(&said, None);
+            mail::queue_direct(
+                &mut conn,
+                user,
+                "move_accepted",
+                Some(token.game),
+                &accepted,
+            )
+            .await?;
+            Received::Moved {
+                game: token.game,
+                version: outcome.version,
+            }
+        }
+        Err(e) if crate::routes::problem::status(e.code).is_client_error() => {
+            let why = e.detail.clone();
+            let refused = payload(&said, Some(&why));
+            mail::queue_direct(&mut conn, user, "move_refused", Some(token.game), &refused).await?;
+            Received::Refused(why)
+        }
+        Err(e) => return Err(e),
+    };
+    ctx.announcer.queued_mail();
+    Ok(received)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_of_a_mail_is_its_message_id() {
+        let a = idempotency_key(Some("x@example.com"), b"one");
+        assert_eq!(a, idempotency_key(Some("x@example.com"), b"two"));
+        assert_ne!(a, idempotency_key(Some("y@example.com"), b"one"));
+        assert_ne!(idempotency_key(None, b"one"), idempotency_key(None, b"two"));
+        assert!(a.len() <= 128 && a.starts_with("mail:"));
+    }
+
+    #[test]
+    fn automatic_mail_is_recognised() {
+        let parse = |raw: &'static str| MessageParser::default().parse(raw.as_bytes()).unwrap();
+        assert!(automatic(&parse(
+            "Auto-Submitted: auto-replied\r\nSubject: away\r\n\r\nI am away\r\n"
+        )));
+        assert!(automatic(&parse(
+            "Precedence: bulk\r\nSubject: x\r\n\r\nx\r\n"
+        )));
+        assert!(!automatic(&parse(
+            "Auto-Submitted: no\r\nSubject: x\r\n\r\nplay H5\r\n"
+        )));
+        assert!(!automatic(&parse("Subject: x\r\n\r\nplay H5\r\n")));
+    }
+}

@@ -1,0 +1,46 @@
+//! Play by email: the third way notifications reach a player (after the
+//! inbox stream and webhooks), and a way to move.
+//!
+//! - **Addresses** ([`addresses`]): a user adds one address, confirms it
+//!   with the code mailed to it, and chooses per kind of mail (`your_turn`,
+//!   `reminder`, `invited`, `game_finished`) `immediately`, `digest` (one
+//!   mail a day at their hour, in their time zone) or `never`.
+//! - **Out** ([`outbox`]): the statement that writes a notification queues
+//!   its mails in `mail_outbox` (the channel's CTE in
+//!   `db::notifications::OUTBOXES`), in the same transaction; the worker
+//!   writes each from the game as the reader's seat sees it ([`render`],
+//!   [`compose`]) and sends it over SMTP.
+//! - **In** ([`inbound`]): a reply to a turn mail goes to its reply address,
+//!   whose token ([`token`]) names the game, seat and version; the move on
+//!   its first line ([`moves`]) is played through the command path.
+//!   `hatstand mail-in` reads one mail on standard input (an MTA's pipe);
+//!   `--smtp-listen` receives them by SMTP ([`listener`]).
+
+pub mod addresses;
+pub mod compose;
+pub mod inbound;
+pub mod listener;
+pub mod moves;
+pub mod outbox;
+pub mod render;
+pub mod token;
+
+use crate::db::{Pool, secrets};
+
+/// The name of the mail secret in `server_secrets`.
+const SECRET_NAME: &str = "mail";
+
+/// The key of reply tokens and unsubscribe links, the same in every
+/// process of one database (made on first use).
+///
+/// # Errors
+/// Database errors, as a message.
+pub async fn secret(pool: &Pool) -> Result<Vec<u8>, String> {
+    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
+    let mut fresh = [0u8; 32];
+    rand::fill(&mut fresh);
+    let stored = secrets::get_or_insert(&mut conn, SECRET_NAME, &hex::encode(fresh))
+        .await
+        .map_err(|e| e.to_string())?;
+    hex::decode(stored).map_err(|e| format!("the stored mail secret is not hex: {e}"))
+}

@@ -1,0 +1,278 @@
+//! The signed tokens of mail: the reply address of a turn mail, and the
+//! one-click unsubscribe link.
+//!
+//! A **reply token** names a game, a seat, the version the mail showed and
+//! an expiry, and carries an HMAC-SHA256 (truncated to 80 bits) over those
+//! *and the seat's user*, keyed by the server's mail secret: only the
+//! server can make one, it moves only that user's seat, and only at that
+//! version. It is written in lowercase base32 (mail systems may change the
+//! case of an address), 56 characters, so that `play+<token>@<domain>`
+//! keeps within the 64 characters an address's local part may have.
+
+use chrono::{DateTime, Utc};
+use data_encoding::BASE32_NOPAD;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+use uuid::Uuid;
+
+/// The local part's prefix of reply addresses.
+pub const REPLY_PREFIX: &str = "play+";
+
+/// How long a reply token is good for.
+pub const REPLY_TTL_DAYS: i64 = 30;
+
+const MAC_BYTES: usize = 10;
+const PAYLOAD_BYTES: usize = 16 + 1 + 4 + 4;
+
+/// What a reply token says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyToken {
+    pub game: Uuid,
+    pub seat: u8,
+    pub version: u32,
+    /// Unix seconds.
+    pub expires: u32,
+}
+
+/// Why a reply token is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    #[error("the reply address holds no valid token")]
+    Malformed,
+    #[error("the reply address's signature does not match")]
+    BadSignature,
+    #[error("the reply address has expired")]
+    Expired,
+}
+
+fn mac(secret: &[u8], domain: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+        .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
+    mac.update(domain);
+    for part in parts {
+        mac.update(part);
+    }
+    mac.finalize().into_bytes().into()
+}
+
+impl ReplyToken {
+    /// A token for `seat` of `game` at `version`, good until `expires`.
+    #[must_use]
+    pub fn new(game: Uuid, seat: u8, version: i64, expires: DateTime<Utc>) -> Self {
+        ReplyToken {
+            game,
+            seat,
+            version: u32::try_from(version).unwrap_or(u32::MAX),
+            expires: u32::try_from(expires.timestamp()).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn payload(&self) -> [u8; PAYLOAD_BYTES] {
+        let mut bytes = [0u8; PAYLOAD_BYTES];
+        bytes[..16].copy_from_slice(self.game.as_bytes());
+        bytes[16] = self.seat;
+        bytes[17..21].copy_from_slice(&self.version.to_be_bytes());
+        bytes[21..].copy_from_slice(&self.expires.to_be_bytes());
+        bytes
+    }
+
+    /// The token as written in an address, signed for `user`.
+    #[must_use]
+    pub fn encode(&self, secret: &[u8], user: Uuid) -> String {
+        let payload = self.payload();
+        let tag = mac(secret, b"reply\0", &[user.as_bytes(), &payload]);
+        let mut bytes = payload.to_vec();
+        bytes.extend_from_slice(&tag[..MAC_BYTES]);
+        BASE32_NOPAD.encode(&bytes).to_ascii_lowercase()
+    }
+
+    /// Reads a token without checking it (the seat's user, which the
+    /// signature covers, is found from its game and seat).
+    ///
+    /// # Errors
+    /// [`TokenError::Malformed`].
+    pub fn decode(text: &str) -> Result<(Self, Vec<u8>), TokenError> {
+        let bytes = BASE32_NOPAD
+            .decode(text.to_ascii_uppercase().as_bytes())
+            .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() != PAYLOAD_BYTES + MAC_BYTES {
+            return Err(TokenError::Malformed);
+        }
+        let (payload, tag) = bytes.split_at(PAYLOAD_BYTES);
+        let array = |range: std::ops::Range<usize>| -> [u8; 4] {
+            let mut out = [0u8; 4];
+            out.copy_from_slice(&payload[range]);
+            out
+        };
+        let game = Uuid::from_slice(&payload[..16]).map_err(|_| TokenError::Malformed)?;
+        Ok((
+            ReplyToken {
+                game,
+                seat: payload[16],
+                version: u32::from_be_bytes(array(17..21)),
+                expires: u32::from_be_bytes(array(21..25)),
+            },
+            tag.to_vec(),
+        ))
+    }
+
+    /// Checks `tag` (from [`ReplyToken::decode`]) for `user` and the expiry at `now`.
+    ///
+    /// # Errors
+    /// [`TokenError::BadSignature`], [`TokenError::Expired`].
+    pub fn check(
+        &self,
+        tag: &[u8],
+        secret: &[u8],
+        user: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<(), TokenError> {
+        // Compared in constant time by the MAC type's own check.
+        let mut verifier = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
+        verifier.update(b"reply\0");
+        verifier.update(user.as_bytes());
+        verifier.update(&self.payload());
+        if tag.len() != MAC_BYTES || verifier.verify_truncated_left(tag).is_err() {
+            return Err(TokenError::BadSignature);
+        }
+        if i64::from(self.expires) < now.timestamp() {
+            return Err(TokenError::Expired);
+        }
+        Ok(())
+    }
+}
+
+/// The reply address of `token` for `user` at `domain`.
+#[must_use]
+pub fn reply_address(token: &ReplyToken, secret: &[u8], user: Uuid, domain: &str) -> String {
+    format!("{REPLY_PREFIX}{}@{domain}", token.encode(secret, user))
+}
+
+/// The token text in a recipient address, if it is a reply address
+/// (`play+<token>@...`, any case, in angle brackets or not).
+#[must_use]
+pub fn token_in(address: &str) -> Option<&str> {
+    let address = address.trim().trim_start_matches('<').trim_end_matches('>');
+    let local = address.split('@').next()?;
+    let prefix = local.get(..REPLY_PREFIX.len())?;
+    prefix
+        .eq_ignore_ascii_case(REPLY_PREFIX)
+        .then(|| &local[REPLY_PREFIX.len()..])
+}
+
+/// The signature of the one-click unsubscribe link of `user` from mails of
+/// `kind`, hex.
+#[must_use]
+pub fn unsubscribe_signature(secret: &[u8], user: Uuid, kind: &str) -> String {
+    let tag = mac(
+        secret,
+        b"unsubscribe\0",
+        &[user.as_bytes(), kind.as_bytes()],
+    );
+    hex::encode(&tag[..16])
+}
+
+/// Whether `signature` is the unsubscribe signature of `user` and `kind`.
+#[must_use]
+pub fn unsubscribe_signature_ok(secret: &[u8], user: Uuid, kind: &str, signature: &str) -> bool {
+    let Ok(given) = hex::decode(signature) else {
+        return false;
+    };
+    let mut verifier = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+        .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
+    verifier.update(b"unsubscribe\0");
+    verifier.update(user.as_bytes());
+    verifier.update(kind.as_bytes());
+    given.len() == 16 && verifier.verify_truncated_left(&given).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &[u8] = b"a mail secret";
+
+    fn token() -> ReplyToken {
+        ReplyToken::new(
+            Uuid::from_u128(0x1234_5678_9abc_def0_1234_5678_9abc_def0),
+            1,
+            17,
+            DateTime::from_timestamp(2_000_000_000, 0).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_reply_address_fits_the_64_characters_of_a_local_part() {
+        let address = reply_address(&token(), SECRET, Uuid::nil(), "example.com");
+        let local = address.split('@').next().unwrap();
+        assert!(local.len() <= 64, "{local} is {} long", local.len());
+        assert_eq!(local, local.to_ascii_lowercase());
+    }
+
+    #[test]
+    fn a_token_reads_back_and_checks_for_its_user_only() {
+        let user = Uuid::from_u128(7);
+        let text = token().encode(SECRET, user);
+        let (read, tag) = ReplyToken::decode(&text.to_ascii_uppercase()).unwrap();
+        assert_eq!(read, token());
+        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
+        assert_eq!(read.check(&tag, SECRET, user, now), Ok(()));
+        assert_eq!(
+            read.check(&tag, SECRET, Uuid::from_u128(8), now),
+            Err(TokenError::BadSignature)
+        );
+        assert_eq!(
+            read.check(&tag, b"another secret", user, now),
+            Err(TokenError::BadSignature)
+        );
+        let later = DateTime::from_timestamp(2_000_000_001, 0).unwrap();
+        assert_eq!(
+            read.check(&tag, SECRET, user, later),
+            Err(TokenError::Expired)
+        );
+    }
+
+    #[test]
+    fn a_token_with_a_changed_version_is_refused() {
+        let user = Uuid::from_u128(7);
+        let (_, tag) = ReplyToken::decode(&token().encode(SECRET, user)).unwrap();
+        let forged = ReplyToken {
+            version: 18,
+            ..token()
+        };
+        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
+        assert_eq!(
+            forged.check(&tag, SECRET, user, now),
+            Err(TokenError::BadSignature)
+        );
+        assert_eq!(
+            ReplyToken::decode("not-a-token"),
+            Err(TokenError::Malformed)
+        );
+        assert_eq!(ReplyToken::decode("aaaa"), Err(TokenError::Malformed));
+    }
+
+    #[test]
+    fn tokens_are_found_in_reply_addresses_only() {
+        assert_eq!(token_in("<PLAY+abc@example.com>"), Some("abc"));
+        assert_eq!(token_in("play+abc@example.com"), Some("abc"));
+        assert_eq!(token_in("someone@example.com"), None);
+        assert_eq!(token_in("pl@x"), None);
+    }
+
+    #[test]
+    fn unsubscribe_links_are_signed_per_user_and_kind() {
+        let user = Uuid::from_u128(3);
+        let sig = unsubscribe_signature(SECRET, user, "your_turn");
+        assert!(unsubscribe_signature_ok(SECRET, user, "your_turn", &sig));
+        assert!(!unsubscribe_signature_ok(SECRET, user, "invited", &sig));
+        assert!(!unsubscribe_signature_ok(
+            SECRET,
+            Uuid::from_u128(4),
+            "your_turn",
+            &sig
+        ));
+        assert!(!unsubscribe_signature_ok(SECRET, user, "your_turn", "zz"));
+    }
+}
