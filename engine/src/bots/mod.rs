@@ -15,9 +15,11 @@
 //!   ([`ismcts`]): each iteration draws a complete game consistent with the
 //!   view ([`BotRules::determinize`]), walks one shared tree of commands
 //!   (single-observer ISMCTS: a child's availability counts how often it was
-//!   legal), plays the rest out at random, and backs up each seat's reward;
-//!   the command chosen is the root's most visited child (the vote of all
-//!   determinizations).
+//!   legal), plays the rest out (at random unless the ruleset gives a
+//!   playout policy, [`BotRules::playout_command`]; up to the ruleset's
+//!   horizon, [`BotRules::horizon_rewards`]), and backs up each seat's
+//!   reward; the command chosen is the root's most visited child (the vote
+//!   of all determinizations).
 //!
 //! Everything here is deterministic given the [`BotRng`]'s seed and the
 //! budget's iteration count; a wall-clock deadline only ever stops a search
@@ -150,6 +152,42 @@ pub trait BotRules: Ruleset + Sized {
     /// so that a search still prefers the better of two losses.
     fn rewards(result: &GameResult<Self::Round>, players: usize) -> Vec<f64> {
         win_share_rewards(result, players)
+    }
+
+    /// The command `actor` sends in a search's playout, given the complete
+    /// (determinized) `state` and the actor's `legal` commands (never
+    /// empty): by default a uniformly random one. A ruleset whose random play
+    /// says little about a position overrides it with cheap, sensible play;
+    /// it must still leave every legal command a chance now and then, so
+    /// that the search's estimates do not hinge on one fixed line of play.
+    fn playout_command(
+        state: &Self::State,
+        actor: Seat,
+        legal: &[Self::Command],
+        rng: &mut BotRng,
+    ) -> Self::Command {
+        let _ = (state, actor);
+        legal[below(rng, legal.len())].clone()
+    }
+
+    /// Whether a search lets the other seats choose by
+    /// [`BotRules::playout_command`] in its tree too (an opponent model),
+    /// instead of by their own statistics there. Single-observer ISMCTS
+    /// shares a seat's statistics over every deal it draws, so in the tree
+    /// another seat plays as if it did not know its own cards (it bids the
+    /// same with any hand); a policy that reads the actor's cards in the
+    /// determinized state does not. By default no: a uniformly random
+    /// policy would model random players.
+    const OTHERS_BY_POLICY: bool = false;
+
+    /// Each seat's reward (as [`BotRules::rewards`]) if a search from
+    /// `seen` may stop at the unfinished `state` instead of playing the game
+    /// to its end; `None` to play on. By default searches play every game to
+    /// its end. A ruleset of long matches stops, say, once the round being
+    /// decided is scored, the later rounds being noise to this decision.
+    fn horizon_rewards(seen: &Seen<'_, Self>, state: &Self::State) -> Option<Vec<f64>> {
+        let _ = (seen, state);
+        None
     }
 }
 

@@ -8,10 +8,15 @@
 //!    every child whose command is legal now gains one *availability*; if a
 //!    legal command has no child yet, one is added and the walk stops there,
 //!    else the child with the best UCB score (mean reward + `C`·√(ln
-//!    availability / visits)) is taken;
-//! 3. plays the rest of the game with uniformly random legal commands;
-//! 4. adds each node's actor's reward ([`BotRules::rewards`]) to the nodes
-//!    walked.
+//!    availability / visits)) is taken. When the ruleset models the other
+//!    seats ([`BotRules::OTHERS_BY_POLICY`]), another seat's only candidate
+//!    is the command its playout policy sends in this determinization;
+//! 3. plays the rest of the game with the ruleset's playout policy
+//!    ([`BotRules::playout_command`], uniformly random by default), or up to
+//!    the ruleset's horizon ([`BotRules::horizon_rewards`]), where the walk
+//!    of step 2 stops too;
+//! 4. adds each node's actor's reward ([`BotRules::rewards`], or the
+//!    horizon's) to the nodes walked.
 //!
 //! The answer is the root's most visited command (ties: the higher mean
 //! reward, then the first listed).
@@ -20,7 +25,7 @@ use rand::RngCore;
 
 use super::{BotRng, BotRules, Budget, Seen};
 use crate::random::{Randomness, below};
-use crate::ruleset::{Ruleset, Seat, apply_all};
+use crate::ruleset::{Seat, apply_all};
 
 /// The exploration constant of UCB1 (rewards lie in `0..=1`).
 const EXPLORATION: f64 = 0.7;
@@ -96,6 +101,9 @@ fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, r
     let mut current = 0usize;
     let mut expanded = false;
     while !expanded {
+        if current != 0 && R::horizon_rewards(seen, &state).is_some() {
+            break;
+        }
         let (actor, legal) = if current == 0 {
             (seen.seat, seen.legal.to_vec())
         } else {
@@ -107,6 +115,11 @@ fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, r
         if legal.is_empty() {
             break;
         }
+        let legal = if R::OTHERS_BY_POLICY && actor != seen.seat {
+            vec![R::playout_command(&state, actor, &legal, rng)]
+        } else {
+            legal
+        };
         let mut untried: Vec<usize> = Vec::new();
         let mut best: Option<(usize, f64)> = None;
         for (index, command) in legal.iter().enumerate() {
@@ -156,11 +169,8 @@ fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, r
         path.push(next);
         current = next;
     }
-    play_out::<R>(&mut state, &randomness, rng);
-    let rewards = match R::result(&state) {
-        Some(result) => R::rewards(&result, seen.players),
-        None => vec![0.5; seen.players],
-    };
+    let rewards =
+        play_out::<R>(seen, &mut state, &randomness, rng).unwrap_or(vec![0.5; seen.players]);
     for &n in &path {
         let node = &mut nodes[n];
         node.visits += 1;
@@ -170,20 +180,31 @@ fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, r
     }
 }
 
-/// Finishes the game with uniformly random legal commands.
-fn play_out<R: Ruleset>(state: &mut R::State, randomness: &Randomness, rng: &mut BotRng) {
+/// Plays on with the ruleset's playout policy until its horizon or the end
+/// of the game, and returns each seat's reward there (`None`: the playout
+/// got stuck, which no ruleset does).
+fn play_out<R: BotRules>(
+    seen: &Seen<'_, R>,
+    state: &mut R::State,
+    randomness: &Randomness,
+    rng: &mut BotRng,
+) -> Option<Vec<f64>> {
     for _ in 0..PLAYOUT_LIMIT {
+        if let Some(rewards) = R::horizon_rewards(seen, state) {
+            return Some(rewards);
+        }
         let Some(actor) = R::to_act(state).first().copied() else {
-            return;
+            break;
         };
         let legal = R::legal_commands(state, actor);
         if legal.is_empty() {
-            return;
+            break;
         }
-        let command = &legal[below(rng, legal.len())];
-        match R::decide(state, actor, command, randomness) {
+        let command = R::playout_command(state, actor, &legal, rng);
+        match R::decide(state, actor, &command, randomness) {
             Ok(events) => apply_all::<R>(state, &events),
-            Err(_) => return,
+            Err(_) => break,
         }
     }
+    R::result(state).map(|result| R::rewards(&result, seen.players))
 }

@@ -336,47 +336,136 @@ fn given_forty_seeded_matches_then_greedy_beats_random_clearly() {
     assert!(wins >= 28.0, "greedy won only {wins} of 40");
 }
 
-/// A scored round that paid `payments`.
-fn round_paying(round: u8, payments: &[i32]) -> GoatheadRound {
-    GoatheadRound {
-        round,
-        dealer: s(usize::from(round) % 3),
-        contract: Contract::Court,
-        declarer: Some(s(0)),
-        declaring_side: vec![s(0)],
-        defending_side: vec![s(1), s(2)],
-        trick_points: vec![40; 3],
-        tricks_won: vec![2; 3],
-        kitty_points: 0,
-        side_points: Some(40),
-        made: Some(false),
-        value: 2,
-        payments: payments.to_vec(),
-    }
-}
-
 #[test]
-fn given_a_search_result_then_the_reward_counts_the_score_through_the_second_round_listed() {
-    // Before these rounds: 0, 0, 0. Round 4 (the last scored one) and round
-    // 5 (the root's) count; round 6, played at random, does not.
-    let rounds = vec![
-        round_paying(4, &[2, -1, -1]),
-        round_paying(5, &[-4, 2, 2]),
-        round_paying(6, &[10, -5, -5]),
-    ];
-    let result = crate::ruleset::GameResult {
+fn given_a_finished_match_then_each_reward_is_the_logistic_margin_over_the_best_other_seat() {
+    let result = crate::ruleset::GameResult::<GoatheadRound> {
         scores: vec![8, -4, -4],
         winners: vec![s(0)],
         tie_break: None,
         teams: None,
         outcome: None,
-        rounds,
+        rounds: vec![],
     };
     let rewards = Goathead::rewards(&result, 3);
-    assert!(
-        rewards[0] < 0.5 && rewards[1] > 0.4 && rewards[1] < 0.6,
-        "{rewards:?}"
-    );
+    // Seat 0 leads by 12 game points, two scales: 1 / (1 + e^-2).
+    assert!((rewards[0] - 1.0 / (1.0 + (-2.0f64).exp())).abs() < 1e-12);
     assert!((rewards[1] - rewards[2]).abs() < 1e-12);
-    assert!(rewards.iter().all(|r| (0.0..=1.0).contains(r)));
+    assert!((rewards[1] - 1.0 / (1.0 + 2.0f64.exp())).abs() < 1e-12);
+}
+
+/// Sends greedy's command for whoever is to act until `done` holds.
+fn greedy_until(state: &mut GoatheadState, done: impl Fn(&GoatheadState) -> bool) {
+    while !done(state) {
+        let actor = state.actor().expect("someone to act");
+        let command = greedy_in(state, actor.0);
+        act(state, actor.0, command);
+    }
+}
+
+#[test]
+fn given_a_search_from_a_round_then_its_horizon_is_that_round_scored() {
+    // Two rounds: seat 1 decides in round 0.
+    let options = GoatheadOptions {
+        rounds: 2,
+        deals: vec![deal3(), deal3()],
+    };
+    let mut state = game_with(3, 2, options.deals.clone());
+    let view = Goathead::view(&state, Viewer::Seat(s(1)));
+    let legal = Goathead::legal_commands(&state, s(1));
+    let seen = Seen::<Goathead> {
+        options: &options,
+        players: 3,
+        seat: s(1),
+        view: &view,
+        legal: &legal,
+    };
+    // When the round is being played, then the search plays on.
+    assert_eq!(Goathead::horizon_rewards(&seen, &state), None);
+    greedy_until(&mut state, |st| st.current.tricks.len() == 5);
+    assert_eq!(Goathead::horizon_rewards(&seen, &state), None);
+    // When round 0 is scored (round 1 dealt), then it stops there, with the
+    // match score's margins.
+    greedy_until(&mut state, |st| st.round == 1);
+    let points = &state.game_points;
+    assert!(points.iter().any(|&p| p != 0), "{points:?}");
+    let rewards = Goathead::horizon_rewards(&seen, &state).expect("the horizon");
+    for (seat, reward) in rewards.iter().enumerate() {
+        let best_other = (0..3)
+            .filter(|&j| j != seat)
+            .map(|j| points[j])
+            .max()
+            .expect("two others");
+        assert_eq!(*reward > 0.5, points[seat] > best_other, "{rewards:?}");
+    }
+    // When the match is over, then too.
+    greedy_until(&mut state, GoatheadState::finished);
+    assert!(Goathead::horizon_rewards(&seen, &state).is_some());
+}
+
+#[test]
+fn given_any_decision_point_then_the_playout_command_is_legal_and_mostly_greedy() {
+    let options = options();
+    let (mut agree, mut total) = (0, 0);
+    let mut rng = BotRng::seed_from_u64(3);
+    for players in 3..=4 {
+        for (state, seat) in decision_points(players, &options, 7) {
+            let legal = Goathead::legal_commands(&state, seat);
+            let command = Goathead::playout_command(&state, seat, &legal, &mut rng);
+            assert!(legal.contains(&command), "{command:?} is not legal");
+            agree += usize::from(command == greedy_in(&state, seat.0));
+            total += 1;
+        }
+    }
+    // Greedy nine times in ten (a random command may agree as well).
+    assert!(agree * 100 >= total * 85, "{agree} of {total}");
+    assert!(agree < total, "never random");
+}
+
+/// Seat 2's determinizations of `state` (seat 2 to bid).
+fn seat2_samples(state: &GoatheadState, samples: u64) -> Vec<GoatheadState> {
+    let options = options();
+    let view = Goathead::view(state, Viewer::Seat(s(2)));
+    let legal = Goathead::legal_commands(state, s(2));
+    let seen = Seen::<Goathead> {
+        options: &options,
+        players: 3,
+        seat: s(2),
+        view: &view,
+        legal: &legal,
+    };
+    (0..samples)
+        .map(|seed| Goathead::determinize(&seen, &mut BotRng::seed_from_u64(seed)))
+        .collect()
+}
+
+/// The mean number of Jacks seat 1 holds in `samples`.
+fn seat1_jacks(samples: &[GoatheadState]) -> f64 {
+    let jacks = set("JC JS JH JD");
+    let held: usize = samples
+        .iter()
+        .map(|d| d.current.hands[1].intersection(jacks).len())
+        .sum();
+    held as f64 / samples.len() as f64
+}
+
+#[test]
+fn given_a_seat_bid_court_then_determinizations_mostly_give_it_the_jacks() {
+    // Seat 2 holds JD; JC JS JH are among the 14 cards it cannot see, of
+    // which seat 1 holds 6: 9/7 Jacks on average in a uniform deal. Greedy
+    // bids Court only with about two Jacks or more.
+    let mut state = game(3, deal3());
+    act(&mut state, 1, bid("court"));
+    let samples = seat2_samples(&state, 60);
+    let jacks = seat1_jacks(&samples);
+    assert!(jacks >= 2.0, "seat 1 holds {jacks} Jacks on average");
+}
+
+#[test]
+fn given_a_seat_passed_then_determinizations_mostly_give_it_a_hand_too_weak_to_bid() {
+    // Greedy passes only with a hand good for no contract: hardly two Jacks.
+    let mut state = game(3, deal3());
+    act(&mut state, 1, pass());
+    let samples = seat2_samples(&state, 60);
+    let jacks = seat1_jacks(&samples);
+    assert!(jacks < 9.0 / 7.0, "seat 1 holds {jacks} Jacks on average");
 }
