@@ -3,7 +3,8 @@
 //! Rules:
 //! - One address per user; setting it (again) sends a new 8-digit code to
 //!   it and leaves it unconfirmed until the code is given back (within 24
-//!   hours, at most 5 tries). An unconfirmed address gets nothing else.
+//!   hours, at most 5 tries). An unconfirmed address gets nothing else. A
+//!   user is sent at most one code a minute.
 //! - A confirmed address belongs to one account.
 //! - Each kind of mail is `immediately` (the default), `digest` or `never`;
 //!   reminders are `immediately` or `never`. The digest goes at
@@ -28,6 +29,11 @@ use crate::error::{ErrorCode, Failure};
 pub const KINDS: [&str; 4] = ["your_turn", "reminder", "invited", "game_finished"];
 /// Tries at one code.
 pub const MAX_CODE_ATTEMPTS: i32 = 5;
+/// How long a code is good for.
+pub const CODE_HOURS: i64 = 24;
+/// The least time between two codes sent for one user (so that nobody can
+/// make the server mail a stranger over and over).
+pub const CODE_INTERVAL_SECS: i64 = 60;
 
 /// When a kind of mail is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -163,13 +169,26 @@ pub async fn set(
     }
     let code = format!("{:08}", rand::random_range(0..100_000_000_u32));
     let mut conn = ctx.pool.get().await?;
+    let last_code = mail::address(&mut conn, caller.user_id)
+        .await?
+        .and_then(|row| row.code_expires_at)
+        .map(|expires| expires - Duration::hours(CODE_HOURS));
+    if let Some(sent) = last_code {
+        let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
+        if wait > 0 {
+            return Err(Failure::rate_limited(
+                "a code was sent less than a minute ago",
+                u64::try_from(wait).unwrap_or(1),
+            ));
+        }
+    }
     let row = mail::set_address(
         &mut conn,
         caller.user_id,
         address,
         &code_hash(caller.user_id, &code),
         &code,
-        Utc::now() + Duration::hours(24),
+        Utc::now() + Duration::hours(CODE_HOURS),
     )
     .await
     .map_err(unknown_user_is_unauthenticated)?;

@@ -145,7 +145,7 @@ problems! {
     /// What `get_email` and `remove_email` answer besides the common problems.
     GetEmailProblems { NotFound: "the caller has no address" }
     /// What `set_email` answers besides the common problems.
-    SetEmailProblems { BadRequest: "not an email address" }
+    SetEmailProblems { BadRequest: "not an email address", RateLimited: "a code was sent less than a minute ago" }
     /// What `confirm_email` answers besides the common problems.
     ConfirmEmailProblems {
         BadRequest: "a wrong or expired code, or too many tries",

@@ -199,6 +199,16 @@ async fn confirmed_address(app: &TestApp, catcher: &Catcher, user: &User, addres
         .await
         .ok(200);
     assert_eq!(set["confirmed"], false);
+    // A second code within the minute is refused.
+    app.send(
+        "PUT",
+        "/v1/me/email",
+        Some(&user.token),
+        &[],
+        &json!({"address": address}),
+    )
+    .await
+    .assert_problem(429, "rate_limited");
     let mail = catcher.next_to(address, &mut Vec::new()).await;
     let subject = mail.subject();
     let code = subject.rsplit(' ').next().unwrap().to_owned();
@@ -400,7 +410,10 @@ async fn a_whole_game_of_hats_is_played_by_mail_only() {
         let after = app.game(&id, Some(&users[seat])).await;
         // A move may bring events of its own (a card drawn): the version
         // moves on by one or more.
-        assert!(after["version"].as_i64().unwrap() > before, "the mail moved");
+        assert!(
+            after["version"].as_i64().unwrap() > before,
+            "the mail moved"
+        );
         moves += 1;
         // The answer to the move (a game-over mail may come first).
         let mut other = Vec::new();
