@@ -12,7 +12,8 @@ use utoipa::openapi::path::Operation;
 /// - `401 unauthenticated` and `429 rate_limited` where a token is taken
 ///   (where it is optional, the 401 says a spectator sends none);
 /// - `404 not_found` where the path names something;
-/// - `413 payload_too_large` on every `POST` (a body-less one refuses a body too);
+/// - `413 payload_too_large` on every `POST`, `PUT` and `PATCH` (a body-less
+///   one refuses a body too);
 /// - `500 internal` everywhere, `503 unavailable` wherever the database is used.
 pub(super) struct CommonProblems;
 
@@ -34,6 +35,8 @@ impl Modify for CommonProblems {
             let methods = [
                 (&mut item.get, false),
                 (&mut item.post, true),
+                (&mut item.put, true),
+                (&mut item.patch, true),
                 (&mut item.delete, false),
             ];
             for (operation, post) in methods {
