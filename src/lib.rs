@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod notifications;
 pub mod openapi;
+pub mod proc_stat;
 pub mod pruner;
 pub mod record;
 pub mod retention;
