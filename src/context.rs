@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::auth::JwtKeys;
 use crate::auth::limits::LoginLimits;
 use crate::db::Pool;
+use crate::metrics::Metrics;
 use crate::notifications::wake::{Announcer, GameWatch};
 use crate::retention::Retention;
 
@@ -31,4 +32,6 @@ pub struct Context {
     pub login_limits: LoginLimits,
     /// Whether webhooks may point to non-public addresses.
     pub webhook_allow_private: bool,
+    /// What this process counts for `/metrics`.
+    pub metrics: Arc<Metrics>,
 }

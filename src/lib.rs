@@ -9,6 +9,7 @@ pub mod db;
 pub mod deadlines;
 pub mod error;
 pub mod games;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod proc_stat;

@@ -21,6 +21,7 @@ use crate::config::Settings;
 use crate::context::Context;
 use crate::db::{self, locate};
 use crate::error::Failure;
+use crate::metrics::{Metrics, requests};
 use crate::notifications::wake::{self, Announcer, Listeners};
 use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
@@ -60,6 +61,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     let retention = Retention::from_settings(&settings.retention)?;
     let pool = db::pool_with(url, settings.pool_size, &limits)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
+    let metrics = Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?);
     let listeners = Listeners::default();
     tokio::spawn(wake::listen(url.to_owned(), listeners.clone()));
     let announcer = Announcer::start(pool.clone(), &listeners);
@@ -68,6 +70,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         tokio::spawn(crate::deadlines::run(
             pool.clone(),
             announcer.clone(),
+            Arc::clone(&metrics),
             Duration::from_millis(background.deadline_tick_ms),
         ));
     }
@@ -100,6 +103,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
+        metrics,
     };
     if background.bot_tick_ms > 0 {
         tokio::spawn(crate::bots::worker::run(
@@ -211,8 +215,10 @@ pub fn serve(
     listener: TcpListener,
     workers: Option<usize>,
 ) -> std::io::Result<Server> {
+    let metrics = Arc::clone(&state.metrics);
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
+        let metrics = Arc::clone(&metrics);
         let (app, _) = App::new()
             .into_utoipa_app()
             .openapi(crate::openapi::ApiDoc::openapi())
@@ -230,6 +236,9 @@ pub fn serve(
             .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))
+            .wrap(actix_web::middleware::from_fn(move |req, next| {
+                requests::record(Arc::clone(&metrics), req, next)
+            }))
             .wrap(TracingLogger::<RequestSpan>::new())
     })
     .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)

@@ -199,6 +199,7 @@ pub async fn submit(
     match applied {
         Ok(Some(told)) => {
             super::committed(state, id, decided.response.version, &told);
+            state.metrics.command_accepted(&loaded.game.ruleset);
             Ok(Outcome {
                 version: decided.response.version,
                 body: body.into_bytes(),

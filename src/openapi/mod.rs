@@ -38,7 +38,7 @@ use wire::{EventFields, Examples, GamesByRuleset, NamedVariants, StreamItems};
         (name = "users", description = "Public profiles (`kind`: `human` or `bot`) and bot accounts: players' own programs, labelled as bots"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "audit", description = "Audits and step-through replays"),
-        (name = "service", description = "Health"),
+        (name = "service", description = "Health and metrics"),
     )
 )]
 pub struct ApiDoc;

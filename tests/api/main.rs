@@ -16,6 +16,7 @@ mod events;
 mod export;
 mod games;
 mod invitations;
+mod metrics;
 mod play;
 mod processes;
 mod retention;
