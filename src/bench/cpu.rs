@@ -10,7 +10,10 @@
 //!   not known, and not printed.
 //! - PostgreSQL's is the time of its processes on this machine, its client
 //!   backends only those of the bench's database when the bench made it
-//!   (with `--base`, every database's).
+//!   (with `--base`, every database's). A backend that ends inside the
+//!   window takes its time with it (see `proc_stat`): the server's pool
+//!   keeps its connections, so the figure holds for the server's load, not
+//!   for clients that connect and leave (pgbench's backends).
 
 use hatstand::proc_stat;
 
