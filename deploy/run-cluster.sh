@@ -99,6 +99,12 @@ wait_ready "http://127.0.0.1:$lb_port/readyz" "$logs/haproxy.log"
 
 echo "run-cluster: $n process(es) on 127.0.0.1:$first_port..$((first_port + n - 1))" \
   "behind HAProxy at http://127.0.0.1:$lb_port; logs in $logs; Ctrl-C stops them"
+# Each process has its own /metrics (scrape them, not the balancer), and
+# `hatstand bench --base` reads their CPU time given their process ids.
+server_pids=("${pids[@]:0:n}")
+echo "run-cluster: metrics at http://127.0.0.1:$first_port/metrics" \
+  "(one per process); process ids: ${server_pids[*]}" \
+  "(bench: $(printf -- '--server-pid %s ' "${server_pids[@]}"))"
 # Until a process (or HAProxy) stops, or Ctrl-C: then everything stops.
 set +e
 wait -n "${pids[@]}"

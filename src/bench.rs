@@ -10,6 +10,11 @@
 //! no per-token rate limit: each table's few tokens play at machine speed),
 //! and drops that database at the end.
 //!
+//! Each run prints the CPU time of every accepted command: the server's,
+//! PostgreSQL's and the load generator's (see [`cpu`] for what is counted).
+//! With `--pgbench` it also runs PostgreSQL alone on a transaction as lean
+//! as a command's and prints how much of that rate the server reaches.
+//!
 //! With `--login-storm N` it plays twice, quiet and then while N clients
 //! send wrong passwords as fast as they are answered, and prints both
 //! latencies and their ratio: what a login storm costs a player.
@@ -26,6 +31,9 @@ use serde_json::{Value, json};
 
 use hatstand::config::Settings;
 use hatstand::db::{self, locate};
+
+mod cpu;
+mod pgbench;
 
 /// Options of `hatstand bench`.
 #[derive(Debug, Clone, Args)]
@@ -63,6 +71,16 @@ pub struct BenchArgs {
     /// Clients sending wrong logins during a second run (0: no storm).
     #[arg(long, default_value_t = 0)]
     pub login_storm: usize,
+    /// With `--base`: the server's process id, for its CPU time per command
+    /// (repeat it for several processes behind a balancer).
+    #[arg(long = "server-pid")]
+    pub server_pids: Vec<u32>,
+    /// After the first run, run `pgbench` on the bench's database with as
+    /// many clients as games, for as long, on a transaction as lean as a
+    /// command's, and print the share of its rate the server reached (not
+    /// with `--base`).
+    #[arg(long)]
+    pub pgbench: bool,
 }
 
 /// What one command cost.
@@ -92,13 +110,35 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
             (base, Some(scratch))
         }
     };
+    if args.pgbench && scratch.is_none() {
+        return Err("--pgbench needs the bench's own server (no --base)".to_owned());
+    }
+    let meter = cpu::Meter {
+        server: match (&scratch, args.server_pids.is_empty()) {
+            (Some(_), _) => cpu::Server::InProcess,
+            (None, false) => cpu::Server::Processes(args.server_pids.clone()),
+            (None, true) => cpu::Server::Unknown,
+        },
+        database: scratch.as_ref().map(|s| s.name.clone()),
+    };
     println!(
         "bench: {} games of {} ({players} players) for {} s against {base}",
         args.games, args.ruleset, args.seconds
     );
     let client = Client::builder().timeout(Duration::from_secs(30)).finish();
-    let quiet = play_for(&client, &base, &args, &options, players).await?;
+    let quiet = play_for(&client, &base, &args, &options, players, &meter).await?;
     let quiet = report(&quiet);
+    if let Some(scratch) = scratch.as_ref().filter(|_| args.pgbench) {
+        // (PostgreSQL's CPU is not shown for pgbench: its backends start
+        // and end inside the window, and an ended process's time is not
+        // counted; see `proc_stat`.)
+        let lean = pgbench::run(&scratch.url, args.games, args.seconds).await?;
+        println!(
+            "pgbench: {:.0} tps; hatstand reaches {:.0}% of it",
+            lean.tps,
+            quiet.rate / lean.tps * 100.0
+        );
+    }
     if args.login_storm > 0 {
         println!(
             "bench: again, while {} clients send wrong passwords",
@@ -115,7 +155,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
                 ))
             })
             .collect();
-        let stormy = play_for(&client, &base, &args, &options, players).await?;
+        let stormy = play_for(&client, &base, &args, &options, players, &meter).await?;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut answers: BTreeMap<u16, u64> = BTreeMap::new();
         for client in storm {
@@ -147,7 +187,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
                 hatstand::pruner::prune(&pool, &retention, hatstand::record::chain::now()).await;
             (pruned, started.elapsed())
         });
-        let pruning = play_for(&client, &base, &args, &options, players).await?;
+        let pruning = play_for(&client, &base, &args, &options, players, &meter).await?;
         let (pruned, took) = pruner.await.map_err(|e| e.to_string())?;
         let pruned = pruned?;
         let pruning = report(&pruning);
@@ -226,11 +266,12 @@ async fn add_backlog(url: &str, n: u64) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-/// What one run of the tables produced: every table's report merged, and
-/// how long the run took.
+/// What one run of the tables produced: every table's report merged, how
+/// long the run took, and the CPU time it cost.
 struct Played {
     tables: TableReport,
     elapsed: f64,
+    cpu: cpu::Spent,
 }
 
 /// Plays `--games` tables for `--seconds`, each with fresh users.
@@ -240,28 +281,45 @@ async fn play_for(
     args: &BenchArgs,
     options: &Value,
     players: usize,
+    meter: &cpu::Meter,
 ) -> Result<Played, String> {
+    // The players sign up first: argon2 hashes (two per player, tens of
+    // milliseconds each) are not what a command costs, so the measured
+    // window starts once every table is seated.
     let run_id = uuid::Uuid::new_v4().simple().to_string();
-    let deadline = Instant::now() + Duration::from_secs(args.seconds);
-    let tables = (0..args.games).map(|g| {
+    let seated = (0..args.games).map(|g| {
         let name = format!("b{}{g}", &run_id[..8]);
         async move {
+            let mut tokens = Vec::new();
+            for seat in 0..players {
+                tokens.push(token(client, base, &format!("{name}s{seat}")).await?);
+            }
+            Ok::<_, String>(tokens)
+        }
+    });
+    let seated = futures_util::future::join_all(seated).await;
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let tables = seated
+        .into_iter()
+        .enumerate()
+        .map(|(g, tokens)| async move {
             play_table(
                 client,
                 base,
                 &args.ruleset,
-                players,
                 options,
-                &name,
+                &tokens?,
                 g as u64,
                 deadline,
                 args.idempotency_keys,
             )
             .await
-        }
-    });
+        });
     let started = Instant::now();
+    let before = meter.read();
     let results = futures_util::future::join_all(tables).await;
+    let cpu = before.until(&meter.read());
+    let elapsed = started.elapsed().as_secs_f64();
     let mut tables = TableReport {
         samples: Vec::new(),
         reads: 0,
@@ -275,7 +333,8 @@ async fn play_for(
     }
     Ok(Played {
         tables,
-        elapsed: started.elapsed().as_secs_f64(),
+        elapsed,
+        cpu,
     })
 }
 
@@ -342,12 +401,36 @@ async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> 
     // the per-token rate meant for clients, so it is off here.
     let mut settings = settings.clone();
     settings.token_rate = 0;
-    let state = hatstand::startup::state_for(&bench_url, &settings).await?;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    let server =
-        hatstand::startup::serve(state, listener, settings.workers).map_err(|e| e.to_string())?;
-    actix_web::rt::spawn(server);
+    // The server runs on threads of its own (its own runtime, its workers),
+    // the load generator on this one: their CPU times stay apart.
+    let (ready, started) = tokio::sync::oneshot::channel::<Result<(), String>>();
+    let server_url = bench_url.clone();
+    std::thread::Builder::new()
+        .name("server".to_owned())
+        .spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = match hatstand::startup::state_for(&server_url, &settings).await {
+                    Ok(state) => hatstand::startup::serve(state, listener, settings.workers)
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(e),
+                };
+                match server {
+                    Ok(server) => {
+                        let _ = ready.send(Ok(()));
+                        let _ = server.await;
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                    }
+                }
+            });
+        })
+        .map_err(|e| e.to_string())?;
+    started
+        .await
+        .map_err(|_| "the server stopped before it started".to_owned())??;
     Ok((
         format!("http://127.0.0.1:{port}"),
         Scratch {
@@ -440,17 +523,13 @@ async fn play_table(
     client: &Client,
     base: &str,
     ruleset: &str,
-    players: usize,
     options: &Value,
-    name: &str,
+    tokens: &[String],
     seed: u64,
     deadline: Instant,
     keyed: bool,
 ) -> Result<TableReport, String> {
-    let mut tokens = Vec::new();
-    for seat in 0..players {
-        tokens.push(token(client, base, &format!("{name}s{seat}")).await?);
-    }
+    let players = tokens.len();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut report = TableReport {
         samples: Vec::new(),
@@ -640,8 +719,24 @@ fn report(played: &Played) -> Figures {
         println!("bench: error {code}: {n}");
     }
     let total_errors: u64 = errors.values().sum();
+    let per_command = |ms: Option<f64>| ms.filter(|_| accepted > 0.0).map(|ms| ms / accepted);
+    let server = per_command(played.cpu.server);
+    let mut costs = Vec::new();
+    for (who, ms) in [
+        ("server", server),
+        ("PostgreSQL", per_command(played.cpu.postgres)),
+        ("load generator", per_command(played.cpu.generator)),
+    ] {
+        if let Some(ms) = ms {
+            costs.push(format!("{who} {ms:.3} ms"));
+        }
+    }
+    if !costs.is_empty() {
+        println!("bench: CPU per accepted command: {}", costs.join(", "));
+    }
+    let server = server.map_or_else(String::new, |ms| format!(", {ms:.3} ms server CPU/command"));
     println!(
-        "bench: {rate:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms, {total_errors} errors",
+        "bench: {rate:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms, {total_errors} errors{server}",
         pct(0.50),
         pct(0.99)
     );

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::auth::JwtKeys;
 use crate::auth::limits::LoginLimits;
 use crate::db::Pool;
+use crate::metrics::Metrics;
 use crate::notifications::wake::{Announcer, GameWatch};
 use crate::retention::Retention;
 
@@ -33,4 +34,6 @@ pub struct Context {
     pub webhook_allow_private: bool,
     /// The key of mail reply tokens and unsubscribe links.
     pub mail_secret: std::sync::Arc<Vec<u8>>,
+    /// What this process counts for `/metrics`.
+    pub metrics: Arc<Metrics>,
 }

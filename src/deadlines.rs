@@ -14,6 +14,7 @@
 //! seat in `to_act` times out: `turn_timed_out` (actor: the seat, no user),
 //! then autoplay or forfeit as the game's options say.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use diesel_async::AsyncConnection;
@@ -28,23 +29,26 @@ use crate::error::Failure;
 use crate::games::command::append_finished;
 use crate::games::kind_of;
 use crate::games::step::{Finished, Step};
+use crate::metrics::Metrics;
 use crate::notifications::wake::Announcer;
 
 /// The most games one tick claims.
 pub const BATCH: i64 = 16;
 
 /// Runs the worker forever: a tick now, then one every `every`; what fired
-/// is announced after each tick's commit.
-pub async fn run(pool: Pool, announcer: Announcer, every: Duration) {
+/// is announced after each tick's commit, and how late it fired counted
+/// (`hatstand_deadline_lag_seconds`).
+pub async fn run(pool: Pool, announcer: Announcer, metrics: Arc<Metrics>, every: Duration) {
     loop {
         match fire_due(&pool).await {
             Ok(fired) => {
                 if !fired.is_empty() {
                     tracing::info!(fired = fired.len(), "deadlines fired");
                 }
-                for (game, version, told) in fired {
-                    announcer.announce(game, version);
-                    announcer.tell(&told);
+                for done in fired {
+                    announcer.announce(done.game, done.version);
+                    announcer.tell(&done.told);
+                    metrics.deadline_fired(done.lag_seconds);
                 }
             }
             Err(e) => tracing::warn!(error = %e, "deadline worker failed; retrying"),
@@ -62,8 +66,16 @@ pub async fn tick(pool: &Pool) -> Result<usize, Failure> {
     Ok(fire_due(pool).await?.len())
 }
 
-/// A game timed out: its id, its new version and the notifications written.
-type Fired = (Uuid, i64, Vec<Noted>);
+/// A game that timed out.
+struct Fired {
+    game: Uuid,
+    /// Its new version.
+    version: i64,
+    /// The notifications written.
+    told: Vec<Noted>,
+    /// How long after its deadline it was timed out, in seconds.
+    lag_seconds: f64,
+}
 
 /// Fires the due deadlines this worker could claim, in one transaction.
 async fn fire_due(pool: &Pool) -> Result<Vec<Fired>, Failure> {
@@ -97,9 +109,17 @@ async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
     match timed_out {
         Ok(finished) => {
             crate::games::record_version(finished.row.version);
+            let lag_seconds = loaded.game.deadline.map_or(0.0, |deadline| {
+                (crate::record::chain::now() - deadline).as_seconds_f64()
+            });
             Ok(append_finished(conn, loaded.game.version, &finished, None)
                 .await?
-                .map(|told| (id, finished.row.version, told)))
+                .map(|told| Fired {
+                    game: id,
+                    version: finished.row.version,
+                    told,
+                    lag_seconds,
+                }))
         }
         Err(e) => {
             // Never retry a game the engine cannot time out in a hot loop.

@@ -21,6 +21,7 @@ use crate::config::Settings;
 use crate::context::Context;
 use crate::db::{self, locate};
 use crate::error::Failure;
+use crate::metrics::{Metrics, requests};
 use crate::notifications::wake::{self, Announcer, Listeners};
 use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
@@ -60,6 +61,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     let retention = Retention::from_settings(&settings.retention)?;
     let pool = db::pool_with(url, settings.pool_size, &limits)?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
+    let metrics = Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?);
     let listeners = Listeners::default();
     tokio::spawn(wake::listen(url.to_owned(), listeners.clone()));
     let announcer = Announcer::start(pool.clone(), &listeners);
@@ -68,6 +70,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         tokio::spawn(crate::deadlines::run(
             pool.clone(),
             announcer.clone(),
+            Arc::clone(&metrics),
             Duration::from_millis(background.deadline_tick_ms),
         ));
     }
@@ -102,6 +105,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
         mail_secret: Arc::clone(&mail_secret),
+        metrics,
     };
     start_mail(&settings.mail, &context, Arc::clone(&listeners.mail)).await?;
     if background.bot_tick_ms > 0 {
@@ -152,6 +156,7 @@ pub async fn tool_context(
         users: listeners.users,
         webhook_allow_private: settings.background.webhook_allow_private,
         mail_secret,
+        metrics: Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?),
     };
     Ok((context, sent))
 }
@@ -295,8 +300,10 @@ pub fn serve(
     listener: TcpListener,
     workers: Option<usize>,
 ) -> std::io::Result<Server> {
+    let metrics = Arc::clone(&state.metrics);
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
+        let metrics = Arc::clone(&metrics);
         let (app, _) = App::new()
             .into_utoipa_app()
             .openapi(crate::openapi::ApiDoc::openapi())
@@ -314,6 +321,9 @@ pub fn serve(
             .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))
+            .wrap(actix_web::middleware::from_fn(move |req, next| {
+                requests::record(Arc::clone(&metrics), req, next)
+            }))
             .wrap(TracingLogger::<RequestSpan>::new())
     })
     .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)

@@ -369,3 +369,19 @@ pub async fn failed(
     .await?;
     Ok(())
 }
+
+/// Mails due and not sent yet (future reminders and digest lines are not a
+/// backlog), through the outbox's partial index of pending rows.
+const BACKLOG: &str = "SELECT count(*) AS pending,
+       coalesce(extract(epoch FROM now() - min(due_at)), 0)::float8 AS oldest_due_seconds
+  FROM mail_outbox WHERE state = 'pending' AND due_at <= now()";
+
+/// The mail outbox's backlog, for `/metrics`.
+///
+/// # Errors
+/// Database errors.
+pub async fn backlog(
+    conn: &mut AsyncPgConnection,
+) -> diesel::QueryResult<super::webhooks::Backlog> {
+    diesel::sql_query(BACKLOG).get_result(conn).await
+}

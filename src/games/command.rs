@@ -266,6 +266,7 @@ async fn apply(
     match applied {
         Ok(Some(told)) => {
             super::committed(state, id, decided.response.version, &told);
+            state.metrics.command_accepted(&loaded.game.ruleset);
             Ok(Outcome {
                 version: decided.response.version,
                 body: body.into_bytes(),

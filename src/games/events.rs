@@ -141,6 +141,7 @@ pub async fn list(
         drop(conn);
         if let Some(rx) = changed.as_mut() {
             // Woken by a notification, or at the deadline; either way, read again.
+            let _held = state.metrics.long_poll();
             let _ = tokio::time::timeout_at(deadline, rx.changed()).await;
         }
     }

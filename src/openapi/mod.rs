@@ -39,7 +39,7 @@ use wire::{EventFields, Examples, GamesByRuleset, NamedVariants, StreamItems};
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
         (name = "audit", description = "Audits and step-through replays"),
-        (name = "service", description = "Health"),
+        (name = "service", description = "Health and metrics"),
     )
 )]
 pub struct ApiDoc;

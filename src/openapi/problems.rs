@@ -31,7 +31,8 @@ impl Modify for CommonProblems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in &mut openapi.paths.paths {
             let named = path.contains('{');
-            let database = path != "/healthz";
+            // `/metrics` leaves out what the database does not answer.
+            let database = path != "/healthz" && path != "/metrics";
             let methods = [
                 (&mut item.get, false),
                 (&mut item.post, true),

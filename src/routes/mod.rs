@@ -48,6 +48,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(service::healthz)
         .service(service::readyz)
+        .service(service::metrics)
         .service(
             scope("/v1")
                 .service(auth::register)

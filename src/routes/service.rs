@@ -1,4 +1,4 @@
-//! Liveness and readiness.
+//! Liveness, readiness and metrics.
 
 use actix_web::{HttpResponse, get};
 use serde::Serialize;
@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use super::problem::Problem;
 use super::{Answer, State};
 use crate::error::Failure;
+use crate::metrics::scrape;
 
 /// How long `/readyz` waits for the database.
 const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
@@ -47,4 +48,23 @@ pub async fn readyz(state: State) -> Answer {
         .await
         .map_err(|_| Failure::unavailable("the database did not answer within a second"))??;
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
+}
+
+/// This process's metrics, in Prometheus's text format.
+///
+/// Requests by route, commands, the database pool, the webhook outbox,
+/// deadline lag, held long polls and streams, CPU and memory (README,
+/// *Operating it*).
+#[utoipa::path(
+    operation_id = "get_metrics", tag = "service",
+    responses((status = 200, description = "Prometheus text exposition format (version 0.0.4)", body = String, content_type = "text/plain; version=0.0.4; charset=utf-8"))
+)]
+#[get("/metrics")]
+pub async fn metrics(state: State) -> Answer {
+    let page = scrape::page(&state.metrics, &state.pool)
+        .await
+        .map_err(Failure::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type(scrape::CONTENT_TYPE)
+        .body(page))
 }

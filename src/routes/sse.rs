@@ -23,6 +23,7 @@ use crate::auth::Caller;
 use crate::context::Context;
 use crate::error::Failure;
 use crate::games::events::{self, EventOut};
+use crate::metrics::Held;
 use crate::notifications::inbox::{self, MAX_NOTIFICATIONS};
 
 /// How long a stream stays silent before a keep-alive comment.
@@ -54,6 +55,8 @@ struct Feed {
     /// The token's (session, user), checked again now and then.
     session: Option<(Uuid, Uuid)>,
     checked_at: Instant,
+    /// Counts the stream as open (`hatstand_event_streams_open`) while it lives.
+    _open: Held,
 }
 
 impl Feed {
@@ -150,6 +153,7 @@ pub async fn game(
         pending: VecDeque::new(),
         session: viewer.map(|c| (c.session, c.user_id)),
         checked_at: Instant::now(),
+        _open: state.metrics.stream(),
     };
     feed.push_events(first.events);
     Ok(futures_util::stream::unfold(feed, next))
@@ -177,6 +181,7 @@ pub async fn user(
         pending: VecDeque::new(),
         session: Some((caller.session, caller.user_id)),
         checked_at: Instant::now(),
+        _open: state.metrics.stream(),
     };
     feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))
