@@ -201,6 +201,16 @@ for n in "${!drills[@]}"; do
   to=$(leader)
 
   # Every acknowledged command, on the leader itself.
+  # What the bench saw.
+  bench_log=$out/bench-$tag.log
+  errors=$(grep -E '^bench: error ' "$bench_log" || true)
+  retried=$(sed -n 's/^bench: retried \([0-9]*\) requests answered 503 and \([0-9]*\) unanswered$/\1 503s, \2 unanswered/p' "$bench_log")
+  accepted=$(sed -n 's/^bench: \([0-9]*\) commands accepted.*/\1/p' "$bench_log")
+  windows=$(sed -n 's/^bench: without service from \([0-9]*\) (unix ms) for \([0-9.]*\) s.*/\1 \2/p' "$bench_log")
+  # The first 503 (unix ms): when the clients first saw the failure.
+  first_503=$(awk 'NR == 1 { print $1 }' <<<"$windows")
+  first_503=${first_503:-0}
+
   # The new leader without a synchronous standby: from its promotion (a
   # new timeline) to a standby of that timeline being synchronous.
   promoted_ms=0
@@ -211,11 +221,15 @@ for n in "${!drills[@]}"; do
   if [ -n "$promoted" ]; then
     promoted_ms=$(ms_of "$promoted")
     timeline=${promoted##* }
-    synced=$(awk -v tl="$timeline" '
-      /LOG:  standby ".*" is now a synchronous standby/ { candidate = $0; next }
-      candidate != "" && $0 ~ ("STATEMENT:  START_REPLICATION .* TIMELINE " tl "$") { print candidate; exit }
+    # A standby streaming the new timeline; failing that (a switchover's
+    # old primary, stopped cleanly, follows the switch on its connection
+    # to the old one), the first synchronous standby after the promotion.
+    synced=$(sed -n '/LOG:  selected new timeline ID/,$p' <<<"$new_lines" | awk -v tl="$timeline" '
+      /LOG:  standby ".*" is now a synchronous standby/ { if (first == "") first = $0; candidate = $0; next }
+      candidate != "" && $0 ~ ("STATEMENT:  START_REPLICATION .* TIMELINE " tl "$") { print candidate; found = 1; exit }
       { candidate = "" }
-    ' <<<"$new_lines")
+      END { if (!found && first != "") print first }
+    ')
     if [ -n "$synced" ]; then
       sync_ms=$(ms_of "$synced")
       alone=$(awk -v a="$promoted_ms" -v b="$sync_ms" 'BEGIN { printf "%.3f s", (b - a) / 1000 }')
@@ -223,7 +237,7 @@ for n in "${!drills[@]}"; do
   fi
 
   node_url="postgres://hatstand:$APP_PASSWORD@127.0.0.1:$(pg_port "$to")/hatstand"
-  read -r acked present exposed < <(psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 "$node_url" <<SQL
+  read -r acked present exposed back_ms < <(psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 "$node_url" <<SQL
 CREATE TEMP TABLE acks (line jsonb);
 \\copy acks FROM '$acks' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')
 SELECT count(*),
@@ -234,7 +248,8 @@ SELECT count(*),
             AND e.actor_seat = (a.line->>'seat')::int
             AND e.command = a.line->'command')),
        count(*) FILTER (WHERE (a.line->>'sent')::bigint >= $promoted_ms
-                          AND (a.line->>'at')::bigint < $sync_ms)
+                          AND (a.line->>'at')::bigint < $sync_ms),
+       coalesce(min((a.line->>'at')::bigint) FILTER (WHERE (a.line->>'sent')::bigint > $first_503), 0)
   FROM acks a;
 SQL
   )
@@ -250,25 +265,20 @@ SQL
     verified=0
   fi
 
-  # What the bench saw.
-  bench_log=$out/bench-$tag.log
-  errors=$(grep -E '^bench: error ' "$bench_log" || true)
-  retried=$(sed -n 's/^bench: retried \([0-9]*\) requests answered 503 and \([0-9]*\) unanswered$/\1 503s, \2 unanswered/p' "$bench_log")
-  accepted=$(sed -n 's/^bench: \([0-9]*\) commands accepted.*/\1/p' "$bench_log")
-  windows=$(sed -n 's/^bench: without service from \([0-9]*\) (unix ms) for \([0-9.]*\) s.*/\1 \2/p' "$bench_log")
   cancelled=$( (tail -n +"$((before[1] + 1))" "$state/node1.log"; tail -n +"$((before[2] + 1))" "$state/node2.log") |
     grep -cE 'canceling (the )?wait for synchronous replication' || true)
-  # Without service: from the first 503 to the first command accepted
-  # after the last 503 (a command answered from its stored Idempotency-Key
-  # reply may be accepted in between, which splits the bench's windows).
-  gap="none"
+  # Without service: from the first 503 to the first command accepted that
+  # was sent after it. (A command sent before may be accepted sooner: one
+  # that committed before the strike, retried, is answered from its stored
+  # Idempotency-Key reply; and a command whose commit waits for the standby
+  # is not answered at all until it is back, so the 503s alone undercount.)
+  gap="n/a"
   back="n/a"
-  if [ -n "$windows" ]; then
-    gap=$(awk 'NR == 1 { first = $1 } { end = $1 + $2 * 1000 } END { printf "%.3f s", (end - first) / 1000 }' <<<"$windows")
-    back=$(awk -v k="$struck_ms" '{ end = $1 + $2 * 1000 } END { printf "%.3f s", (end - k) / 1000 }' <<<"$windows")
-    gap+=" in $(grep -c . <<<"$windows") window(s)"
+  if [ "$first_503" -gt 0 ] && [ "$back_ms" -gt 0 ]; then
+    gap=$(awk -v a="$first_503" -v b="$back_ms" 'BEGIN { printf "%.3f s", (b - a) / 1000 }')
+    back=$(awk -v a="$struck_ms" -v b="$back_ms" 'BEGIN { printf "%.3f s", (b - a) / 1000 }')
   fi
-  line="$tag: node$from -> node$to; without service $gap (strike to service back: $back);"
+  line="$tag: node$from -> node$to; without service $gap (first 503 to first accepted command sent after it; strike to it: $back);"
   line+=" retried ${retried:-?}; accepted ${accepted:-?}; acknowledged $acked, on the leader $present, lost $lost;"
   line+=" audits verified $verified of $audits;"
   line+=" new leader without a sync standby for $alone, commands sent and acknowledged meanwhile $exposed; sync waits cancelled $cancelled"
