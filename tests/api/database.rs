@@ -349,8 +349,10 @@ async fn a_primary_turned_standby_answers_503_and_its_connections_are_dropped() 
     // Writes are taken again by new sessions; the pooled read-only ones
     // (opened before the refusal) must not be handed out.
     app.sql(
-        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only',
-                                    current_database()); END $$;",
+        "BEGIN READ WRITE;
+         DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only',
+                                    current_database()); END $$;
+         COMMIT",
     )
     .await;
     let mut answers = Vec::new();
