@@ -18,6 +18,13 @@
 //! With `--login-storm N` it plays twice, quiet and then while N clients
 //! send wrong passwords as fast as they are answered, and prints both
 //! latencies and their ratio: what a login storm costs a player.
+//!
+//! For failover drills: `--retry-unavailable` sends a request answered 503
+//! (or not answered at all) again, the same body with the same
+//! `Idempotency-Key`, every 100 ms, counts those retries and prints each
+//! time without service (from the first 503 to the next accepted command);
+//! `--acks FILE` writes every accepted command (game, seat, version sent,
+//! command) as a JSON line, for checking afterwards that none was lost.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -81,6 +88,131 @@ pub struct BenchArgs {
     /// with `--base`).
     #[arg(long)]
     pub pgbench: bool,
+    /// Send a request answered 503 (or not answered) again, every 100 ms,
+    /// for up to a minute, and print the times without service.
+    #[arg(long)]
+    pub retry_unavailable: bool,
+    /// Write every accepted command to this file, one JSON object a line:
+    /// `{"game", "seat", "version" (the version it was sent at), "command",
+    /// "sent" (when it was first sent), "at" (when it was accepted), in unix ms}`.
+    #[arg(long)]
+    pub acks: Option<std::path::PathBuf>,
+}
+
+/// How a client gets through a failover: what it retried, and when the
+/// service was down as it saw it.
+#[derive(Default)]
+struct Outages {
+    /// Requests sent again after a 503.
+    retried_503: u64,
+    /// Requests sent again after no answer (refused, reset, timed out).
+    retried_unanswered: u64,
+    /// Since when no command was accepted after a 503 (or no answer).
+    down_since: Option<(Instant, std::time::SystemTime)>,
+    /// Each time without service: from the first 503 to the first command
+    /// accepted after it.
+    windows: Vec<(std::time::SystemTime, Duration)>,
+}
+
+/// The HTTP client of every table, and what it records.
+#[derive(Clone)]
+struct Net {
+    client: Client,
+    /// With `--retry-unavailable`: 503s are retried and outages measured.
+    retry: Option<std::sync::Arc<std::sync::Mutex<Outages>>>,
+    /// With `--acks`: where accepted commands are written.
+    acks: Option<std::sync::Arc<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>>,
+}
+
+/// How long a request is retried before the bench gives up on it.
+const RETRY_FOR: Duration = Duration::from_secs(60);
+/// The pause between retries (finer than `Retry-After`, to time outages).
+const RETRY_PAUSE: Duration = Duration::from_millis(100);
+
+impl Net {
+    fn outages(&self) -> Option<std::sync::MutexGuard<'_, Outages>> {
+        self.retry
+            .as_ref()
+            .map(|r| r.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// A request was answered 503, or not at all.
+    fn down(&self, unanswered: bool) {
+        if let Some(mut o) = self.outages() {
+            if unanswered {
+                o.retried_unanswered += 1;
+            } else {
+                o.retried_503 += 1;
+            }
+            if o.down_since.is_none() {
+                o.down_since = Some((Instant::now(), std::time::SystemTime::now()));
+            }
+        }
+    }
+
+    /// A command was accepted: `game` at `version`, by `seat`, first sent at `sent`.
+    fn accepted(
+        &self,
+        game: &str,
+        seat: usize,
+        version: i64,
+        command: &Value,
+        sent: std::time::SystemTime,
+    ) -> Result<(), String> {
+        if let Some(mut o) = self.outages()
+            && let Some((since, wall)) = o.down_since.take()
+        {
+            o.windows.push((wall, since.elapsed()));
+        }
+        if let Some(acks) = &self.acks {
+            use std::io::Write;
+            let ms = |t: std::time::SystemTime| {
+                t.duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis())
+            };
+            let line = json!({
+                "game": game, "seat": seat, "version": version, "command": command,
+                "sent": ms(sent), "at": ms(std::time::SystemTime::now()),
+            });
+            let mut acks = acks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            writeln!(acks, "{line}").map_err(|e| format!("--acks: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Prints what was retried and each time without service.
+    fn report_outages(&self) -> Result<(), String> {
+        if let Some(acks) = &self.acks {
+            use std::io::Write;
+            acks.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .flush()
+                .map_err(|e| format!("--acks: {e}"))?;
+        }
+        let Some(o) = self.outages() else {
+            return Ok(());
+        };
+        println!(
+            "bench: retried {} requests answered 503 and {} unanswered",
+            o.retried_503, o.retried_unanswered
+        );
+        for (wall, took) in &o.windows {
+            let at = wall
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_millis();
+            println!(
+                "bench: without service from {at} (unix ms) for {:.3} s (first 503 to first accepted command)",
+                took.as_secs_f64()
+            );
+        }
+        if o.down_since.is_some() {
+            println!("bench: still without service at the end");
+        }
+        Ok(())
+    }
 }
 
 /// What one command cost.
@@ -125,9 +257,23 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         "bench: {} games of {} ({players} players) for {} s against {base}",
         args.games, args.ruleset, args.seconds
     );
-    let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+    let acks = match &args.acks {
+        Some(path) => Some(std::sync::Arc::new(std::sync::Mutex::new(
+            std::io::BufWriter::new(
+                std::fs::File::create(path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ),
+        ))),
+        None => None,
+    };
+    let client = Net {
+        client: Client::builder().timeout(Duration::from_secs(30)).finish(),
+        retry: args.retry_unavailable.then(Default::default),
+        acks,
+    };
     let quiet = play_for(&client, &base, &args, &options, players, &meter).await?;
     let quiet = report(&quiet);
+    client.report_outages()?;
     if let Some(scratch) = scratch.as_ref().filter(|_| args.pgbench) {
         // (PostgreSQL's CPU is not shown for pgbench: its backends start
         // and end inside the window, and an ended process's time is not
@@ -276,7 +422,7 @@ struct Played {
 
 /// Plays `--games` tables for `--seconds`, each with fresh users.
 async fn play_for(
-    client: &Client,
+    client: &Net,
     base: &str,
     args: &BenchArgs,
     options: &Value,
@@ -341,7 +487,7 @@ async fn play_for(
 /// Sends wrong logins (for unknown users, a new name each time, so no
 /// account limit stops them) until told to stop; counts the answers.
 async fn wrong_logins(
-    client: Client,
+    client: Net,
     base: String,
     n: usize,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -463,6 +609,39 @@ fn request(
     })
 }
 
+/// Sends a request (with `key` as its `Idempotency-Key`, if any): the status
+/// and the JSON answer. With `--retry-unavailable`, a 503 or no answer is
+/// sent again, unchanged, until answered otherwise (a minute at most).
+async fn exchange(
+    net: &Net,
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    key: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
+    let started = Instant::now();
+    loop {
+        let mut req = request(&net.client, method, url, token)?;
+        if let Some(key) = key {
+            req = req.insert_header(("Idempotency-Key", key));
+        }
+        let answer = send(req, body).await;
+        if net.retry.is_none() {
+            return answer;
+        }
+        match &answer {
+            Ok((503, _)) => net.down(false),
+            Err(_) => net.down(true),
+            Ok(_) => return answer,
+        }
+        if started.elapsed() > RETRY_FOR {
+            return answer;
+        }
+        actix_web::rt::time::sleep(RETRY_PAUSE).await;
+    }
+}
+
 /// Sends `req` with `body` as JSON (if any): the status and the JSON answer.
 async fn send(req: ClientRequest, body: Option<&Value>) -> Result<(u16, Value), String> {
     let url = req.get_uri().to_string();
@@ -478,6 +657,9 @@ async fn send(req: ClientRequest, body: Option<&Value>) -> Result<(u16, Value), 
         .map_err(|e| e.to_string())?;
     let value = if bytes.is_empty() {
         Value::Null
+    } else if res.status().as_u16() == 503 {
+        // Not necessarily the server's problem+json (a proxy's page).
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null)
     } else {
         serde_json::from_slice(&bytes).map_err(|e| e.to_string())?
     };
@@ -485,16 +667,16 @@ async fn send(req: ClientRequest, body: Option<&Value>) -> Result<(u16, Value), 
 }
 
 async fn call(
-    client: &Client,
+    client: &Net,
     method: &str,
     url: &str,
     token: Option<&str>,
     body: Option<&Value>,
 ) -> Result<(u16, Value), String> {
-    send(request(client, method, url, token)?, body).await
+    exchange(client, method, url, token, None, body).await
 }
 
-async fn token(client: &Client, base: &str, name: &str) -> Result<String, String> {
+async fn token(client: &Net, base: &str, name: &str) -> Result<String, String> {
     let creds = json!({"username": name, "password": "bench-password"});
     call(
         client,
@@ -520,7 +702,7 @@ async fn token(client: &Client, base: &str, name: &str) -> Result<String, String
 
 #[expect(clippy::too_many_arguments, reason = "one table's whole configuration")]
 async fn play_table(
-    client: &Client,
+    client: &Net,
     base: &str,
     ruleset: &str,
     options: &Value,
@@ -552,7 +734,7 @@ async fn play_table(
         let id = game["id"].as_str().unwrap_or_default().to_owned();
         let mut game = game;
         for t in &tokens[1..] {
-            let (_, joined) = call(
+            let (status, joined) = call(
                 client,
                 "POST",
                 &format!("{base}/v1/games/{id}/join"),
@@ -561,6 +743,12 @@ async fn play_table(
             )
             .await?;
             game = joined;
+            if status != 200 {
+                // A join retried after it committed answers `already_joined`.
+                game = call(client, "GET", &format!("{base}/v1/games/{id}"), None, None)
+                    .await?
+                    .1;
+            }
         }
         let mut seat_view: Option<(usize, Value)> = None;
         while game["status"] == "active" && Instant::now() < deadline {
@@ -608,18 +796,19 @@ async fn play_table(
             let body = json!({"expected_version": version, "command": command});
             let key = keyed.then(|| uuid::Uuid::new_v4().to_string());
             let sent = Instant::now();
-            let mut req = request(
+            let sent_at = std::time::SystemTime::now();
+            let (status, answer) = exchange(
                 client,
                 "POST",
                 &format!("{base}/v1/games/{id}/commands"),
                 Some(&tokens[seat]),
-            )?;
-            if let Some(key) = &key {
-                req = req.insert_header(("Idempotency-Key", key.as_str()));
-            }
-            let (status, answer) = send(req, Some(&body)).await?;
+                key.as_deref(),
+                Some(&body),
+            )
+            .await?;
             let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
             if status == 200 {
+                client.accepted(&id, seat, version, &command, sent_at)?;
                 report.samples.push(Sample {
                     micros,
                     version,

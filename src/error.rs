@@ -283,9 +283,13 @@ impl Failure {
         )
     }
 
-    /// The database cannot be reached now; the request changed nothing.
+    /// The database cannot be reached now; the request changed nothing. A
+    /// retry may succeed after a second (`Retry-After: 1`): a failover
+    /// takes seconds, a lost connection is replaced at once.
     pub fn unavailable(detail: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Unavailable, detail)
+        let mut failure = Self::new(ErrorCode::Unavailable, detail);
+        failure.retry_after = Some(1);
+        failure
     }
 
     /// A fault of the server. The detail is logged, not shown.

@@ -1,6 +1,7 @@
-//! How database failures reach clients: a lost connection or a statement
-//! that ran out of time is `unavailable` (the client retries; nothing was
-//! written), anything else is `internal`.
+//! How database failures reach clients: a lost connection, a write refused
+//! by a node that is no longer the primary, or a statement that ran out of
+//! time is `unavailable` (the client retries; nothing was written),
+//! anything else is `internal`.
 
 use crate::error::Failure;
 
@@ -11,7 +12,17 @@ impl From<diesel::result::Error> for Failure {
         // commit answers its stored response, otherwise `version_conflict`.
         if connection_lost(&e) {
             tracing::warn!(error = %e, "database connection lost");
+            super::forget_connections();
             return Failure::unavailable("the database connection was lost; try again");
+        }
+        // The connection reaches a standby: the primary it was opened to
+        // was demoted (a switchover, or a failover it rejoined from). No
+        // connection opened before now is trusted; the retry gets a fresh
+        // one, to the primary of now.
+        if read_only(&e) {
+            tracing::warn!(error = %e, "the database refused a write: not the primary");
+            super::forget_connections();
+            return Failure::unavailable("the database is changing its primary; try again");
         }
         if timed_out(&e) {
             tracing::warn!(error = %e, "database statement timed out");
@@ -39,6 +50,17 @@ fn connection_lost(e: &diesel::result::Error) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether PostgreSQL refused a write as read-only (SQLSTATE 25006: "cannot
+/// execute … in a read-only transaction"), which on a server that writes
+/// means the node is a hot standby now.
+fn read_only(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    matches!(
+        e,
+        Error::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, _)
+    )
 }
 
 /// Whether PostgreSQL cancelled the statement because it ran longer than
@@ -111,6 +133,10 @@ mod tests {
             (
                 DatabaseErrorKind::Unknown,
                 "canceling statement due to statement timeout",
+            ),
+            (
+                DatabaseErrorKind::ReadOnlyTransaction,
+                "cannot execute INSERT in a read-only transaction",
             ),
         ] {
             assert_eq!(

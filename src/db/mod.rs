@@ -46,7 +46,10 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 /// recycling): a `SELECT 1` on every checkout was a third round trip on the
 /// command path. A connection that broke is dropped when it is handed back
 /// or next taken; a request that meets it answers 503 `unavailable`, and the
-/// next one gets a fresh connection.
+/// next one gets a fresh connection. After a failover (a connection lost,
+/// or a write refused as read-only: the node became a standby) every
+/// connection opened before it is dropped when next taken (see
+/// [`forget_connections`]), so none still points at the old primary.
 ///
 /// # Errors
 /// Only for an invalid pool configuration.
@@ -95,12 +98,44 @@ pub fn pool_with(url: &str, size: usize, limits: &Limits) -> Result<Pool, String
     let url = with_statement_timeout(url, limits.statement);
     let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, config);
     deadpool::Pool::builder(manager)
+        .pre_recycle(::deadpool::managed::Hook::sync_fn(|_, metrics| {
+            if opened_before_failover(metrics.created) {
+                Err(::deadpool::managed::HookError::Message(
+                    "opened before a failover".into(),
+                ))
+            } else {
+                Ok(())
+            }
+        }))
         .max_size(size)
         .wait_timeout(Some(limits.acquire))
         .create_timeout(Some(limits.acquire))
         .runtime(::deadpool::Runtime::Tokio1)
         .build()
         .map_err(|e| e.to_string())
+}
+
+/// When the last failover was seen: connections opened before it are not
+/// reused. One mark for the process (a server has one pool; other pools
+/// only open fresh connections a little sooner).
+static FAILED_OVER_AT: std::sync::RwLock<Option<std::time::Instant>> = std::sync::RwLock::new(None);
+
+/// Marks every connection opened until now as stale: the database they
+/// reach failed, or is no longer the primary. Each is dropped when next
+/// taken from its pool, instead of failing one request after another.
+pub fn forget_connections() {
+    let now = std::time::Instant::now();
+    *FAILED_OVER_AT
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now);
+}
+
+/// Whether a connection opened at `created` predates the last failover seen.
+fn opened_before_failover(created: std::time::Instant) -> bool {
+    FAILED_OVER_AT
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .is_some_and(|at| created <= at)
 }
 
 /// Runs the pending migrations on `url`. Several processes starting at once

@@ -300,3 +300,69 @@ async fn a_command_on_a_hung_database_answers_503_in_bounded_time() {
     assert_eq!(app.footprint().await, before);
     app.command(&id, &users[0], version, &command).await.ok(200);
 }
+
+/// The primary the server writes to becomes a standby (a switchover, or an
+/// old primary back as a replica), here as new sessions that are read-only:
+/// a command meeting it answers 503 `unavailable` with `Retry-After` (never
+/// a 500) and writes nothing; once the database takes writes again, the
+/// connections opened before are not reused and the same command is
+/// accepted.
+#[actix_web::test]
+async fn a_primary_turned_standby_answers_503_and_its_connections_are_dropped() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let game = app.game(&id, Some(&users[0])).await;
+    let version = game["version"].as_i64().unwrap();
+    let command = game["legal_commands"][0].clone();
+    let before = app.footprint().await;
+    // The node turns read-only: its sessions are ended, new ones refuse writes.
+    app.sql(
+        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on',
+                                    current_database()); END $$;
+         SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .await;
+    let mut refused_read_only = false;
+    for _ in 0..20 {
+        let reply = app.command(&id, &users[0], version, &command).await;
+        reply.assert_problem(503, "unavailable");
+        assert_eq!(
+            reply
+                .headers
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap()),
+            Some("1")
+        );
+        if reply.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("changing its primary")
+        {
+            refused_read_only = true;
+            break;
+        }
+    }
+    assert!(refused_read_only, "no command met the read-only database");
+    assert_eq!(app.footprint().await, before);
+    // Writes are taken again by new sessions; the pooled read-only ones
+    // (opened before the refusal) must not be handed out.
+    app.sql(
+        "BEGIN READ WRITE;
+         DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only',
+                                    current_database()); END $$;
+         COMMIT",
+    )
+    .await;
+    let mut answers = Vec::new();
+    loop {
+        let reply = app.command(&id, &users[0], version, &command).await;
+        if reply.status.as_u16() == 200 {
+            break;
+        }
+        reply.assert_problem(503, "unavailable");
+        answers.push(reply.body["detail"].clone());
+        assert!(answers.len() < 5, "still refused: {answers:?}");
+    }
+}
