@@ -230,11 +230,23 @@ SELECT format('CREATE ROLE hatstand LOGIN PASSWORD %L', :'pw')
 SELECT 'CREATE DATABASE hatstand OWNER hatstand'
  WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'hatstand') \gexec
 SQL
-  wait_for "HAProxy's write port" 30 \
-    env PGPASSWORD="$APP_PASSWORD" psql -X -h 127.0.0.1 -p "$write_port" -U hatstand -d hatstand -c 'SELECT 1'
+  # HAProxy (before 3.1) starts with every node up, until its checks fail
+  # twice: for its first second or so the write port may lead to the
+  # standby. Up only once several connections in a row reach the primary.
+  wait_for "HAProxy's write port on the leader alone" 30 writes_reach_leader
   log "up: leader node$(leader); writes through HAProxy on 127.0.0.1:$write_port; state in $state"
   trap - EXIT
   url
+}
+
+# Whether four connections in a row through HAProxy's write port reach a
+# primary (a node not in recovery).
+writes_reach_leader() {
+  local n
+  for n in 1 2 3 4; do
+    [ "$(PGPASSWORD="$APP_PASSWORD" psql -X -At -h 127.0.0.1 -p "$write_port" -U hatstand \
+      -d hatstand -c 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] || return 1
+  done
 }
 
 # The server's DATABASE_URL: the application role, through HAProxy.
