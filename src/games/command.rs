@@ -120,6 +120,20 @@ pub fn check_idempotency_key(key: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The request's hash when it carries an idempotency key (checked first):
+/// only a request with a key can be a retry, so only then is it hashed.
+fn keyed_hash(
+    game: Uuid,
+    request: &CommandRequest,
+    precondition: Precondition,
+    idempotency_key: Option<&str>,
+) -> Result<Option<String>, Failure> {
+    if let Some(key) = idempotency_key {
+        check_idempotency_key(key)?;
+    }
+    Ok(idempotency_key.map(|_| request_hash(game, request, precondition)))
+}
+
 fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition) -> String {
     let canonical = canonical_json(&serde_json::json!({
         "game": game,
@@ -145,11 +159,7 @@ pub async fn submit(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    if let Some(key) = idempotency_key {
-        check_idempotency_key(key)?;
-    }
-    // Only a request with a key can be a retry, so only then is it hashed.
-    let hash = idempotency_key.map(|_| request_hash(id, &request, precondition));
+    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let token = claimed.unchecked();
     let loaded =
@@ -186,10 +196,7 @@ pub async fn submit_as(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    if let Some(key) = idempotency_key {
-        check_idempotency_key(key)?;
-    }
-    let hash = idempotency_key.map(|_| request_hash(id, &request, precondition));
+    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
         .await?

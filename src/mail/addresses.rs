@@ -349,3 +349,18 @@ pub async fn unsubscribe(
     .await?;
     Ok(())
 }
+
+/// The page an unsubscribe link opens in a browser: one button that POSTs
+/// the same link (a mail client's one-click unsubscribe POSTs directly).
+#[must_use]
+pub fn unsubscribe_page(user: Uuid, kind: &str, signature: &str) -> String {
+    let (kind, signature) = (
+        super::render::escape(kind),
+        super::render::escape(signature),
+    );
+    format!(
+        "<!doctype html><title>Unsubscribe</title>\
+         <form method=\"post\" action=\"/v1/email/unsubscribe?user={user}&amp;kind={kind}&amp;sig={signature}\">\
+         <p>Stop these mails ({kind})?</p><button type=\"submit\">Unsubscribe</button></form>"
+    )
+}

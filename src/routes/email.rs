@@ -105,24 +105,13 @@ pub struct UnsubscribeQuery {
 #[get("/email/unsubscribe")]
 pub async fn unsubscribe_page(query: Query<UnsubscribeQuery>) -> HttpResponse {
     let q = query.into_inner();
-    let action = format!(
-        "/v1/email/unsubscribe?user={}&kind={}&sig={}",
-        q.user,
-        crate::mail::render::escape(&q.kind),
-        crate::mail::render::escape(&q.sig)
-    );
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .insert_header((
             "Content-Security-Policy",
             "default-src 'none'; form-action 'self'",
         ))
-        .body(format!(
-            "<!doctype html><title>Unsubscribe</title><form method=\"post\" action=\"{action}\">\
-             <input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">\
-             <p>Stop these mails ({})?</p><button type=\"submit\">Unsubscribe</button></form>",
-            crate::mail::render::escape(&q.kind)
-        ))
+        .body(addresses::unsubscribe_page(q.user, &q.kind, &q.sig))
 }
 
 /// One-click unsubscribe (RFC 8058): turns the link's kind of mail to

@@ -232,6 +232,19 @@ async fn confirmed_address(app: &TestApp, catcher: &Catcher, user: &User, addres
     assert_eq!(confirmed["confirmed"], true);
 }
 
+/// Two players, each with a confirmed address of `addresses`.
+async fn players_with_addresses(
+    app: &TestApp,
+    catcher: &Catcher,
+    addresses: &[&str; 2],
+) -> Vec<User> {
+    let users = app.users(2).await;
+    for (user, address) in users.iter().zip(addresses) {
+        confirmed_address(app, catcher, user, address).await;
+    }
+    users
+}
+
 /// A reply as a mail client writes it: the move on the first line, the
 /// mail it answers quoted below.
 fn reply(from: &str, to: &str, message_id: &str, answering: &Caught, first_line: &str) -> Vec<u8> {
@@ -298,11 +311,8 @@ fn listed_moves(text: &str) -> Vec<(String, String)> {
 async fn a_whole_game_of_hats_is_played_by_mail_only() {
     let catcher = Catcher::start().await;
     let (app, listen) = mail_app(&catcher).await;
-    let users = app.users(2).await;
     let addresses = ["ada@mail.test", "bo@mail.test"];
-    for (user, address) in users.iter().zip(addresses) {
-        confirmed_address(&app, &catcher, user, address).await;
-    }
+    let users = players_with_addresses(&app, &catcher, &addresses).await;
     let id = app.started_game(&users, "hats", json!({})).await;
     let mut kept = Vec::new();
     let mut moves = 0;
@@ -445,11 +455,8 @@ async fn a_whole_game_of_hats_is_played_by_mail_only() {
 async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
     let catcher = Catcher::start().await;
     let (app, listen) = mail_app(&catcher).await;
-    let users = app.users(2).await;
     let addresses = ["cy@mail.test", "di@mail.test"];
-    for (user, address) in users.iter().zip(addresses) {
-        confirmed_address(&app, &catcher, user, address).await;
-    }
+    let users = players_with_addresses(&app, &catcher, &addresses).await;
     let id = app.started_game(&users, "hats", json!({})).await;
     let other_game = app.started_game(&users, "hats", json!({})).await;
     let game = app.game(&id, None).await;
@@ -650,6 +657,54 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     )
     .await
     .assert_problem(400, "bad_request");
+    // Without an address there is nothing to confirm, change or remove.
+    let token = Some(users[0].token.as_str());
+    app.post("/v1/me/email/confirm", token, &json!({"code": "12345678"}))
+        .await
+        .assert_problem(404, "not_found");
+    app.send(
+        "PATCH",
+        "/v1/me/email",
+        token,
+        &[],
+        &json!({"invited": "never"}),
+    )
+    .await
+    .assert_problem(404, "not_found");
+    app.send("DELETE", "/v1/me/email", token, &[], &Value::Null)
+        .await
+        .assert_problem(404, "not_found");
+    // Five wrong codes use the code up: the right one is refused after them.
+    app.send(
+        "PUT",
+        "/v1/me/email",
+        token,
+        &[],
+        &json!({"address": "gu@mail.test"}),
+    )
+    .await
+    .ok(200);
+    let code_mail = catcher.next_to("gu@mail.test", &mut Vec::new()).await;
+    let code = code_mail.subject().rsplit(' ').next().unwrap().to_owned();
+    for _ in 0..5 {
+        app.post("/v1/me/email/confirm", token, &json!({"code": "99999999x"}))
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    let late = app
+        .post("/v1/me/email/confirm", token, &json!({"code": code}))
+        .await;
+    late.assert_problem(400, "bad_request");
+    assert!(
+        late.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("tried too often")
+    );
+    let still = app.get("/v1/me/email", token).await.ok(200);
+    assert_eq!(still["confirmed"], false);
+    app.send("DELETE", "/v1/me/email", token, &[], &Value::Null)
+        .await;
     let addresses = ["ed@mail.test", "fi@mail.test"];
     for (user, address) in users.iter().zip(addresses) {
         confirmed_address(&app, &catcher, user, address).await;
@@ -764,6 +819,10 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     // A forged link is refused; the page shows a button; the POST unsubscribes.
     let forged = format!("{}0", path);
     app.post(&forged, None, &Value::Null)
+        .await
+        .assert_problem(404, "not_found");
+    let other_kind = path.replace("kind=", "kind=no_such_");
+    app.post(&other_kind, None, &Value::Null)
         .await
         .assert_problem(404, "not_found");
     let page = app.get(path, None).await;
