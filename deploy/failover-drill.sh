@@ -87,30 +87,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-rest_port() { echo "${rest_ports[$(($1 - 1))]}"; }
-pg_port() { echo "${pg_ports[$(($1 - 1))]}"; }
-
-# The number (1, 2) of the node whose Patroni answers /primary with 200.
-leader() {
-  local i
-  for i in 1 2; do
-    if curl -sf -o /dev/null "http://127.0.0.1:$(rest_port "$i")/primary"; then
-      echo "$i"
-      return 0
-    fi
-  done
-  return 1
-}
+# rest_port, pg_port, leader, has_sync_standby.
+# shellcheck source=deploy/patroni/nodes.sh
+. "$root/deploy/patroni/nodes.sh"
 
 # Whether the cluster is whole: a leader, and a synchronous standby streaming.
-healthy() {
-  leader >/dev/null || return 1
-  local i
-  for i in 1 2; do
-    curl -sf -o /dev/null "http://127.0.0.1:$(rest_port "$i")/sync" && return 0
-  done
-  return 1
-}
+healthy() { leader >/dev/null && has_sync_standby; }
 
 # wait_until WHAT SECONDS CMD...
 wait_until() {

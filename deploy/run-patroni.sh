@@ -123,30 +123,9 @@ secrets() {
   . "$state/secrets.env"
 }
 
-# The port a node's REST API or PostgreSQL listens on.
-rest_port() { echo "${rest_ports[$(($1 - 1))]}"; }
-pg_port() { echo "${pg_ports[$(($1 - 1))]}"; }
-
-# The number (1, 2) of the node Patroni says is the leader, or nothing.
-leader() {
-  local i
-  for i in 1 2; do
-    if curl -sf -o /dev/null "http://127.0.0.1:$(rest_port "$i")/primary"; then
-      echo "$i"
-      return 0
-    fi
-  done
-  return 1
-}
-
-# Whether some node is the leader's synchronous standby, streaming.
-has_sync_standby() {
-  local i
-  for i in 1 2; do
-    curl -sf -o /dev/null "http://127.0.0.1:$(rest_port "$i")/sync" && return 0
-  done
-  return 1
-}
+# rest_port, pg_port, leader, has_sync_standby.
+# shellcheck source=deploy/patroni/nodes.sh
+. "$root/deploy/patroni/nodes.sh"
 
 # A SQL statement run as the superuser on the leader.
 leader_sql() {
