@@ -104,7 +104,9 @@ pub struct Settings {
         global = true
     )]
     pub body_timeout_ms: u64,
-    /// Database connections per process.
+    /// Database connections per process for requests, shared out among the
+    /// HTTP worker threads (the background workers have a pool of a quarter
+    /// as many, at least 4).
     #[arg(long, env = "HATSTAND_POOL_SIZE", default_value_t = 16, global = true)]
     pub pool_size: usize,
     /// How long a request waits for a database connection before it

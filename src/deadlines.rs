@@ -46,7 +46,7 @@ pub async fn run(pool: Pool, announcer: Announcer, metrics: Arc<Metrics>, every:
                     tracing::info!(fired = fired.len(), "deadlines fired");
                 }
                 for done in fired {
-                    announcer.announce(done.game, done.version);
+                    announcer.announce(done.game, done.version, done.bots);
                     announcer.tell(&done.told);
                     metrics.deadline_fired(done.lag_seconds);
                 }
@@ -73,6 +73,8 @@ struct Fired {
     version: i64,
     /// The notifications written.
     told: Vec<Noted>,
+    /// Whether a bot sits at the game.
+    bots: bool,
     /// How long after its deadline it was timed out, in seconds.
     lag_seconds: f64,
 }
@@ -118,6 +120,7 @@ async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
                     game: id,
                     version: finished.row.version,
                     told,
+                    bots: loaded.has_bots(),
                     lag_seconds,
                 }))
         }

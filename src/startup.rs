@@ -59,7 +59,12 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         statement: Duration::from_millis(settings.statement_timeout_ms),
     };
     let retention = Retention::from_settings(&settings.retention)?;
-    let pool = db::pool_with(url, settings.pool_size, &limits)?;
+    let (pools, pool) = db::pools::Pools::open(
+        url,
+        limits,
+        background_pool_size(settings.pool_size),
+        settings.pool_size,
+    )?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let metrics = Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?);
     let listeners = Listeners::default();
@@ -120,10 +125,18 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     }
     Ok(AppState {
         context,
+        pools: Arc::new(pools),
         token_limits,
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
         trusted_proxies: settings.trusted_proxies.clone().into(),
     })
+}
+
+/// The background workers' pool, beside the requests' `pool_size`
+/// connections: a quarter as many, at least four (a NOTIFY, a deadline
+/// tick, a delivery and a bot's move at once).
+fn background_pool_size(pool_size: usize) -> usize {
+    (pool_size / 4).max(4)
 }
 
 /// The state a one-shot command (`hatstand mail-in`) needs to play a move
@@ -301,13 +314,20 @@ pub fn serve(
     workers: Option<usize>,
 ) -> std::io::Result<Server> {
     let metrics = Arc::clone(&state.metrics);
-    let data = web::Data::new(state);
+    let threads = workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let mut server = HttpServer::new(move || {
         let metrics = Arc::clone(&metrics);
+        // Each worker thread's own pool (see `db::pools`).
+        let mut state = state.clone();
+        match state.pools.for_worker(threads) {
+            Ok(pool) => state.context.pool = pool,
+            Err(e) => tracing::error!(error = %e, "no pool of its own for a worker; sharing"),
+        }
         let (app, _) = App::new()
             .into_utoipa_app()
             .openapi(crate::openapi::ApiDoc::openapi())
-            .app_data(data.clone())
+            .app_data(web::Data::new(state))
             .app_data(extract::json_config())
             .app_data(extract::path_config())
             .app_data(extract::query_config())
@@ -328,8 +348,6 @@ pub fn serve(
     })
     .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
     .listen(listener)?;
-    if let Some(workers) = workers {
-        server = server.workers(workers);
-    }
+    server = server.workers(threads);
     Ok(server.run())
 }

@@ -10,7 +10,11 @@ use crate::context::Context;
 /// Shared application state.
 #[derive(Clone)]
 pub struct AppState {
+    /// The use cases' context; its pool is the background workers' until
+    /// `startup::serve` gives each HTTP worker thread its own.
     pub context: Context,
+    /// Every database pool of the process, and how to open another.
+    pub pools: Arc<crate::db::pools::Pools>,
     /// Request rates per access token.
     pub token_limits: Arc<TokenLimits>,
     /// How long a request body may take to arrive.

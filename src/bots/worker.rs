@@ -151,13 +151,13 @@ async fn play_turn(ctx: &Context, turn: &BotTurn, budget: Duration) -> Result<bo
             let version = decided.response.version;
             let told: Option<Vec<Noted>> =
                 append_finished(conn, game.version, &decided.finished, None).await?;
-            Ok(told.map(|told| (version, told)))
+            Ok(told.map(|told| (version, told, loaded)))
         })
         .await?;
-    let Some((version, told)) = done else {
+    let Some((version, told, loaded)) = done else {
         return Ok(false);
     };
     tracing::debug!(version, "a bot moved");
-    committed(ctx, id, version, &told);
+    committed(ctx, &loaded, version, &told);
     Ok(true)
 }

@@ -18,10 +18,10 @@ pub async fn due(
     limit: i64,
 ) -> QueryResult<Vec<Uuid>> {
     games::table
-        .filter(games::status.eq_any(["finished", "abandoned"]))
+        .filter(games::finished_at.is_not_null())
         .filter(games::archived_at.is_null())
-        .filter(games::updated_at.lt(before))
-        .order(games::updated_at)
+        .filter(games::finished_at.lt(before))
+        .order(games::finished_at)
         .limit(limit)
         .select(games::id)
         .for_update()

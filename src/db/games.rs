@@ -118,6 +118,12 @@ pub struct LoadedGame {
 }
 
 impl LoadedGame {
+    /// Whether a bot (built-in or an account its owner runs) holds a seat.
+    #[must_use]
+    pub fn has_bots(&self) -> bool {
+        self.seats.iter().any(|s| s.bot)
+    }
+
     /// The seat of `user`, if seated.
     #[must_use]
     pub fn seat_of(&self, user: Uuid) -> Option<u8> {

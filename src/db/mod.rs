@@ -12,6 +12,7 @@ pub mod listen;
 pub mod locate;
 pub mod mail;
 pub mod notifications;
+pub mod pools;
 pub mod prepared;
 pub mod retention;
 pub mod schema;

@@ -67,6 +67,7 @@ diesel::table! {
         invite_code -> Nullable<Text>,
         rules_version -> Int2,
         archived_at -> Nullable<Timestamptz>,
+        finished_at -> Nullable<Timestamptz>,
     }
 }
 

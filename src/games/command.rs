@@ -272,7 +272,7 @@ async fn apply(
     .await;
     match applied {
         Ok(Some(told)) => {
-            super::committed(state, id, decided.response.version, &told);
+            super::committed(state, &loaded, decided.response.version, &told);
             state.metrics.command_accepted(&loaded.game.ruleset);
             Ok(Outcome {
                 version: decided.response.version,

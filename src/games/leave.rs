@@ -49,7 +49,7 @@ pub(super) async fn change(
         if let Some(told) =
             append_finished(&mut conn, loaded.game.version, &decided.finished, None).await?
         {
-            super::committed(state, id, decided.response.version, &told);
+            super::committed(state, &loaded, decided.response.version, &told);
             return Ok(decided.response.game);
         }
     }

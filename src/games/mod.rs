@@ -54,12 +54,14 @@ pub fn record_version(version: i64) {
     tracing::Span::current().record("version", version);
 }
 
-/// After a commit moved game `id` to `version` and wrote `told`: records
-/// the version on the span, wakes this process's waiters and tells the
-/// other processes.
-pub fn committed(ctx: &Context, id: Uuid, version: i64, told: &[Noted]) {
+/// After a commit moved game `id` (`loaded` before it) to `version` and
+/// wrote `told`: records the version on the span, wakes this process's
+/// waiters and tells the other processes (their bot workers only when a bot
+/// sits at the game).
+pub fn committed(ctx: &Context, loaded: &LoadedGame, version: i64, told: &[Noted]) {
     record_version(version);
-    ctx.announcer.announce(id, version);
+    ctx.announcer
+        .announce(loaded.game.id, version, loaded.has_bots());
     ctx.announcer.tell(told);
 }
 

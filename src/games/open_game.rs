@@ -87,7 +87,7 @@ pub async fn change<C: OpenChange + Send + Sync>(
         })
         .await?;
     let (loaded, told) = loaded;
-    super::committed(state, id, loaded.game.version, &told);
+    super::committed(state, &loaded, loaded.game.version, &told);
     project_stored(&loaded, Some(caller.user_id))
 }
 

@@ -10,6 +10,7 @@ use prometheus::{Counter, Encoder, Gauge, IntGauge, Registry, TextEncoder};
 
 use super::Metrics;
 use crate::db::Pool;
+use crate::db::pools::Pools;
 use crate::db::webhooks::Backlog;
 use crate::proc_stat;
 
@@ -24,23 +25,27 @@ const BACKLOG_WITHIN: Duration = Duration::from_secs(1);
 ///
 /// # Errors
 /// When the page cannot be encoded (a metric without a valid name).
-pub async fn page(metrics: &Metrics, pool: &Pool) -> Result<Vec<u8>, prometheus::Error> {
+pub async fn page(
+    metrics: &Metrics,
+    pools: &Pools,
+    pool: &Pool,
+) -> Result<Vec<u8>, prometheus::Error> {
     let now = Registry::new();
-    let status = pool.status();
+    let status = pools.status();
     for (name, help, value) in [
         (
             "hatstand_db_pool_max_size",
-            "Connections the database pool may open",
+            "Connections the database pools may open (every HTTP worker thread's and the background workers', together)",
             status.max_size,
         ),
         (
             "hatstand_db_pool_size",
-            "Connections the database pool holds open",
+            "Connections the database pools hold open",
             status.size,
         ),
         (
             "hatstand_db_pool_available",
-            "Open connections idle in the pool",
+            "Open connections idle in the pools",
             status.available,
         ),
         (

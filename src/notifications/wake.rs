@@ -2,13 +2,19 @@
 //! across server processes.
 //!
 //! After a transaction that moved a game (or notified users) commits, the
-//! process that wrote it wakes its own waiters at once and hands
-//! `"<game id> <version>"` (and `"<user id> <notification id>"`, followed
-//! by ` w` when it queued webhook deliveries) to its
-//! [`Announcer`], which sends what accumulated as NOTIFYs on the PostgreSQL
-//! channels `hatstand_games` (and `hatstand_users`) in one statement. Each
-//! process keeps one connection listening on both channels and wakes the
-//! requests and streams waiting on that game or user, and its webhook worker.
+//! process that wrote it wakes its own waiters at once and hands a line
+//! `"<game id> <version>"` (followed by ` b` when a bot sits at the game) or
+//! `"<user id> <notification id>"` (followed by ` w` when it queued
+//! deliveries) to its [`Announcer`]. The announcer sends what accumulated in
+//! one statement: per channel (`hatstand_games`, `hatstand_users`) the lines
+//! joined by newlines into as few NOTIFY payloads as fit PostgreSQL's limit,
+//! each headed by the sending process's tag. Each process keeps one
+//! connection listening on both channels and, for every payload another
+//! process sent, wakes the requests and streams waiting on those games or
+//! users, its delivery workers (` w`) and its bot worker (` b`). Its own
+//! payloads it skips: it woke its own waiters before sending them. (Under
+//! load a payload carries dozens of lines: PostgreSQL, the listener and the
+//! client library then handle one message instead of dozens.)
 //!
 //! The NOTIFY is deliberately not part of the command's own transaction:
 //! PostgreSQL holds a database-wide lock from a notifying transaction's
@@ -36,7 +42,7 @@ pub const CHANNEL: &str = "hatstand_games";
 pub const USER_CHANNEL: &str = "hatstand_users";
 
 /// What the listener wakes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Listeners {
     /// Long polls and streams of games.
     pub games: Arc<GameWatch>,
@@ -46,8 +52,24 @@ pub struct Listeners {
     pub outbox: Arc<tokio::sync::Notify>,
     /// The mail worker: a mail may be due.
     pub mail: Arc<tokio::sync::Notify>,
-    /// The bot worker: some game changed (a bot may be to act).
+    /// The bot worker: a game with a bot seated changed (a bot may be to act).
     pub turns: Arc<tokio::sync::Notify>,
+    /// This process's tag, heading the payloads it sends (so that its
+    /// listener skips them).
+    pub tag: Arc<str>,
+}
+
+impl Default for Listeners {
+    fn default() -> Self {
+        Self {
+            games: Arc::default(),
+            users: Arc::default(),
+            outbox: Arc::default(),
+            mail: Arc::default(),
+            turns: Arc::default(),
+            tag: format!("@{}", Uuid::new_v4().simple()).into(),
+        }
+    }
 }
 
 /// The latest known version of each game someone is waiting on.
@@ -103,7 +125,7 @@ impl Announcer {
     #[must_use]
     pub fn start_joinable(pool: Pool, local: &Listeners) -> (Self, tokio::task::JoinHandle<()>) {
         let (outbox, pending) = mpsc::unbounded_channel();
-        let sending = tokio::spawn(send_notifications(pool, pending));
+        let sending = tokio::spawn(send_notifications(pool, pending, Arc::clone(&local.tag)));
         let announcer = Announcer {
             local: local.clone(),
             outbox,
@@ -111,11 +133,20 @@ impl Announcer {
         (announcer, sending)
     }
 
-    /// Announces that `game` reached `version` (call after the commit).
-    pub fn announce(&self, game: Uuid, version: i64) {
+    /// Announces that `game` reached `version` (call after the commit);
+    /// `bots`: a bot sits at the game, so the bot workers look for turns.
+    pub fn announce(&self, game: Uuid, version: i64, bots: bool) {
         self.local.games.publish(game, version);
+        if bots {
+            self.local.turns.notify_one();
+        }
+        let line = if bots {
+            format!("{game} {version} b")
+        } else {
+            format!("{game} {version}")
+        };
         // Only fails when the sending task is gone (the runtime is stopping).
-        let _ = self.outbox.send((CHANNEL, format!("{game} {version}")));
+        let _ = self.outbox.send((CHANNEL, line));
     }
 
     /// Announces notifications written by a committed transaction: wakes
@@ -149,19 +180,49 @@ impl Announcer {
     }
 }
 
+/// The longest NOTIFY payload sent (PostgreSQL refuses 8,000 bytes and more).
+const MAX_PAYLOAD: usize = 7_900;
+
 /// Sends the announcements as NOTIFYs, as many as have accumulated per
-/// statement (at most 1,000), until the announcer is dropped.
+/// statement (at most 1,000 lines), until the announcer is dropped.
 async fn send_notifications(
     pool: Pool,
     mut pending: mpsc::UnboundedReceiver<(&'static str, String)>,
+    tag: Arc<str>,
 ) {
     let mut batch = Vec::new();
     while pending.recv_many(&mut batch, 1000).await > 0 {
-        let (channels, payloads): (Vec<&str>, Vec<String>) = batch.drain(..).unzip();
+        let (channels, payloads) = payloads(&tag, &batch);
+        batch.clear();
         if let Err(e) = listen::notify_all(&pool, &channels, &payloads).await {
             tracing::warn!(error = %e, lost = payloads.len(), "could not notify other processes");
         }
     }
+}
+
+/// The NOTIFYs for `lines` (channel, line): per channel, the lines in order,
+/// joined by newlines under the heading `tag`, a new payload whenever one
+/// would grow past [`MAX_PAYLOAD`].
+fn payloads(tag: &str, lines: &[(&'static str, String)]) -> (Vec<&'static str>, Vec<String>) {
+    let mut channels = Vec::new();
+    let mut payloads: Vec<String> = Vec::new();
+    for channel in [CHANNEL, USER_CHANNEL] {
+        let mut open = false;
+        for (_, line) in lines.iter().filter(|(c, _)| *c == channel) {
+            let last = payloads
+                .last_mut()
+                .filter(|p| open && p.len() + 1 + line.len() <= MAX_PAYLOAD);
+            if let Some(payload) = last {
+                payload.push('\n');
+                payload.push_str(line);
+            } else {
+                channels.push(channel);
+                payloads.push(format!("{tag}\n{line}"));
+                open = true;
+            }
+        }
+    }
+    (channels, payloads)
 }
 
 /// Listens on [`CHANNEL`] and [`USER_CHANNEL`] forever, reconnecting after failures.
@@ -177,22 +238,98 @@ pub async fn listen(url: String, watch: Listeners) {
 
 async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
     listen::listen(url, &[CHANNEL, USER_CHANNEL], |channel, payload| {
-        let mut words = payload.split(' ');
-        let target = if channel == USER_CHANNEL {
-            &watch.users
-        } else {
-            watch.turns.notify_one();
-            &watch.games
-        };
+        heard(watch, channel, payload);
+    })
+    .await
+}
+
+/// Wakes what a payload heard on `channel` names, unless this process sent it.
+fn heard(watch: &Listeners, channel: &str, payload: &str) {
+    let mut lines = payload.split('\n').peekable();
+    if lines.peek().is_some_and(|first| first.starts_with('@')) && lines.next() == Some(&*watch.tag)
+    {
+        return;
+    }
+    let users = channel == USER_CHANNEL;
+    let target = if users { &watch.users } else { &watch.games };
+    let (mut bots, mut deliveries) = (false, false);
+    for line in lines {
+        let mut words = line.split(' ');
         if let (Some(key), Some(version)) = (words.next(), words.next())
             && let (Ok(key), Ok(version)) = (key.parse(), version.parse())
         {
             target.publish(key, version);
         }
-        if words.next() == Some("w") {
-            watch.outbox.notify_one();
-            watch.mail.notify_one();
+        match words.next() {
+            Some("w") if users => deliveries = true,
+            Some("b") if !users => bots = true,
+            _ => {}
         }
-    })
-    .await
+    }
+    if bots {
+        watch.turns.notify_one();
+    }
+    if deliveries {
+        watch.outbox.notify_one();
+        watch.mail.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_joined_per_channel_under_the_tag_and_split_at_the_limit() {
+        // Given lines for both channels, more than fit in one payload
+        let game = |i: usize| (CHANNEL, format!("{} {i}", Uuid::nil()));
+        let mut lines: Vec<_> = (0..300).map(game).collect();
+        lines.insert(1, (USER_CHANNEL, format!("{} 7 w", Uuid::nil())));
+        // When they are made into payloads
+        let (channels, payloads) = payloads("@me", &lines);
+        // Then each channel's lines come in order, in payloads under the limit
+        assert_eq!(channels, [CHANNEL, CHANNEL, USER_CHANNEL]);
+        assert!(
+            payloads
+                .iter()
+                .all(|p| p.len() <= MAX_PAYLOAD && p.starts_with("@me\n"))
+        );
+        let games: Vec<&str> = payloads[..2]
+            .iter()
+            .flat_map(|p| p.lines().skip(1))
+            .collect();
+        assert_eq!(games.len(), 300);
+        assert_eq!(games[299], format!("{} 299", Uuid::nil()));
+        assert_eq!(payloads[2], format!("@me\n{} 7 w", Uuid::nil()));
+    }
+
+    #[test]
+    fn a_payload_wakes_what_it_names_unless_this_process_sent_it() {
+        // Given a process listening on two games and a user
+        let watch = Listeners::default();
+        let (one, two, user) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let (mut a, mut b, mut u) = (
+            watch.games.subscribe(one),
+            watch.games.subscribe(two),
+            watch.users.subscribe(user),
+        );
+        // When it hears its own payload, then another process's
+        heard(&watch, CHANNEL, &format!("{}\n{one} 9", watch.tag));
+        assert!(!a.has_changed().unwrap());
+        heard(&watch, CHANNEL, &format!("@other\n{one} 3\n{two} 5 b"));
+        heard(&watch, USER_CHANNEL, &format!("@other\n{user} 11 w"));
+        // Then the other's lines woke both games, the user and the workers
+        assert_eq!(*a.borrow_and_update(), 3);
+        assert_eq!(*b.borrow_and_update(), 5);
+        assert_eq!(*u.borrow_and_update(), 11);
+        let woke = |n: &Arc<tokio::sync::Notify>| {
+            let notified = n.notified();
+            futures_util::FutureExt::now_or_never(notified).is_some()
+        };
+        assert!(woke(&watch.turns) && woke(&watch.outbox) && woke(&watch.mail));
+        // And a single line without a tag (an older process) still counts
+        heard(&watch, CHANNEL, &format!("{one} 4"));
+        assert_eq!(*a.borrow_and_update(), 4);
+        assert!(!woke(&watch.turns));
+    }
 }

@@ -61,7 +61,7 @@ pub async fn readyz(state: State) -> Answer {
 )]
 #[get("/metrics")]
 pub async fn metrics(state: State) -> Answer {
-    let page = scrape::page(&state.metrics, &state.pool)
+    let page = scrape::page(&state.metrics, &state.pools, &state.pool)
         .await
         .map_err(Failure::internal)?;
     Ok(HttpResponse::Ok()

@@ -366,3 +366,43 @@ async fn a_primary_turned_standby_answers_503_and_its_connections_are_dropped() 
         assert!(answers.len() < 5, "still refused: {answers:?}");
     }
 }
+
+/// A command updates its game's row in place, as a heap-only tuple (no new
+/// entry in any index of `games`): no index covers a column that every
+/// command changes, and the table's pages keep room for the next version.
+#[actix_web::test]
+async fn a_command_updates_its_games_row_in_place() {
+    // Given a game of Hats, three commands into play
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    for _ in 0..3 {
+        let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
+        let user = &users[usize::try_from(seat).unwrap()];
+        let game = app.game(&id, Some(user)).await;
+        let version = game["version"].as_i64().unwrap();
+        app.command(&id, user, version, &game["legal_commands"][0])
+            .await
+            .ok(200);
+    }
+    // When the row's current version is read off its page
+    app.sql("CREATE EXTENSION IF NOT EXISTS pageinspect").await;
+    #[derive(QueryableByName)]
+    struct Tuple {
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        heap_only: bool,
+    }
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let tuple: Tuple = diesel::sql_query(
+        "SELECT (h.t_infomask2 & 32768) <> 0 AS heap_only
+           FROM games g,
+                heap_page_items(get_raw_page('games', (g.ctid::text::point)[0]::int)) h
+          WHERE g.id = $1 AND h.lp = (g.ctid::text::point)[1]::int",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(id.parse::<uuid::Uuid>().unwrap())
+    .get_result(&mut conn)
+    .await
+    .unwrap();
+    // Then the last command wrote it as a heap-only tuple
+    assert!(tuple.heap_only, "the last command's update was not HOT");
+}
