@@ -183,8 +183,14 @@ impl Announcer {
 /// The longest NOTIFY payload sent (PostgreSQL refuses 8,000 bytes and more).
 const MAX_PAYLOAD: usize = 7_900;
 
-/// Sends the announcements as NOTIFYs, as many as have accumulated per
-/// statement (at most 1,000 lines), until the announcer is dropped.
+/// How long the first announcement of a batch waits for others to join it
+/// (each batch is one statement, and each payload one message to every
+/// listening process): other processes' waiters hear this much later.
+const GATHER: Duration = Duration::from_millis(2);
+
+/// Sends the announcements as NOTIFYs, as many as accumulate within
+/// [`GATHER`] per statement (at most 1,000 lines), until the announcer is
+/// dropped.
 async fn send_notifications(
     pool: Pool,
     mut pending: mpsc::UnboundedReceiver<(&'static str, String)>,
@@ -192,6 +198,12 @@ async fn send_notifications(
 ) {
     let mut batch = Vec::new();
     while pending.recv_many(&mut batch, 1000).await > 0 {
+        tokio::time::sleep(GATHER).await;
+        while batch.len() < 1000
+            && let Ok(line) = pending.try_recv()
+        {
+            batch.push(line);
+        }
         let (channels, payloads) = payloads(&tag, &batch);
         batch.clear();
         if let Err(e) = listen::notify_all(&pool, &channels, &payloads).await {
