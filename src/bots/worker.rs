@@ -35,10 +35,10 @@ use crate::games::{committed, kind_of, status};
 /// The most waiting turns one round looks at.
 const BATCH: i64 = 16;
 
-/// The shortest pause between two looks: every change of every game wakes
-/// the worker, and under load they come by the thousand per second; a bot
-/// answers at most this much later, and the question is asked at most 20
-/// times a second.
+/// The shortest pause between two looks: every change of a game with a bot
+/// seated wakes the worker, and with many such games they come by the
+/// hundred per second; a bot answers at most this much later, and the
+/// question is asked at most 20 times a second.
 const MIN_GAP: Duration = Duration::from_millis(50);
 
 /// How the worker runs.
