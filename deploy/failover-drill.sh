@@ -94,18 +94,6 @@ trap 'exit 130' INT TERM
 # Whether the cluster is whole: a leader, and a synchronous standby streaming.
 healthy() { leader >/dev/null && has_sync_standby; }
 
-# wait_until WHAT SECONDS CMD...
-wait_until() {
-  local what=$1 secs=$2
-  shift 2
-  for _ in $(seq $((secs * 5))); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.2
-  done
-  log "$what: not within $secs s"
-  return 1
-}
-
 now_ms() { date +%s%3N; }
 
 # The cluster, and the server on it.

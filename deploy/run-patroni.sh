@@ -96,18 +96,6 @@ if [ "$(id -u)" -ne 0 ]; then
   }
 fi
 
-# wait_for WHAT SECONDS CMD...: until CMD succeeds.
-wait_for() {
-  local what=$1 secs=$2
-  shift 2
-  for _ in $(seq $((secs * 5))); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.2
-  done
-  log "$what did not come up in $secs s"
-  return 1
-}
-
 # The passwords, made once and kept with the data.
 secrets() {
   if [ ! -s "$state/secrets.env" ]; then
@@ -163,7 +151,7 @@ start() {
     --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
     --initial-cluster "etcd1=http://127.0.0.1:$etcd_peer_port" \
     --initial-cluster-token hatstand --initial-cluster-state new
-  wait_for etcd 30 curl -sf "http://127.0.0.1:$etcd_port/health"
+  wait_until etcd 30 curl -sf "http://127.0.0.1:$etcd_port/health"
 
   # The Patroni nodes, from the template.
   local i node dir
@@ -182,10 +170,10 @@ start() {
     launch "$node" patroni "$dir/patroni.yml"
     # The first node bootstraps the cluster; the second clones it.
     if [ "$i" -eq 1 ]; then
-      wait_for "a leader" 90 leader
+      wait_until "a leader" 90 leader
     fi
   done
-  wait_for "a synchronous standby" 120 has_sync_standby
+  wait_until "a synchronous standby" 120 has_sync_standby
 
   # HAProxy: writes to the leader, by Patroni's REST API.
   local servers="" config=$state/haproxy.cfg
@@ -212,7 +200,7 @@ SQL
   # HAProxy (before 3.1) starts with every node up, until its checks fail
   # twice: for its first second or so the write port may lead to the
   # standby. Up only once several connections in a row reach the primary.
-  wait_for "HAProxy's write port on the leader alone" 30 writes_reach_leader
+  wait_until "HAProxy's write port on the leader alone" 30 writes_reach_leader
   log "up: leader node$(leader); writes through HAProxy on 127.0.0.1:$write_port; state in $state"
   trap - EXIT
   url

@@ -1,6 +1,6 @@
 # What both deploy/run-patroni.sh and deploy/failover-drill.sh ask of the
-# two nodes, by their number (1, 2). Sourced; expects the arrays
-# `rest_ports` and `pg_ports`.
+# two nodes, by their number (1, 2), and the wait both use. Sourced;
+# expects the arrays `rest_ports` and `pg_ports` and a function `log`.
 
 # The port a node's REST API or PostgreSQL listens on.
 rest_port() { echo "${rest_ports[$(($1 - 1))]}"; }
@@ -24,5 +24,18 @@ has_sync_standby() {
   for i in 1 2; do
     curl -sf -o /dev/null "http://127.0.0.1:$(rest_port "$i")/sync" && return 0
   done
+  return 1
+}
+
+# wait_until WHAT SECONDS CMD...: until CMD succeeds, checked every 0.2 s;
+# fails (and logs WHAT) when it has not within SECONDS.
+wait_until() {
+  local what=$1 secs=$2
+  shift 2
+  for _ in $(seq $((secs * 5))); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.2
+  done
+  log "$what: not within $secs s"
   return 1
 }

@@ -56,36 +56,34 @@ pub async fn page(
     ] {
         register_int(&now, name, help, value)?;
     }
-    let backlog = tokio::time::timeout(BACKLOG_WITHIN, backlog(pool)).await;
-    if let Ok(Some(backlog)) = backlog {
-        register_int(
+    if let Ok(Some(backlog)) = tokio::time::timeout(BACKLOG_WITHIN, backlog(pool)).await {
+        register_backlog(
             &now,
-            "hatstand_webhook_deliveries_pending",
-            "Webhook deliveries waiting in the outbox, due or set for a retry (the \
-             database's, the same from every process)",
-            backlog.pending,
+            &backlog,
+            (
+                "hatstand_webhook_deliveries_pending",
+                "Webhook deliveries waiting in the outbox, due or set for a retry (the \
+                 database's, the same from every process)",
+            ),
+            (
+                "hatstand_webhook_oldest_due_seconds",
+                "How long the longest-due pending webhook delivery has been due (0: none due)",
+            ),
         )?;
-        let overdue = Gauge::new(
-            "hatstand_webhook_oldest_due_seconds",
-            "How long the longest-due pending webhook delivery has been due (0: none due)",
-        )?;
-        overdue.set(backlog.oldest_due_seconds);
-        now.register(Box::new(overdue))?;
     }
-    let mails = tokio::time::timeout(BACKLOG_WITHIN, mail_backlog(pool)).await;
-    if let Ok(Some(mails)) = mails {
-        register_int(
+    if let Ok(Some(mails)) = tokio::time::timeout(BACKLOG_WITHIN, mail_backlog(pool)).await {
+        register_backlog(
             &now,
-            "hatstand_mail_due",
-            "Mails due and not sent yet (the database's, the same from every process)",
-            mails.pending,
+            &mails,
+            (
+                "hatstand_mail_due",
+                "Mails due and not sent yet (the database's, the same from every process)",
+            ),
+            (
+                "hatstand_mail_oldest_due_seconds",
+                "How long the longest-due unsent mail has been due (0: none due)",
+            ),
         )?;
-        let overdue = Gauge::new(
-            "hatstand_mail_oldest_due_seconds",
-            "How long the longest-due unsent mail has been due (0: none due)",
-        )?;
-        overdue.set(mails.oldest_due_seconds);
-        now.register(Box::new(overdue))?;
     }
     if let Some(process) = proc_stat::this_process() {
         let cpu = Counter::new(
@@ -118,6 +116,20 @@ fn register_int(
 ) -> Result<(), prometheus::Error> {
     let gauge = IntGauge::new(name, help)?;
     gauge.set(value.try_into().unwrap_or(i64::MAX));
+    registry.register(Box::new(gauge))
+}
+
+/// Registers an outbox's backlog: how many wait (`pending`, a name and its
+/// help) and how long the longest due has been due (`overdue`).
+fn register_backlog(
+    registry: &Registry,
+    backlog: &Backlog,
+    pending: (&str, &str),
+    overdue: (&str, &str),
+) -> Result<(), prometheus::Error> {
+    register_int(registry, pending.0, pending.1, backlog.pending)?;
+    let gauge = Gauge::new(overdue.0, overdue.1)?;
+    gauge.set(backlog.oldest_due_seconds);
     registry.register(Box::new(gauge))
 }
 

@@ -258,8 +258,8 @@ async fn listen_once(url: &str, watch: &Listeners) -> Result<(), String> {
 /// Wakes what a payload heard on `channel` names, unless this process sent it.
 fn heard(watch: &Listeners, channel: &str, payload: &str) {
     let mut lines = payload.split('\n').peekable();
-    if lines.peek().is_some_and(|first| first.starts_with('@')) && lines.next() == Some(&*watch.tag)
-    {
+    // The header line, if any, names the sending process.
+    if lines.next_if(|first| first.starts_with('@')) == Some(&*watch.tag) {
         return;
     }
     let users = channel == USER_CHANNEL;
