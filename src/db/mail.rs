@@ -58,6 +58,12 @@ pub struct AddressRow {
     pub time_zone: String,
 }
 
+/// The `SET` item that drops a confirmation code from a mail's payload once
+/// the mail leaves `pending` (sent, skipped or failed): a code is kept only
+/// as long as a mail still has to carry it.
+const FORGET_CODE: &str =
+    "payload = CASE WHEN kind = 'confirm_address' THEN payload - 'code' ELSE payload END";
+
 const COLUMNS: &str = "user_id, address, confirmed_at, code_hash, code_expires_at, code_attempts, preferences, digest_hour, time_zone";
 
 /// The address of `user`, if any.
@@ -75,6 +81,35 @@ pub async fn address(
     .load(conn)
     .await?;
     Ok(rows.pop())
+}
+
+/// When `user` was last sent a confirmation code (queued, whatever became
+/// of it since: an address removed or changed meanwhile does not undo it),
+/// with `user`'s row locked until the end of the transaction, so that two
+/// requests of one user ask and set one after the other. `None` for a user
+/// who never had one; `Err(NotFound)` for an unknown user.
+///
+/// # Errors
+/// Database errors.
+pub async fn lock_last_code(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+) -> diesel::QueryResult<Option<DateTime<Utc>>> {
+    #[derive(QueryableByName)]
+    struct Last {
+        #[diesel(sql_type = Nullable<Timestamptz>)]
+        at: Option<DateTime<Utc>>,
+    }
+    let last: Last = diesel::sql_query(
+        "SELECT (SELECT max(created_at) FROM mail_outbox
+                  WHERE user_id = $1 AND kind = 'confirm_address') AS at
+           FROM users WHERE id = $1
+            FOR NO KEY UPDATE",
+    )
+    .bind::<SqlUuid, _>(user)
+    .get_result(conn)
+    .await?;
+    Ok(last.at)
 }
 
 /// Sets `user`'s address to `address`, unconfirmed, with a new confirmation
@@ -100,7 +135,7 @@ pub async fn set_address(
                    code_expires_at = EXCLUDED.code_expires_at, code_attempts = 0, updated_at = now()
             RETURNING {COLUMNS}),
          dropped AS (
-            UPDATE mail_outbox SET state = 'skipped', last_error = 'the address changed'
+            UPDATE mail_outbox SET state = 'skipped', last_error = 'the address changed', {FORGET_CODE}
              WHERE user_id = $1 AND state = 'pending'
             RETURNING 1),
          queued AS (
@@ -167,13 +202,13 @@ pub async fn remove(conn: &mut AsyncPgConnection, user: Uuid) -> diesel::QueryRe
         #[diesel(sql_type = BigInt)]
         n: i64,
     }
-    let removed: Removed = diesel::sql_query(
+    let removed: Removed = diesel::sql_query(format!(
         "WITH gone AS (DELETE FROM email_addresses WHERE user_id = $1 RETURNING 1),
               dropped AS (
-                UPDATE mail_outbox SET state = 'skipped', last_error = 'the address was removed'
+                UPDATE mail_outbox SET state = 'skipped', last_error = 'the address was removed', {FORGET_CODE}
                  WHERE user_id = $1 AND state = 'pending' RETURNING 1)
-         SELECT count(*) AS n FROM gone",
-    )
+         SELECT count(*) AS n FROM gone"
+    ))
     .bind::<SqlUuid, _>(user)
     .get_result(conn)
     .await?;
@@ -326,11 +361,11 @@ pub async fn finish(
     state: &str,
     why: Option<&str>,
 ) -> diesel::QueryResult<()> {
-    diesel::sql_query(
+    diesel::sql_query(format!(
         "UPDATE mail_outbox
-            SET state = $3, sent_at = CASE WHEN $3 = 'sent' THEN now() END, last_error = $4
-          WHERE user_id = $1 AND id = ANY($2)",
-    )
+            SET state = $3, sent_at = CASE WHEN $3 = 'sent' THEN now() END, last_error = $4, {FORGET_CODE}
+          WHERE user_id = $1 AND id = ANY($2)"
+    ))
     .bind::<SqlUuid, _>(user)
     .bind::<diesel::sql_types::Array<BigInt>, _>(ids)
     .bind::<Text, _>(state)
@@ -357,6 +392,8 @@ pub async fn failed(
         "UPDATE mail_outbox
             SET last_error = $3,
                 state = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'pending' END,
+                payload = CASE WHEN attempts >= $4 AND kind = 'confirm_address'
+                               THEN payload - 'code' ELSE payload END,
                 due_at = now() + make_interval(secs => $5)
           WHERE user_id = $1 AND id = ANY($2)",
     )

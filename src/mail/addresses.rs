@@ -4,7 +4,11 @@
 //! - One address per user; setting it (again) sends a new 8-digit code to
 //!   it and leaves it unconfirmed until the code is given back (within 24
 //!   hours, at most 5 tries). An unconfirmed address gets nothing else. A
-//!   user is sent at most one code a minute.
+//!   user is sent at most one code a minute, whatever they did meanwhile
+//!   (removing the address and setting it again included).
+//! - A code is kept only while its mail waits to go: once the mail is sent,
+//!   skipped or given up, the outbox row no longer holds it, only the
+//!   address's hash of it does.
 //! - A confirmed address belongs to one account.
 //! - Each kind of mail is `immediately` (the default), `digest` or `never`;
 //!   reminders are `immediately` or `never`. The digest goes at
@@ -24,6 +28,8 @@ use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
+use diesel::OptionalExtension;
+use diesel_async::AsyncConnection;
 
 /// The kinds of mail a user chooses about.
 pub const KINDS: [&str; 4] = ["your_turn", "reminder", "invited", "game_finished"];
@@ -168,30 +174,35 @@ pub async fn set(
         ));
     }
     let code = format!("{:08}", rand::random_range(0..100_000_000_u32));
+    let user = caller.user_id;
     let mut conn = ctx.pool.get().await?;
-    let last_code = mail::address(&mut conn, caller.user_id)
-        .await?
-        .and_then(|row| row.code_expires_at)
-        .map(|expires| expires - Duration::hours(CODE_HOURS));
-    if let Some(sent) = last_code {
-        let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
-        if wait > 0 {
-            return Err(Failure::rate_limited(
-                "a code was sent less than a minute ago",
-                u64::try_from(wait).unwrap_or(1),
-            ));
-        }
-    }
-    let row = mail::set_address(
-        &mut conn,
-        caller.user_id,
-        address,
-        &code_hash(caller.user_id, &code),
-        &code,
-        Utc::now() + Duration::hours(CODE_HOURS),
-    )
-    .await
-    .map_err(unknown_user_is_unauthenticated)?;
+    let row = conn
+        .transaction::<_, Failure, _>(async |conn| {
+            let last_code = mail::lock_last_code(conn, user)
+                .await
+                .optional()?
+                .ok_or_else(|| Failure::unauthenticated("the token's user does not exist"))?;
+            if let Some(sent) = last_code {
+                let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
+                if wait > 0 {
+                    return Err(Failure::rate_limited(
+                        "a code was sent less than a minute ago",
+                        u64::try_from(wait).unwrap_or(1),
+                    ));
+                }
+            }
+            mail::set_address(
+                conn,
+                user,
+                address,
+                &code_hash(user, &code),
+                &code,
+                Utc::now() + Duration::hours(CODE_HOURS),
+            )
+            .await
+            .map_err(unknown_user_is_unauthenticated)
+        })
+        .await?;
     drop(conn);
     ctx.announcer.queued_mail();
     Ok(EmailSettings::from(&row))

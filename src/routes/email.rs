@@ -24,7 +24,8 @@ pub async fn get_email(state: State, caller: Caller) -> Reply<EmailSettings> {
 
 /// Sets (or changes) the caller's address: it is unconfirmed until the
 /// 8-digit code mailed to it is posted to `/v1/me/email/confirm` (within 24
-/// hours), and gets no other mail until then. Preferences are kept.
+/// hours), and gets no other mail until then. Preferences are kept. A user
+/// is sent at most one code a minute, the address removed meanwhile or not.
 #[utoipa::path(
     operation_id = "set_email", tag = "email", request_body = NewAddress, security(("bearer" = [])),
     responses((status = 200, description = "The address, unconfirmed; a code is on its way", body = EmailSettings), SetEmailProblems)

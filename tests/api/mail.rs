@@ -705,6 +705,9 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     assert_eq!(still["confirmed"], false);
     app.send("DELETE", "/v1/me/email", token, &[], &Value::Null)
         .await;
+    // A minute passes (one code a minute, the address removed or not).
+    app.sql("UPDATE mail_outbox SET created_at = created_at - interval '61 seconds'")
+        .await;
     let addresses = ["ed@mail.test", "fi@mail.test"];
     for (user, address) in users.iter().zip(addresses) {
         confirmed_address(&app, &catcher, user, address).await;
@@ -854,4 +857,76 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     app.get("/v1/me/email", Some(&users[0].token))
         .await
         .assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn one_code_a_minute_holds_across_removing_the_address_and_a_code_leaves_the_outbox_once_mailed()
+ {
+    // Given a user who set an address and was mailed its code …
+    let catcher = Catcher::start().await;
+    let (app, _) = mail_app(&catcher).await;
+    let user = &app.users(1).await[0];
+    let token = Some(user.token.as_str());
+    let address = json!({"address": "mo@mail.test"});
+    app.send("PUT", "/v1/me/email", token, &[], &address)
+        .await
+        .ok(200);
+    let mail = catcher.next_to("mo@mail.test", &mut Vec::new()).await;
+    let code = mail.subject().rsplit(' ').next().unwrap().to_owned();
+
+    // … once the mail is sent, the outbox row no longer holds the code
+    // (the address keeps its hash, and the code still confirms) …
+    app.eventually(10, || async {
+        (app.count("mail_outbox WHERE kind = 'confirm_address' AND state = 'sent'")
+            .await
+            == 1)
+            .then_some(())
+    })
+    .await;
+    assert_eq!(
+        app.count("mail_outbox WHERE payload ? 'code'").await,
+        0,
+        "a code stayed in the outbox after its mail went"
+    );
+
+    // … when they remove the address and set it again within the minute,
+    // no second code is queued …
+    app.send("DELETE", "/v1/me/email", token, &[], &Value::Null)
+        .await
+        .ok(204);
+    let again = app.send("PUT", "/v1/me/email", token, &[], &address).await;
+    again.assert_problem(429, "rate_limited");
+    assert_eq!(
+        app.count("email_addresses").await,
+        0,
+        "the refusal changed nothing"
+    );
+    assert_eq!(
+        app.count("mail_outbox WHERE kind = 'confirm_address'")
+            .await,
+        1
+    );
+    assert!(
+        catcher
+            .quiet_for(Duration::from_millis(500))
+            .await
+            .is_none()
+    );
+
+    // … and a minute after the first code, a new one goes.
+    app.sql("UPDATE mail_outbox SET created_at = created_at - interval '61 seconds'")
+        .await;
+    app.send("PUT", "/v1/me/email", token, &[], &address)
+        .await
+        .ok(200);
+    let second = catcher.next_to("mo@mail.test", &mut Vec::new()).await;
+    let second_code = second.subject().rsplit(' ').next().unwrap().to_owned();
+    app.post("/v1/me/email/confirm", token, &json!({"code": code}))
+        .await
+        .assert_problem(400, "bad_request");
+    let confirmed = app
+        .post("/v1/me/email/confirm", token, &json!({"code": second_code}))
+        .await
+        .ok(200);
+    assert_eq!(confirmed["confirmed"], true);
 }

@@ -468,3 +468,38 @@ async fn notifications_deliveries_and_keys_written_before_sharding_keys_keep_wor
     assert_eq!(played.game["status"], "finished");
     verified_audit(&app, &id).await;
 }
+
+#[actix_web::test]
+async fn codes_of_confirmation_mails_done_before_the_upgrade_leave_the_outbox() {
+    // Given a database of the release that kept every code in its outbox
+    // row: one mail sent, one skipped, one still waiting to go …
+    let db = TestDb::before("2026-12-03-000100_forget_sent_codes").await;
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(
+            "INSERT INTO users (id, username, password_hash)
+             VALUES ('00000000-0000-4000-8000-000000000001', 'old-mailer', 'x');
+             INSERT INTO mail_outbox (user_id, kind, payload, state)
+             SELECT '00000000-0000-4000-8000-000000000001', 'confirm_address',
+                    jsonb_build_object('address', 'old@mail.test', 'code', c), s
+               FROM (VALUES ('11111111', 'sent'), ('22222222', 'skipped'), ('33333333', 'pending')) v(c, s);",
+        )
+        .await
+        .unwrap();
+    }
+    // … after the upgrade, only the waiting mail still holds its code, and
+    // every row keeps its address.
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    assert_eq!(app.count("mail_outbox WHERE payload ? 'code'").await, 1);
+    assert_eq!(
+        app.count("mail_outbox WHERE state = 'pending' AND payload ->> 'code' = '33333333'")
+            .await,
+        1
+    );
+    assert_eq!(
+        app.count("mail_outbox WHERE payload ->> 'address' = 'old@mail.test'")
+            .await,
+        3
+    );
+}
