@@ -10,9 +10,11 @@
 # Mid-game screenshots (desktop and phone size) go to BROWSER_SCREENSHOTS
 # (default target/browser-screenshots); a failure's screenshots of every
 # session go to target/browser-failures. BROWSER_SEED varies the games.
+# Then one player sets up email on `#/settings` against a real SMTP
+# listener (aiosmtpd): the code from the mail confirms the address.
 # Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
 # installs chromium and chromium-driver (and nodejs) with apt-get when they
-# are missing, and selenium into target/browser-venv on first use.
+# are missing, and selenium and aiosmtpd into target/browser-venv on first use.
 # First, the page's audit verifier (web/js/audit/verify.js) is run in Node
 # over the corpus of records and tampered copies of them
 # (scripts/audit-verify-check.mjs): it must agree with `hatstand verify`.
@@ -23,6 +25,7 @@ server=${BROWSER_SERVER:-postgres://postgres@127.0.0.1:5432}
 screenshots=${BROWSER_SCREENSHOTS:-target/browser-screenshots}
 venv=target/browser-venv
 selenium=4.51.0
+aiosmtpd=1.4.6
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v node >/dev/null; then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
   $sudo apt-get update -qq
@@ -30,13 +33,17 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v 
     $(command -v node >/dev/null || echo nodejs) >/dev/null
 fi
 node scripts/audit-verify-check.mjs tests/records/*.json tests/records/legacy/*.json
-if ! "$venv/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$selenium')" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import selenium, aiosmtpd, sys; sys.exit(selenium.__version__ != '$selenium' or aiosmtpd.__version__ != '$aiosmtpd')" 2>/dev/null; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$selenium"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$selenium" "aiosmtpd==$aiosmtpd"
 fi
 # shellcheck source=scripts/fresh-server.sh
 . scripts/fresh-server.sh
-start_fresh_server browser HATSTAND_TOKEN_RATE=0
+smtp_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_fresh_server browser HATSTAND_TOKEN_RATE=0 HATSTAND_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
+  HATSTAND_MAIL_TICK_MS=200
 rm -rf target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/play_all.py "$base" \
   --screenshots "$screenshots" --failures target/browser-failures --seed "${BROWSER_SEED:-1}"
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/email_settings.py "$base" \
+  --smtp-port "$smtp_port" --failures target/browser-failures

@@ -15,6 +15,7 @@ const routes = [
   [/^#\/signup$/, () => import('./pages/signin.js'), () => ({ mode: 'signup' })],
   [/^#\/new$/, () => import('./pages/new-game.js'), () => ({})],
   [/^#\/watch$/, () => import('./pages/watch.js'), () => ({})],
+  [/^#\/settings$/, () => import('./pages/settings.js'), () => ({})],
   [/^#\/games\/([0-9a-f-]{36})$/, () => import('./pages/game.js'), (m, q) => ({ id: m[1], code: q.get('code') })],
   [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],
   [/^#\/audit\/([0-9a-f-]{36})$/, () => import('./pages/audit.js'), (m) => ({ id: m[1] })],
@@ -31,6 +32,7 @@ function drawNav() {
     ...(me
       ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
         link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Audit'),
+        link('#/settings', 'Email'),
         h('span', { class: 'who' }, me.username),
         h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
       : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),

@@ -1,0 +1,146 @@
+// Email settings: the address the server writes to when it is your turn,
+// the code that confirms it, and which mails come when (`/v1/me/email`).
+// Three states: no address (a form to add one), an address waiting for its
+// code (the code form, or another address), a confirmed address (the
+// preferences, or removing it). The section carries `data-email-state`
+// (`none`, `unconfirmed`, `confirmed`) for whoever reads the page.
+
+import { h } from '../dom.js';
+import { call, get, post, session } from '../api.js';
+import { explain, flash } from '../ui.js';
+import { requireSignIn } from './signin.js';
+
+/** Each kind of mail, its label, and the modes it may take. */
+const KINDS = [
+  ['your_turn', 'A game waits for your move', ['immediately', 'digest', 'never']],
+  ['reminder', 'A quarter of your turn’s time is left', ['immediately', 'never']],
+  ['invited', 'You are invited to a game', ['immediately', 'digest', 'never']],
+  ['game_finished', 'A game you play has ended', ['immediately', 'digest', 'never']],
+];
+const MODE_NAMES = { immediately: 'Right away', digest: 'In the daily digest', never: 'Never' };
+
+export async function show(root) {
+  if (!session()) return requireSignIn('#/settings');
+  const section = h('section', { id: 'email-settings' });
+  root.append(h('h1', {}, 'Email'),
+    h('p', { class: 'muted' }, 'The server can write to you when a game waits for your move, ',
+      'and you can answer with your move by replying to that mail.'),
+    section);
+
+  const draw = (settings) => {
+    section.dataset.emailState = !settings ? 'none' : settings.confirmed ? 'confirmed' : 'unconfirmed';
+    if (!settings) section.replaceChildren(addressForm(null, draw));
+    else if (!settings.confirmed) section.replaceChildren(codeForm(settings, draw), addressForm(settings, draw));
+    else section.replaceChildren(preferencesForm(settings, draw), removeForm(settings, draw));
+  };
+  try {
+    draw(await get('/v1/me/email'));
+  } catch (error) {
+    if (error.code !== 'not_found') throw error;
+    draw(null);
+  }
+}
+
+/** Runs `action` with `button` disabled, showing a refusal in words. */
+async function busy(button, action) {
+  button.disabled = true;
+  try {
+    await action();
+    return true;
+  } catch (error) {
+    flash(explain(error));
+    return false;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function addressForm(current, draw) {
+  const address = h('input', { type: 'email', id: 'email-address', name: 'address', required: true,
+    maxlength: 254, autocomplete: 'email', value: current?.address ?? '' });
+  const submit = h('button', { type: 'submit', class: current ? 'quiet' : null },
+    current ? 'Send a new code' : 'Send me a code');
+  const form = h('form', { class: 'panel', id: 'email-address-form' },
+    h('label', { for: 'email-address' }, current ? 'Another address, or the same one again' : 'Your email address'),
+    address,
+    h('p', { class: 'hint' }, 'We mail it an 8-digit code; it gets nothing else until you give the code back. ',
+      'At most one code a minute.'),
+    h('div', { class: 'actions' }, submit));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busy(submit, async () => {
+      const settings = await call('PUT', '/v1/me/email', { body: { address: address.value.trim() } });
+      flash(`A code is on its way to ${settings.address}.`, 'info');
+      draw(settings);
+    });
+  });
+  return form;
+}
+
+function codeForm(settings, draw) {
+  const code = h('input', { type: 'text', id: 'email-code', name: 'code', required: true, inputmode: 'numeric',
+    autocomplete: 'one-time-code', pattern: '[0-9]{8}', maxlength: 8, autocapitalize: 'off' });
+  const submit = h('button', { type: 'submit' }, 'Confirm');
+  const form = h('form', { class: 'panel', id: 'email-code-form' },
+    h('p', {}, 'A code was mailed to ', h('strong', { id: 'email-pending' }, settings.address), '.'),
+    h('label', { for: 'email-code' }, 'The code'), code,
+    h('p', { class: 'hint' }, 'Good for 24 hours and 5 tries.'),
+    h('div', { class: 'actions' }, submit));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busy(submit, async () => {
+      const confirmed = await post('/v1/me/email/confirm', { code: code.value.trim() });
+      flash(`${confirmed.address} is confirmed.`, 'info');
+      draw(confirmed);
+    });
+  });
+  return form;
+}
+
+function preferencesForm(settings, draw) {
+  const selects = KINDS.map(([kind, label, modes]) => [kind, label,
+    h('select', { id: `mail-${kind}`, name: kind },
+      modes.map((m) => h('option', { value: m, selected: settings.preferences[kind] === m }, MODE_NAMES[m])))]);
+  const hour = h('select', { id: 'digest-hour', name: 'digest_hour' },
+    Array.from({ length: 24 }, (_, i) =>
+      h('option', { value: i, selected: settings.digest_hour === i }, `${String(i).padStart(2, '0')}:00`)));
+  const zone = h('input', { type: 'text', id: 'time-zone', name: 'time_zone', required: true,
+    autocapitalize: 'off', value: settings.time_zone });
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const submit = h('button', { type: 'submit' }, 'Save');
+  const form = h('form', { class: 'panel', id: 'email-preferences' },
+    h('p', {}, 'Mails go to ', h('strong', { id: 'email-confirmed' }, settings.address), ' (confirmed).'),
+    selects.map(([kind, label, select]) => [h('label', { for: `mail-${kind}` }, label), select]),
+    h('label', { for: 'digest-hour' }, 'The daily digest comes at'), hour,
+    h('label', { for: 'time-zone' }, 'in the time zone'), zone,
+    here && here !== settings.time_zone
+      ? h('p', { class: 'hint' }, h('button', { type: 'button', class: 'quiet', onClick: () => { zone.value = here; } },
+        `Use ${here}`))
+      : null,
+    h('div', { class: 'actions' }, submit));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busy(submit, async () => {
+      const change = Object.fromEntries(selects.map(([kind, , select]) => [kind, select.value]));
+      const saved = await call('PATCH', '/v1/me/email', {
+        body: { ...change, digest_hour: Number(hour.value), time_zone: zone.value.trim() },
+      });
+      flash('Saved.', 'info');
+      draw(saved);
+    });
+  });
+  return form;
+}
+
+function removeForm(settings, draw) {
+  const remove = h('button', { type: 'button', class: 'danger', id: 'email-remove' }, 'Remove this address');
+  remove.addEventListener('click', () => {
+    if (!window.confirm(`Stop all mail to ${settings.address}?`)) return;
+    busy(remove, async () => {
+      await call('DELETE', '/v1/me/email');
+      flash('The address is removed; no more mail will come.', 'info');
+      draw(null);
+    });
+  });
+  return h('div', { class: 'actions' }, remove);
+}
