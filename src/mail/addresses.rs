@@ -17,6 +17,8 @@
 //!   (the digest's turns every `digest` kind to `never`).
 
 use chrono::{Duration, Utc};
+use diesel::OptionalExtension;
+use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -28,8 +30,6 @@ use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
-use diesel::OptionalExtension;
-use diesel_async::AsyncConnection;
 
 /// The kinds of mail a user chooses about.
 pub const KINDS: [&str; 4] = ["your_turn", "reminder", "invited", "game_finished"];
