@@ -140,9 +140,7 @@ async fn bad_ids_and_absurd_query_values_are_400() {
 async fn bad_headers_are_400_and_write_nothing() {
     let app = TestApp::spawn().await;
     let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let command = game["legal_commands"][0].clone();
+    let (id, version, command) = app.opening(&users).await;
     let before = app.footprint().await;
     let path = format!("/v1/games/{id}/commands");
     for (name, value) in [
@@ -166,7 +164,7 @@ async fn bad_headers_are_400_and_write_nothing() {
         &path,
         Some(&users[0].token),
         &[("Idempotency-Key", long_key.as_str())],
-        &json!({"expected_version": game["version"], "command": command}),
+        &json!({"expected_version": version, "command": command}),
     )
     .await
     .assert_problem(400, "bad_request");

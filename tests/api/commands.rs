@@ -37,13 +37,7 @@ async fn a_listed_command_is_accepted_and_raises_the_version() {
     let version = game["version"].as_i64().unwrap();
     let command = game["legal_commands"][0].clone();
     let reply = app.command(&id, &users[0], version, &command).await;
-    let etag = reply
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = reply.header("etag");
     let body = reply.ok(200);
     let new_version = body["version"].as_i64().unwrap();
     assert!(new_version > version);

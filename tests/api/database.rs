@@ -200,10 +200,7 @@ struct Held {
 async fn a_game_with_its_row_held(app: &TestApp) -> Held {
     use diesel_async::SimpleAsyncConnection;
     let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let version = game["version"].as_i64().unwrap();
-    let command = game["legal_commands"][0].clone();
+    let (id, version, command) = app.opening(&users).await;
     let before = app.footprint().await;
     let mut holder = hatstand::db::locate::connect(&app.db.url).await.unwrap();
     holder
@@ -311,10 +308,7 @@ async fn a_command_on_a_hung_database_answers_503_in_bounded_time() {
 async fn a_primary_turned_standby_answers_503_and_its_connections_are_dropped() {
     let app = TestApp::spawn().await;
     let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let version = game["version"].as_i64().unwrap();
-    let command = game["legal_commands"][0].clone();
+    let (id, version, command) = app.opening(&users).await;
     let before = app.footprint().await;
     // The node turns read-only: its sessions are ended, new ones refuse writes.
     app.sql(

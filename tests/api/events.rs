@@ -44,10 +44,7 @@ async fn events_page_with_after_and_limit() {
 async fn a_long_poll_returns_as_soon_as_the_next_event_is_written() {
     let app = TestApp::spawn().await;
     let users = app.users(2).await;
-    let id = app.started_game(&users, "hats", json!({})).await;
-    let game = app.game(&id, Some(&users[0])).await;
-    let version = game["version"].as_i64().unwrap();
-    let command = game["legal_commands"][0].clone();
+    let (id, version, command) = app.opening(&users).await;
     let started = Instant::now();
     let path = format!("/v1/games/{id}/events?after={version}&wait=30");
     let wait = app.get(&path, Some(&users[1].token));

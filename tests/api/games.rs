@@ -22,13 +22,7 @@ async fn creating_a_game_seats_the_creator_and_commits_to_a_seed() {
         .to_str()
         .unwrap()
         .to_owned();
-    let etag = reply
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = reply.header("etag");
     let game = reply.ok(201);
     assert_eq!(
         location,
@@ -368,13 +362,7 @@ async fn a_game_has_an_etag_and_answers_304_when_unchanged() {
     let reply = app
         .get(&format!("/v1/games/{id}"), Some(&users[0].token))
         .await;
-    let etag = reply
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = reply.header("etag");
     let version = reply.body["version"].as_i64().unwrap();
     assert_eq!(etag, format!("\"{version}\""));
     let not_modified = app

@@ -315,6 +315,17 @@ impl Reply {
         assert!(self.body["title"].is_string() && self.body["detail"].is_string());
     }
 
+    /// The value of header `name` (it must be there).
+    #[track_caller]
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name} header"))
+            .to_str()
+            .unwrap()
+            .to_owned()
+    }
+
     /// Asserts a success status and returns the body.
     #[track_caller]
     pub fn ok(self, status: u16) -> Value {
@@ -535,6 +546,17 @@ impl TestApp {
             self.joined(&id, user).await;
         }
         id
+    }
+
+    /// A game of Hats started by `users` (as [`Self::started_game`]) and
+    /// `users[0]`'s first move: the id, the version and the first of its
+    /// legal commands.
+    pub async fn opening(&self, users: &[User]) -> (String, i64, Value) {
+        let id = self.started_game(users, "hats", json!({})).await;
+        let game = self.game(&id, Some(&users[0])).await;
+        let version = game["version"].as_i64().unwrap();
+        let command = game["legal_commands"][0].clone();
+        (id, version, command)
     }
 
     /// The game as `user` sees it.

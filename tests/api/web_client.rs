@@ -66,13 +66,7 @@ async fn every_board_the_page_imports_is_served() {
 async fn a_revalidated_file_answers_304_and_unknown_files_are_problem_json() {
     let app = TestApp::spawn().await;
     let first = app.get("/js/api.js", None).await;
-    let etag = first
-        .headers
-        .get("etag")
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let etag = first.header("etag");
     let again = app
         .send_raw(
             "GET",
