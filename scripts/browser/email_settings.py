@@ -1,8 +1,9 @@
 """Email settings through the web client in Chromium, against a real SMTP
 listener: a player (phone-sized) adds an address on `#/settings`, reads the
 code from the mail the server sent, gives a wrong code and then the right
-one, chooses when which mail comes, sees a bad time zone refused with
-nothing changed, and removes the address. Run by scripts/browser-check.sh,
+one, chooses when which mail comes, sees a bad time zone and a second
+code within the minute refused with nothing changed, and removes the
+address. Run by scripts/browser-check.sh,
 with the server's `HATSTAND_SMTP_URL` pointing at `--smtp-port`.
 
     python email_settings.py BASE_URL --smtp-port PORT --failures DIR
@@ -136,6 +137,17 @@ def check(browser, catcher):
     wait_state(browser, "confirmed", "the preferences after the refusal")
     if shown() != expected:
         raise CheckFailed(f"a refused change altered the preferences: {shown()}")
+
+    # Another address within the minute of the last code is refused (one
+    # code a minute) and the confirmed one stays.
+    browser.wait("#email-change > summary").click()
+    browser.type_into("#email-address", f"other-{address}")
+    browser.wait("#email-address-form button[type=submit]").click()
+    wait_for(lambda: "rate_limited" in browser.flash(), "a second code within the minute to be refused in #flash")
+    reload(browser)
+    wait_state(browser, "confirmed", "the confirmed address after the refused change")
+    if browser.wait("#email-confirmed").text != address:
+        raise CheckFailed("a refused change of address altered the address")
 
     # Removing the address (after the page asks) stops all mail.
     browser.wait("#email-remove").click()

@@ -3,7 +3,8 @@
 // Three states: no address (a form to add one), an address waiting for its
 // code (the code form, or another address), a confirmed address (the
 // preferences, or removing it). The section carries `data-email-state`
-// (`none`, `unconfirmed`, `confirmed`) for whoever reads the page.
+// (`none`, `unconfirmed`, `confirmed`) for whoever reads the page. A
+// confirmed address can be changed (the new one starts unconfirmed).
 
 import { h } from '../dom.js';
 import { call, get, post, session } from '../api.js';
@@ -31,7 +32,14 @@ export async function show(root) {
     section.dataset.emailState = !settings ? 'none' : settings.confirmed ? 'confirmed' : 'unconfirmed';
     if (!settings) section.replaceChildren(addressForm(null, draw));
     else if (!settings.confirmed) section.replaceChildren(codeForm(settings, draw), addressForm(settings, draw));
-    else section.replaceChildren(preferencesForm(settings, draw), removeForm(settings, draw));
+    else {
+      section.replaceChildren(preferencesForm(settings, draw),
+        h('details', { class: 'panel', id: 'email-change' }, h('summary', {}, 'Use another address'),
+          h('p', { class: 'hint' }, 'The new address gets a code and no other mail until it is confirmed; ',
+            'until then nothing goes to the old one either.'),
+          addressForm(settings, draw)),
+        removeForm(settings, draw));
+    }
   };
   try {
     draw(await get('/v1/me/email'));
@@ -59,12 +67,14 @@ function addressForm(current, draw) {
   const address = h('input', { type: 'email', id: 'email-address', name: 'address', required: true,
     maxlength: 254, autocomplete: 'email', value: current?.address ?? '' });
   const submit = h('button', { type: 'submit', class: current ? 'quiet' : null },
-    current ? 'Send a new code' : 'Send me a code');
-  const form = h('form', { class: 'panel', id: 'email-address-form' },
-    h('label', { for: 'email-address' }, current ? 'Another address, or the same one again' : 'Your email address'),
+    current?.confirmed ? 'Change the address' : current ? 'Send a new code' : 'Send me a code');
+  const form = h('form', { class: current?.confirmed ? null : 'panel', id: 'email-address-form' },
+    h('label', { for: 'email-address' }, current?.confirmed ? 'The new address'
+      : current ? 'Another address, or the same one again' : 'Your email address'),
     address,
-    h('p', { class: 'hint' }, 'We mail it an 8-digit code; it gets nothing else until you give the code back. ',
-      'At most one code a minute.'),
+    h('p', { class: 'hint' }, current?.confirmed ? 'At most one code a minute.'
+      : ['We mail it an 8-digit code; it gets nothing else until you give the code back. ',
+        'At most one code a minute.']),
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
