@@ -89,11 +89,15 @@ pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
 pub fn unknown_user_is_unauthenticated(e: diesel::result::Error) -> Failure {
     use diesel::result::{DatabaseErrorKind, Error};
     match e {
-        Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
-            Failure::unauthenticated("the token's user does not exist")
-        }
+        Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => unknown_user(),
         other => other.into(),
     }
+}
+
+/// What a token of a user the database does not know gets: `unauthenticated`.
+#[must_use]
+pub fn unknown_user() -> Failure {
+    Failure::unauthenticated("the token's user does not exist")
 }
 
 impl From<diesel_async::pooled_connection::deadpool::PoolError> for Failure {

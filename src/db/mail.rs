@@ -58,11 +58,15 @@ pub struct AddressRow {
     pub time_zone: String,
 }
 
-/// The `SET` item that drops a confirmation code from a mail's payload once
-/// the mail leaves `pending` (sent, skipped or failed): a code is kept only
-/// as long as a mail still has to carry it.
-const FORGET_CODE: &str =
-    "payload = CASE WHEN kind = 'confirm_address' THEN payload - 'code' ELSE payload END";
+/// The `SET` item that drops a confirmation code from a mail's payload when
+/// the update takes the mail out of `pending` (sent, skipped or failed), as
+/// it does where `leaving` (an SQL condition) holds: a code is kept only as
+/// long as a mail still has to carry it.
+fn forget_code(leaving: &str) -> String {
+    format!(
+        "payload = CASE WHEN kind = 'confirm_address' AND ({leaving}) THEN payload - 'code' ELSE payload END"
+    )
+}
 
 const COLUMNS: &str = "user_id, address, confirmed_at, code_hash, code_expires_at, code_attempts, preferences, digest_hour, time_zone";
 
@@ -135,7 +139,7 @@ pub async fn set_address(
                    code_expires_at = EXCLUDED.code_expires_at, code_attempts = 0, updated_at = now()
             RETURNING {COLUMNS}),
          dropped AS (
-            UPDATE mail_outbox SET state = 'skipped', last_error = 'the address changed', {FORGET_CODE}
+            UPDATE mail_outbox SET state = 'skipped', last_error = 'the address changed', {forget}
              WHERE user_id = $1 AND state = 'pending'
             RETURNING 1),
          queued AS (
@@ -143,7 +147,8 @@ pub async fn set_address(
             SELECT $1, 'confirm_address', jsonb_build_object('address', $2::text, 'code', $5::text)
               FROM set
             RETURNING 1)
-         SELECT {COLUMNS} FROM set"
+         SELECT {COLUMNS} FROM set",
+        forget = forget_code("true")
     ))
     .bind::<SqlUuid, _>(user)
     .bind::<Text, _>(address)
@@ -205,9 +210,10 @@ pub async fn remove(conn: &mut AsyncPgConnection, user: Uuid) -> diesel::QueryRe
     let removed: Removed = diesel::sql_query(format!(
         "WITH gone AS (DELETE FROM email_addresses WHERE user_id = $1 RETURNING 1),
               dropped AS (
-                UPDATE mail_outbox SET state = 'skipped', last_error = 'the address was removed', {FORGET_CODE}
+                UPDATE mail_outbox SET state = 'skipped', last_error = 'the address was removed', {forget}
                  WHERE user_id = $1 AND state = 'pending' RETURNING 1)
-         SELECT count(*) AS n FROM gone"
+         SELECT count(*) AS n FROM gone",
+        forget = forget_code("true")
     ))
     .bind::<SqlUuid, _>(user)
     .get_result(conn)
@@ -363,8 +369,9 @@ pub async fn finish(
 ) -> diesel::QueryResult<()> {
     diesel::sql_query(format!(
         "UPDATE mail_outbox
-            SET state = $3, sent_at = CASE WHEN $3 = 'sent' THEN now() END, last_error = $4, {FORGET_CODE}
-          WHERE user_id = $1 AND id = ANY($2)"
+            SET state = $3, sent_at = CASE WHEN $3 = 'sent' THEN now() END, last_error = $4, {forget}
+          WHERE user_id = $1 AND id = ANY($2)",
+        forget = forget_code("true")
     ))
     .bind::<SqlUuid, _>(user)
     .bind::<diesel::sql_types::Array<BigInt>, _>(ids)
@@ -388,15 +395,15 @@ pub async fn failed(
     max_attempts: i32,
     retry_secs: f64,
 ) -> diesel::QueryResult<()> {
-    diesel::sql_query(
+    diesel::sql_query(format!(
         "UPDATE mail_outbox
             SET last_error = $3,
                 state = CASE WHEN attempts >= $4 THEN 'failed' ELSE 'pending' END,
-                payload = CASE WHEN attempts >= $4 AND kind = 'confirm_address'
-                               THEN payload - 'code' ELSE payload END,
+                {forget},
                 due_at = now() + make_interval(secs => $5)
           WHERE user_id = $1 AND id = ANY($2)",
-    )
+        forget = forget_code("attempts >= $4")
+    ))
     .bind::<SqlUuid, _>(user)
     .bind::<diesel::sql_types::Array<BigInt>, _>(ids)
     .bind::<Text, _>(error)

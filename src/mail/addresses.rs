@@ -27,7 +27,7 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::context::Context;
-use crate::db::errors::unknown_user_is_unauthenticated;
+use crate::db::errors::unknown_user;
 use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
 
@@ -181,7 +181,7 @@ pub async fn set(
             let last_code = mail::lock_last_code(conn, user)
                 .await
                 .optional()?
-                .ok_or_else(|| Failure::unauthenticated("the token's user does not exist"))?;
+                .ok_or_else(unknown_user)?;
             if let Some(sent) = last_code {
                 let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
                 if wait > 0 {
@@ -191,7 +191,8 @@ pub async fn set(
                     ));
                 }
             }
-            mail::set_address(
+            // The user's row is locked: it stays until the commit.
+            Ok(mail::set_address(
                 conn,
                 user,
                 address,
@@ -199,8 +200,7 @@ pub async fn set(
                 &code,
                 Utc::now() + Duration::hours(CODE_HOURS),
             )
-            .await
-            .map_err(unknown_user_is_unauthenticated)
+            .await?)
         })
         .await?;
     drop(conn);

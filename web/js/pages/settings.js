@@ -54,10 +54,8 @@ async function busy(button, action) {
   button.disabled = true;
   try {
     await action();
-    return true;
   } catch (error) {
     flash(explain(error));
-    return false;
   } finally {
     button.disabled = false;
   }
