@@ -930,3 +930,36 @@ async fn one_code_a_minute_holds_across_removing_the_address_and_a_code_leaves_t
         .ok(200);
     assert_eq!(confirmed["confirmed"], true);
 }
+
+#[actix_web::test]
+async fn a_code_whose_mail_is_given_up_leaves_the_outbox() {
+    // Given a server whose mail relay does not answer, trying each mail once …
+    let relay = format!("smtp://127.0.0.1:{}", free_port());
+    let app = TestApp::spawn_with(|s| {
+        s.mail.smtp_url = Some(relay);
+        s.mail.mail_attempts = 1;
+        s.mail.mail_tick_ms = 50;
+    })
+    .await;
+    let user = &app.users(1).await[0];
+    app.send(
+        "PUT",
+        "/v1/me/email",
+        Some(&user.token),
+        &[],
+        &json!({"address": "lost@mail.test"}),
+    )
+    .await
+    .ok(200);
+    // … once its one attempt failed, the code mail is given up without its code.
+    app.eventually(20, || async {
+        (app.count("mail_outbox WHERE state = 'failed'").await == 1).then_some(())
+    })
+    .await;
+    assert_eq!(app.count("mail_outbox WHERE payload ? 'code'").await, 0);
+    assert_eq!(
+        app.count("mail_outbox WHERE payload ->> 'address' = 'lost@mail.test'")
+            .await,
+        1
+    );
+}
