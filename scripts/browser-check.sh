@@ -11,7 +11,9 @@
 # (default target/browser-screenshots); a failure's screenshots of every
 # session go to target/browser-failures. BROWSER_SEED varies the games.
 # Then one player sets up email on `#/settings` against a real SMTP
-# listener (aiosmtpd): the code from the mail confirms the address.
+# listener (aiosmtpd): the code from the mail confirms the address. Last,
+# one browser shared by two accounts: a game opened signed out and by
+# another player shows none of the first player's cards.
 # Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
 # installs chromium and chromium-driver (and nodejs) with apt-get when they
 # are missing, and selenium and aiosmtpd into target/browser-venv on first use.
@@ -47,3 +49,5 @@ PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/pla
   --screenshots "$screenshots" --failures target/browser-failures --seed "${BROWSER_SEED:-1}"
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/email_settings.py "$base" \
   --smtp-port "$smtp_port" --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/account_switch.py "$base" \
+  --failures target/browser-failures

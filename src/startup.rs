@@ -123,12 +123,14 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             },
         ));
     }
+    let view_tags = Arc::new(routes::tags::ViewTags::load(&context.pool).await?);
     Ok(AppState {
         context,
         pools: Arc::new(pools),
         token_limits,
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
         trusted_proxies: settings.trusted_proxies.clone().into(),
+        view_tags,
     })
 }
 

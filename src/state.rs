@@ -21,6 +21,8 @@ pub struct AppState {
     pub body_timeout: std::time::Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
+    /// The key of the per-viewer entity tags.
+    pub view_tags: Arc<crate::routes::tags::ViewTags>,
 }
 
 impl std::ops::Deref for AppState {

@@ -89,14 +89,17 @@ impl Precondition {
 pub struct Outcome {
     pub version: i64,
     pub body: Vec<u8>,
+    /// The caller's seat, whose view the body shows.
+    pub seat: Option<u8>,
     /// Whether this is the answer stored for an earlier request with the
     /// same idempotency key (nothing was applied now).
     pub replayed: bool,
 }
 
 impl Outcome {
-    fn replayed(stored: &Value) -> Result<Self, Failure> {
+    fn replayed(stored: &Value, seat: Option<u8>) -> Result<Self, Failure> {
         Ok(Outcome {
+            seat,
             version: stored
                 .get("version")
                 .and_then(Value::as_i64)
@@ -243,7 +246,7 @@ async fn apply(
         .await?;
         loaded.idempotent = None;
     }
-    if let Some(stored) = replay_stored(&loaded, hash.as_deref())? {
+    if let Some(stored) = replay_stored(&loaded, caller.user_id, hash.as_deref())? {
         return Ok(stored);
     }
     let kind = kind_of(&loaded.game)?;
@@ -277,6 +280,7 @@ async fn apply(
             Ok(Outcome {
                 version: decided.response.version,
                 body: body.into_bytes(),
+                seat: loaded.seat_of(caller.user_id),
                 replayed: false,
             })
         }
@@ -286,7 +290,7 @@ async fn apply(
             let now = games::load(conn, id, Some(caller.user_id), idempotency_key)
                 .await?
                 .ok_or_else(super::no_such_game)?;
-            if let Some(stored) = replay_stored(&now, hash.as_deref())? {
+            if let Some(stored) = replay_stored(&now, caller.user_id, hash.as_deref())? {
                 return Ok(stored);
             }
             Err(Failure::version_conflict(
@@ -298,14 +302,19 @@ async fn apply(
     }
 }
 
-/// The stored answer when this request (of hash `hash`) repeats the one its
+/// The stored answer (to `caller`) when this request (of hash `hash`) repeats the one its
 /// idempotency key was first used for; `idempotency_key_reused` when the key
 /// came with another request. Without a key nothing is stored.
-fn replay_stored(loaded: &LoadedGame, hash: Option<&str>) -> Result<Option<Outcome>, Failure> {
+fn replay_stored(
+    loaded: &LoadedGame,
+    caller: Uuid,
+    hash: Option<&str>,
+) -> Result<Option<Outcome>, Failure> {
+    let seat = loaded.seat_of(caller);
     match (&loaded.idempotent, hash) {
         (None, _) | (_, None) => Ok(None),
         (Some(stored), Some(hash)) if stored.request_hash == hash => {
-            Ok(Some(Outcome::replayed(&stored.body)?))
+            Ok(Some(Outcome::replayed(&stored.body, seat)?))
         }
         (Some(_), Some(_)) => Err(Failure::idempotency_key_reused()),
     }

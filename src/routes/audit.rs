@@ -1,12 +1,13 @@
 //! `/v1/games/{id}/audit` and `/v1/games/{id}/state`: records and replays.
 
 use actix_web::web::Query;
-use actix_web::{get, web};
+use actix_web::{HttpRequest, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::problem::problems;
-use super::{GamePath, Id, Reply, State};
+use super::tags::{self, IfNoneMatch, Privacy};
+use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::MaybeCaller;
 use crate::games::audit::{self as audits, StateAt};
 use crate::record::verify::AuditDocument;
@@ -37,9 +38,9 @@ pub struct StateQuery {
 /// while the game is played; every hand shown once it is over, as its audit
 /// shows them.
 #[utoipa::path(
-    operation_id = "get_game_state", tag = "audit", params(GamePath, StateQuery),
+    operation_id = "get_game_state", tag = "audit", params(GamePath, StateQuery, IfNoneMatch),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "The caller's view after `at` events; once the game is over, the whole table", body = StateAt), GetGameStateProblems)
+    responses((status = 200, description = "The caller's view after `at` events; once the game is over, the whole table", body = StateAt, headers(("ETag" = String, description = "This viewer's tag of this answer"), ("Cache-Control" = String, description = "`private, no-store` (a seat's view holds its hand)"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for this viewer; no body"), GetGameStateProblems)
 )]
 #[get("/games/{id}/state")]
 pub async fn state_at(
@@ -47,15 +48,18 @@ pub async fn state_at(
     caller: MaybeCaller,
     id: Id,
     query: Query<StateQuery>,
-) -> Reply<StateAt> {
-    let view = audits::state_at(
-        &state,
-        caller.0.map(|c| c.user_id),
-        id.into_inner(),
-        query.at,
+    req: HttpRequest,
+) -> Answer {
+    let viewer = caller.0.map(|c| c.user_id);
+    let view = audits::state_at(&state, viewer, id.into_inner(), query.at).await?;
+    tags::json(
+        &req,
+        &state.view_tags,
+        "get_game_state",
+        viewer,
+        Privacy::Hidden,
+        &view,
     )
-    .await?;
-    Ok(web::Json(view))
 }
 
 problems! {

@@ -3,8 +3,9 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post};
 
-use super::extract::{etag, header as header_value, version_tag};
+use super::extract::{header as header_value, version_tag};
 use super::problem::{Problem, problems};
+use super::tags::{self, Privacy};
 use super::{Answer, GamePath, Id, State};
 use crate::auth::Claimed;
 use crate::games::command::{self, CommandRequest, CommandResponse, Precondition};
@@ -14,9 +15,9 @@ use crate::games::command::{self, CommandRequest, CommandResponse, Precondition}
 /// (the same key and body answer the first response and write nothing).
 #[utoipa::path(
     operation_id = "send_command", tag = "games",
-    params(GamePath, ("If-Match" = Option<String>, Header, nullable = false, description = "The expected version, quoted, instead of expected_version", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#), ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "1–128 visible ASCII characters, unique per user and game", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$")),
+    params(GamePath, ("If-Match" = Option<String>, Header, nullable = false, description = "The expected version instead of expected_version: quoted (`\"17\"`), or the game's ETag as `get_game` gave it", pattern = r#"^(W/)?"?[0-9]{1,18}(\.[0-9a-f]{16})?"?$"#), ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "1–128 visible ASCII characters, unique per user and game", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$")),
     request_body = CommandRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Accepted: the new version, the caller's events and the game as the caller now sees it", body = CommandResponse, headers(("ETag" = String, description = "The new version, quoted"))), (status = 412, description = "`version_conflict` when the version came as If-Match", body = Problem, content_type = "application/problem+json"), SendCommandProblems)
+    responses((status = 200, description = "Accepted: the new version, the caller's events and the game as the caller now sees it", body = CommandResponse, headers(("ETag" = String, description = "The caller's tag of the game at the new version (as `get_game` gives it)"), ("Cache-Control" = String, description = "`private, no-store`"))), (status = 412, description = "`version_conflict` when the version came as If-Match", body = Problem, content_type = "application/problem+json"), SendCommandProblems)
 )]
 #[post("/games/{id}/commands")]
 pub async fn submit(
@@ -35,8 +36,13 @@ pub async fn submit(
     let precondition = Precondition::from(request.expected_version, if_match)?;
     let outcome =
         command::submit(&state, caller, id.into_inner(), request, precondition, key).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header((header::ETAG, etag(outcome.version)))
+    let mut response = HttpResponse::Ok();
+    tags::per_viewer(&mut response, Privacy::Hidden);
+    Ok(response
+        .insert_header((
+            header::ETAG,
+            state.view_tags.game(outcome.version, outcome.seat),
+        ))
         .content_type("application/json")
         .body(outcome.body))
 }

@@ -1,12 +1,13 @@
 //! `/v1/games/{id}/events`: the log as the caller may see it, with long polling.
 
 use actix_web::web::Query;
-use actix_web::{get, web};
+use actix_web::{HttpRequest, get};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::problem::problems;
-use super::{GamePath, Id, Reply, State};
+use super::tags::{self, IfNoneMatch, Privacy};
+use super::{Answer, GamePath, Id, State};
 use crate::auth::MaybeCaller;
 use crate::games::events::{self, EventsPage};
 
@@ -30,9 +31,9 @@ pub struct EventsQuery {
 /// The game's events after `after`, redacted for the caller (a draw shows its
 /// card only to the drawer); with `wait`, a long poll.
 #[utoipa::path(
-    operation_id = "list_events", tag = "games", params(GamePath, EventsQuery),
+    operation_id = "list_events", tag = "games", params(GamePath, EventsQuery, IfNoneMatch),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage), ListEventsProblems)
+    responses((status = 200, description = "The events after `after`, as the caller may see them", body = EventsPage, headers(("ETag" = String, description = "This viewer's tag of this page"), ("Cache-Control" = String, description = "`private, no-store` (a seat's events show its cards)"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for this viewer; no body"), ListEventsProblems)
 )]
 #[get("/games/{id}/events")]
 pub async fn list(
@@ -40,18 +41,27 @@ pub async fn list(
     caller: MaybeCaller,
     id: Id,
     query: Query<EventsQuery>,
-) -> Reply<EventsPage> {
+    req: HttpRequest,
+) -> Answer {
     let q = query.into_inner();
+    let viewer = caller.0.map(|c| c.user_id);
     let page = events::list(
         &state,
-        caller.0.map(|c| c.user_id),
+        viewer,
         id.into_inner(),
         q.after.unwrap_or(0),
         q.limit.unwrap_or(100),
         q.wait.unwrap_or(0),
     )
     .await?;
-    Ok(web::Json(page))
+    tags::json(
+        &req,
+        &state.view_tags,
+        "list_events",
+        viewer,
+        Privacy::Hidden,
+        &page,
+    )
 }
 
 problems! {

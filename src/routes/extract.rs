@@ -3,7 +3,7 @@
 //! turns every parse failure into problem+json.
 
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
-use actix_web::http::header::{self, HeaderMap};
+use actix_web::http::header::HeaderMap;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -83,7 +83,9 @@ pub fn header<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>,
         .transpose()
 }
 
-/// A version from an `If-Match`/`If-None-Match` header: `"17"`, `W/"17"` or `17`.
+/// The version an `If-Match` header names: a version (`"17"`, `W/"17"`,
+/// `17`) or a game's entity tag (`"17.<mac>"`, whose version is read; the
+/// mac names the viewer, and a command's caller is checked by its token).
 ///
 /// # Errors
 /// `bad_request` for anything else.
@@ -92,15 +94,11 @@ pub fn version_tag(req: &HttpRequest, name: &str) -> Result<Option<i64>, Failure
         return Ok(None);
     };
     let tag = raw.trim().trim_start_matches("W/").trim_matches('"');
-    tag.parse::<i64>()
+    let version = tag.split_once('.').map_or(tag, |(version, _)| version);
+    version
+        .parse::<i64>()
         .map(Some)
         .map_err(|_| Failure::bad_request(format!("{name} must be a game version such as \"17\"")))
-}
-
-/// The ETag of a game version.
-#[must_use]
-pub fn etag(version: i64) -> String {
-    format!("\"{version}\"")
 }
 
 /// Where a stream resumes.
@@ -126,14 +124,15 @@ pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, Failur
     }
 }
 
-/// An SSE response.
+/// An SSE response: per viewer, never stored by a cache.
 #[must_use]
 pub fn event_stream(
     body: impl futures_util::Stream<Item = Result<web::Bytes, std::convert::Infallible>> + 'static,
 ) -> HttpResponse {
-    HttpResponse::Ok()
+    let mut response = HttpResponse::Ok();
+    super::tags::per_viewer(&mut response, super::tags::Privacy::Hidden);
+    response
         .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(body)
 }

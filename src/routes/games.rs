@@ -7,12 +7,14 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::body::NoBody;
-use super::extract::{etag, optional_json, version_tag};
+use super::extract::optional_json;
 use super::problem::problems;
 use super::sse as streams;
+use super::tags::{self, IfNoneMatch, Privacy};
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
 use crate::bots::seat::{self as seating, AddBot, AddBotRequest};
+use crate::error::Failure;
 use crate::games::cancel::Cancel;
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::invite::Decline;
@@ -29,14 +31,19 @@ use crate::games::{GameStatus, RulesetId};
 #[utoipa::path(
     operation_id = "create_game", tag = "games", request_body = CreateGame,
     security(("bearer" = [])),
-    responses((status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"))), CreateGameProblems)
+    responses((status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"), ("ETag" = String, description = "The creator's tag of the game (as `get_game` gives it)"))), CreateGameProblems)
 )]
 #[post("/games")]
 pub async fn create(state: State, caller: Caller, body: super::body::Json<CreateGame>) -> Answer {
     let game = creating::create(&state, &caller, body.into_inner()).await?;
-    Ok(HttpResponse::Created()
+    let mut response = HttpResponse::Created();
+    tags::per_viewer(&mut response, privacy_of(game.my_seat));
+    Ok(response
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id)))
-        .insert_header((header::ETAG, etag(game.version)))
+        .insert_header((
+            header::ETAG,
+            state.view_tags.game(game.version, game.my_seat),
+        ))
         .json(game))
 }
 
@@ -64,12 +71,18 @@ pub struct ListQuery {
 /// Lists games, newest first (cursor pagination). Private games are listed
 /// only to their players and invitees.
 #[utoipa::path(
-    operation_id = "list_games", tag = "games", params(ListQuery), security((), ("bearer" = [])),
-    responses((status = 200, description = "A page of games, newest first", body = GamePage), ListGamesProblems)
+    operation_id = "list_games", tag = "games", params(ListQuery, IfNoneMatch), security((), ("bearer" = [])),
+    responses((status = 200, description = "A page of games, newest first", body = GamePage, headers(("ETag" = String, description = "This viewer's tag of this page"), ("Cache-Control" = String, description = "`private, no-cache`"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for this viewer; no body"), ListGamesProblems)
 )]
 #[get("/games")]
-pub async fn list(state: State, caller: MaybeCaller, query: Query<ListQuery>) -> Reply<GamePage> {
+pub async fn list(
+    state: State,
+    caller: MaybeCaller,
+    query: Query<ListQuery>,
+    req: HttpRequest,
+) -> Answer {
     let q = query.into_inner();
+    let viewer = caller.0.map(|c| c.user_id);
     let page = read::list(
         &state,
         Filter {
@@ -77,39 +90,43 @@ pub async fn list(state: State, caller: MaybeCaller, query: Query<ListQuery>) ->
             ruleset: q.ruleset,
             limit: q.limit,
             cursor: q.cursor,
-            viewer: caller.0.map(|c| c.user_id),
+            viewer,
             ..Filter::default()
         },
     )
     .await?;
-    Ok(web::Json(page))
+    tags::json(
+        &req,
+        &state.view_tags,
+        "list_games",
+        viewer,
+        Privacy::PerViewer,
+        &page,
+    )
 }
 
 /// A game as the caller sees it (spectators without a token see the public
-/// view). `ETag` is the version; `If-None-Match` with it answers 304.
+/// view). Its `ETag` names this viewer's representation (see
+/// [`tags`](super::tags)); `If-None-Match` with it answers 304.
 #[utoipa::path(
     operation_id = "get_game", tag = "games",
-    params(GamePath, ("If-None-Match" = Option<String>, Header, nullable = false, description = "A version this client holds, quoted (`\"17\"`, `W/\"17\"`): 304 while the game is still at it", pattern = r#"^(W/)?"?[0-9]{1,18}"?$"#)),
+    params(GamePath, IfNoneMatch),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "The version, quoted"))), (status = 304, description = "Not modified since the version in If-None-Match"), GetGameProblems)
+    responses((status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "This viewer's tag: `\"<version>.<mac>\"`, the version readable (it may be sent as a command's If-Match)"), ("Cache-Control" = String, description = "`private, no-store` for a seat (its hand), `private, no-cache` for a spectator"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "This viewer's view is still the one its If-None-Match names; no body", headers(("ETag" = String, description = "This viewer's tag"))), GetGameProblems)
 )]
 #[get("/games/{id}")]
 pub async fn get(state: State, caller: MaybeClaimed, id: Id, req: HttpRequest) -> Answer {
-    let known = version_tag(&req, "If-None-Match")?;
     let game = read::get(&state, caller.0, id.into_inner()).await?;
-    let mut response = if known == Some(game.version) {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
-    };
-    response
-        .insert_header((header::ETAG, etag(game.version)))
-        .insert_header((header::VARY, "Authorization"))
-        .insert_header((header::CACHE_CONTROL, "private, no-cache"));
-    if known == Some(game.version) {
-        Ok(response.finish())
-    } else {
-        Ok(response.json(game))
+    let tag = state.view_tags.game(game.version, game.my_seat);
+    let body = serde_json::to_vec(&game).map_err(Failure::internal)?;
+    tags::answer(&req, &tag, privacy_of(game.my_seat), body)
+}
+
+/// A seat's view holds its hand: nobody else's cache may keep it.
+pub(super) const fn privacy_of(seat: Option<u8>) -> Privacy {
+    match seat {
+        Some(_) => Privacy::Hidden,
+        None => Privacy::PerViewer,
     }
 }
 

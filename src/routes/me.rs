@@ -9,6 +9,7 @@ use utoipa::IntoParams;
 use super::extract::{StreamQuery, event_stream, resume_after};
 use super::problem::{ApiError, problems};
 use super::sse as streams;
+use super::tags::{self, IfNoneMatch, Privacy};
 use super::{Answer, Id, Reply, State};
 use crate::auth::Caller;
 use crate::error::Failure;
@@ -44,11 +45,16 @@ pub struct MyGamesQuery {
 /// The caller's games, newest first; `turn=mine` lists only the games whose
 /// `to_act` includes the caller's seat.
 #[utoipa::path(
-    operation_id = "list_my_games", tag = "games", params(MyGamesQuery), security(("bearer" = [])),
-    responses((status = 200, description = "A page of the caller's games", body = GamePage))
+    operation_id = "list_my_games", tag = "games", params(MyGamesQuery, IfNoneMatch), security(("bearer" = [])),
+    responses((status = 200, description = "A page of the caller's games", body = GamePage, headers(("ETag" = String, description = "The caller's tag of this page"), ("Cache-Control" = String, description = "`private, no-cache`"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for the caller; no body"))
 )]
 #[get("/me/games")]
-pub async fn games(state: State, caller: Caller, query: Query<MyGamesQuery>) -> Reply<GamePage> {
+pub async fn games(
+    state: State,
+    caller: Caller,
+    query: Query<MyGamesQuery>,
+    req: HttpRequest,
+) -> Answer {
     let q = query.into_inner();
     let my_turn = match q.turn.as_deref() {
         None => false,
@@ -72,7 +78,15 @@ pub async fn games(state: State, caller: Caller, query: Query<MyGamesQuery>) -> 
         },
     )
     .await?;
-    Ok(web::Json(page))
+    let viewer = Some(caller.user_id);
+    tags::json(
+        &req,
+        &state.view_tags,
+        "list_my_games",
+        viewer,
+        Privacy::PerViewer,
+        &page,
+    )
 }
 
 /// From where to export.
@@ -122,16 +136,17 @@ pub struct NotificationsQuery {
 /// oldest first, each as webhooks receive it. Notifications are kept 30
 /// days; a cursor into what was pruned answers `410 cursor_expired`.
 #[utoipa::path(
-    operation_id = "list_notifications", tag = "notifications", params(NotificationsQuery),
+    operation_id = "list_notifications", tag = "notifications", params(NotificationsQuery, IfNoneMatch),
     security(("bearer" = [])),
-    responses((status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage), ListNotificationsProblems)
+    responses((status = 200, description = "A page of the caller's notifications, oldest first", body = NotificationPage, headers(("ETag" = String, description = "The caller's tag of this page"), ("Cache-Control" = String, description = "`private, no-cache`"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for the caller; no body"), ListNotificationsProblems)
 )]
 #[get("/me/notifications")]
 pub async fn notifications(
     state: State,
     caller: Caller,
     query: Query<NotificationsQuery>,
-) -> Reply<NotificationPage> {
+    req: HttpRequest,
+) -> Answer {
     let notifications = inbox::notifications(
         &state,
         caller.user_id,
@@ -139,7 +154,16 @@ pub async fn notifications(
         query.limit.unwrap_or(inbox::MAX_NOTIFICATIONS),
     )
     .await?;
-    Ok(web::Json(NotificationPage { notifications }))
+    let page = NotificationPage { notifications };
+    let viewer = Some(caller.user_id);
+    tags::json(
+        &req,
+        &state.view_tags,
+        "list_notifications",
+        viewer,
+        Privacy::PerViewer,
+        &page,
+    )
 }
 
 /// The caller's notifications as Server-Sent Events: those after

@@ -16,8 +16,11 @@ pub mod problem;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
+pub mod tags;
 pub mod users;
 
+use actix_web::http::header;
+use actix_web::middleware::DefaultHeaders;
 use actix_web::{HttpResponse, web};
 use utoipa_actix_web::scope;
 use uuid::Uuid;
@@ -51,6 +54,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(service::metrics)
         .service(
             scope("/v1")
+                // Answers differ by viewer unless a handler says otherwise:
+                // by default none is stored by any cache (see `tags`).
+                .wrap(
+                    DefaultHeaders::new()
+                        .add((header::CACHE_CONTROL, tags::Privacy::Hidden.cache_control()))
+                        .add((header::VARY, "Authorization")),
+                )
                 .service(auth::register)
                 .service(auth::login)
                 .service(auth::refresh)

@@ -9,6 +9,7 @@ mod audit;
 mod auth;
 mod bad_input;
 mod bots;
+mod caching;
 mod commands;
 mod database;
 mod deadlines;

@@ -24,10 +24,22 @@ export function session() {
   }
 }
 
+/** Who is signed in (a user id), or null. */
+export function identity() {
+  return session()?.userId ?? null;
+}
+
 function storeSession(value) {
+  const before = identity();
   if (value) localStorage.setItem(SESSION_KEY, JSON.stringify(value));
   else localStorage.removeItem(SESSION_KEY);
-  window.dispatchEvent(new CustomEvent('hatstand:session'));
+  // `changed`: another account (or none): everything shown so far was its.
+  window.dispatchEvent(new CustomEvent('hatstand:session', { detail: { changed: identity() !== before } }));
+}
+
+/** The refusal of an answer fetched for an account that is no longer signed in. */
+function staleAnswer() {
+  return new DOMException('the account changed while this was being fetched', 'AbortError');
 }
 
 async function parse(response) {
@@ -38,7 +50,9 @@ async function parse(response) {
 }
 
 async function raw(method, path, { body, token, headers = {}, signal } = {}) {
-  const init = { method, headers: { Accept: 'application/json', ...headers }, signal };
+  // Never through the browser's HTTP cache: a body is one viewer's, and the
+  // page keeps nothing of another account's.
+  const init = { method, headers: { Accept: 'application/json', ...headers }, signal, cache: 'no-store' };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -92,13 +106,20 @@ function tokensOf(tokens) {
 
 /** Calls the API as the signed-in user (anonymously when signed out). */
 export async function call(method, path, options = {}) {
+  const who = identity();
   const token = await accessToken();
+  let answer;
   try {
-    return await raw(method, path, { ...options, token });
+    answer = await raw(method, path, { ...options, token });
   } catch (error) {
+    if (identity() !== who) throw staleAnswer();
     if (error.status === 401 && token) storeSession(null);
     throw error;
   }
+  // Signed out, or in as someone else, while it was on its way: it is not
+  // this viewer's to see.
+  if (identity() !== who) throw staleAnswer();
+  return answer;
 }
 
 export const get = (path, options) => call('GET', path, options);
@@ -148,7 +169,7 @@ export function follow(path, onEvent, { onState } = {}) {
         const headers = { Accept: 'text/event-stream' };
         if (token) headers.Authorization = `Bearer ${token}`;
         if (lastId !== null) headers['Last-Event-ID'] = String(lastId);
-        const response = await fetch(path, { headers, signal: controller.signal });
+        const response = await fetch(path, { headers, signal: controller.signal, cache: 'no-store' });
         if (!response.ok) throw new ApiError(response.status, 'stream', `stream answered ${response.status}`);
         onState?.('live');
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -22,6 +22,8 @@ const routes = [
 ];
 
 let leave = null;
+// Bumped by every route: a page still loading for an older one draws nothing.
+let generation = 0;
 
 function drawNav() {
   const nav = document.getElementById('nav');
@@ -45,6 +47,7 @@ async function route() {
   const [path, query] = hash.split('?');
   const params = new URLSearchParams(query || '');
   const main = document.getElementById('main');
+  const mine = ++generation;
   leave?.();
   leave = null;
   flash('');
@@ -57,17 +60,29 @@ async function route() {
   const [pattern, load, paramsOf] = found;
   try {
     const page = await load();
+    if (mine !== generation) return;
     main.replaceChildren();
     const stop = await page.show(main, paramsOf(path.match(pattern), params));
+    if (mine !== generation) {
+      if (typeof stop === 'function') stop();
+      return;
+    }
     if (typeof stop === 'function') leave = stop;
   } catch (error) {
+    if (mine !== generation || error.name === 'AbortError') return;
     main.replaceChildren(h('h1', {}, 'Something went wrong'), h('p', {}, explain(error)));
   }
 }
 
 window.addEventListener('hashchange', route);
-window.addEventListener('hatstand:session', () => {
-  drawNav();
+window.addEventListener('hatstand:session', (event) => {
+  if (event.detail?.changed) {
+    // Another viewer: nothing drawn for the last one may stay on the page.
+    document.getElementById('main').replaceChildren();
+    route();
+  } else {
+    drawNav();
+  }
   startNotifier();
 });
 route();
