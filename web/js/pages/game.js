@@ -28,7 +28,8 @@ export async function show(root, { id, code }) {
         draw();
       }
     } catch (error) {
-      flash(explain(error));
+      // Signed out or in as someone else meanwhile: the page is redrawn.
+      if (error.name !== 'AbortError') flash(explain(error));
     }
   };
 
@@ -43,6 +44,7 @@ export async function show(root, { id, code }) {
       window.dispatchEvent(new CustomEvent('hatstand:moved'));
       draw();
     } catch (error) {
+      if (error.name === 'AbortError') return;
       flash(`${label}: ${explain(error)}`);
       await reload();
     } finally {
