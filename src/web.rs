@@ -29,11 +29,12 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:;
      style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// Adds the client's routes: `/` (the app) and its modules, styles and icon.
+/// Adds the client's routes: `/` (the app) and its modules, styles, icons
+/// and the games' rules for players.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(index))
         .route("/index.html", web::get().to(index))
-        .route("/{dir:js|css|img}/{rest:.*}", web::get().to(asset));
+        .route("/{dir:js|css|img|rules}/{rest:.*}", web::get().to(asset));
 }
 
 async fn index(req: HttpRequest) -> HttpResponse {
@@ -89,6 +90,7 @@ fn mime_type(path: &str) -> &'static str {
         Some("svg") => "image/svg+xml",
         Some("json") => "application/json",
         Some("png") => "image/png",
+        Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }

@@ -638,7 +638,7 @@ fn list_sql() -> String {
 
 const LIST_HEAD: &str = "
 SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
-       g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, NULL::jsonb AS result,
+       g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, g.result,
        g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
        NULL::text AS invite_code, g.rules_version, g.archived_at,";
 
@@ -658,8 +658,9 @@ const LIST_TAIL: &str = "
  ORDER BY g.created_at DESC, g.id DESC
  LIMIT $7";
 
-/// The games `query` asks for, newest first (without seeds, snapshots,
-/// results or invite codes: a list shows none of them).
+/// The games `query` asks for, newest first (without seeds, snapshots or
+/// invite codes: a list shows none of them; with results, public once a
+/// game is over).
 ///
 /// # Errors
 /// Database errors.

@@ -101,6 +101,10 @@ pub struct GameSummary {
     /// When the seats in `to_act` time out, if the game has a clock.
     pub deadline: Option<DateTime<Utc>>,
     pub private: bool,
+    /// Once finished, how it ended (as the game's `result`), so a list can
+    /// say who won; null before.
+    #[schema(value_type = super::wire_types::AnyResult)]
+    pub result: Option<Value>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -176,6 +180,7 @@ pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
         to_act: seats_u8(&game.to_act),
         deadline: game.deadline,
         private: game.private,
+        result: game.result.clone(),
         created_at: game.created_at,
         updated_at: game.updated_at,
     }

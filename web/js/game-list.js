@@ -20,7 +20,7 @@ function item(game, myId) {
   const free = game.players - game.seats.length;
   const state = game.status === 'open'
     ? `waiting for ${free} more player${free === 1 ? '' : 's'}`
-    : game.status;
+    : game.status === 'finished' ? outcome(game, mySeat) : game.status;
   return h('li', { class: myTurn ? 'mine' : null, 'data-game': game.id },
     h('a', { href: `#/games/${game.id}` },
       h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${game.players} players`,
@@ -44,4 +44,21 @@ export function tickDeadlines(root) {
     }
   }, 1000);
   return () => clearInterval(timer);
+}
+
+/** A finished game in a list: won, lost or drawn (with the score) for a
+ * player, who won for anyone else. */
+export function outcome(game, mySeat) {
+  const result = game.result || {};
+  const winners = result.winners || [];
+  const scores = result.scores || [];
+  const score = mySeat !== undefined && scores.length === game.players && game.players > 1
+    ? ` ${scores[mySeat]}–${Math.max(...scores.filter((_, i) => i !== mySeat))}` : '';
+  if (!winners.length) return `drawn${score}`;
+  if (mySeat === undefined) {
+    const names = winners.map((s) => game.seats.find((x) => x.seat === s)?.username ?? `seat ${s + 1}`);
+    return `won by ${names.join(' and ')}`;
+  }
+  if (!winners.includes(mySeat)) return `lost${score}`;
+  return winners.length > 1 ? `shared win${score}` : `won${score}`;
 }

@@ -18,6 +18,7 @@ const routes = [
   [/^#\/settings$/, () => import('./pages/settings.js'), () => ({})],
   [/^#\/games\/([0-9a-f-]{36})$/, () => import('./pages/game.js'), (m, q) => ({ id: m[1], code: q.get('code') })],
   [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],
+  [/^#\/rules\/([a-z-]+)$/, () => import('./pages/rules.js'), (m) => ({ ruleset: m[1] })],
   [/^#\/audit\/([0-9a-f-]{36})$/, () => import('./pages/audit.js'), (m) => ({ id: m[1] })],
 ];
 
@@ -34,7 +35,7 @@ function drawNav() {
     ...(me
       ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
         link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Audit'),
-        link('#/settings', 'Email'),
+        link('#/settings', 'Settings'),
         h('span', { class: 'who' }, me.username),
         h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
       : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
@@ -51,6 +52,8 @@ async function route() {
   leave?.();
   leave = null;
   flash('');
+  // Each page may name itself; the count of games waiting is added to it.
+  document.title = 'hatstand';
   drawNav();
   const found = routes.find(([pattern]) => pattern.test(path));
   if (!found) {

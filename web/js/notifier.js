@@ -2,11 +2,14 @@
 // note when a game newly waits for them, finishes or invites them, from the
 // notification stream (`/v1/me/stream`). Notifications older than the page
 // are counted, not announced. Pages say `hatstand:moved` (a window event)
-// after the user acts, and the count is taken again.
+// after the user acts, and the count is taken again. The tab's title carries
+// the count; a player who opted in (#/settings) also gets a browser
+// notification while the page is open in a tab they are not looking at.
 
 import { h } from './dom.js';
 import { follow, get, session } from './api.js';
 import { rulesetName } from './format.js';
+import { notificationsAllowed, preferences } from './device.js';
 
 const WORDS = {
   your_turn: 'Your turn',
@@ -66,6 +69,8 @@ export function startNotifier() {
 /** Shows `waiting` on the bar's badge (the bar draws it again from `waitingCount`). */
 export function drawBadge(waiting) {
   count = waiting;
+  // The tab's title counts the games waiting: "(2) hatstand".
+  document.title = `${count ? `(${count}) ` : ''}${document.title.replace(/^\(\d+\) /, '')}`;
   const badge = document.getElementById('turn-count');
   if (!badge) return;
   badge.textContent = count ? String(count) : '';
@@ -81,4 +86,12 @@ function announce(note) {
     h('button', { type: 'button', class: 'quiet', 'aria-label': 'Dismiss', onClick: () => toast.remove() }, '×'));
   box.append(toast);
   setTimeout(() => toast.remove(), 15_000);
+  // Opted in on #/settings, and looking at another tab: the browser says it too.
+  if (document.hidden && preferences().notify && notificationsAllowed()) {
+    const shown = new Notification(text, { tag: `hatstand-${note.game_id}`, icon: '/img/hat.svg' });
+    shown.onclick = () => {
+      window.focus();
+      location.hash = `#/games/${note.game_id}`;
+    };
+  }
 }

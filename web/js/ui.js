@@ -1,5 +1,7 @@
 // What every page shares: the message strip, errors in words, navigation.
 
+import { h } from './dom.js';
+
 /** Shows `message` in the strip under the bar (`kind` "error" or "info"); empty clears it. */
 export function flash(message, kind = 'error') {
   const strip = document.getElementById('flash');
@@ -18,4 +20,23 @@ export function explain(error) {
 export function go(hash) {
   if (location.hash === hash) window.dispatchEvent(new HashChangeEvent('hashchange'));
   else location.hash = hash;
+}
+
+/**
+ * A refusal that must not go unseen: a toast (bottom of the screen, so in
+ * view on a phone) that stays until it is dismissed, besides the strip.
+ */
+export function alertToast(message) {
+  flash(message);
+  const box = document.getElementById('toasts');
+  const toast = h('div', { class: 'toast error', role: 'alert', 'data-error': '' },
+    h('span', {}, message),
+    h('button', { type: 'button', class: 'quiet', 'aria-label': 'Dismiss', onClick: () => toast.remove() }, '×'));
+  box.append(toast);
+  return toast;
+}
+
+/** Removes every error toast (a new page, or the error was put right). */
+export function clearAlerts() {
+  for (const toast of document.querySelectorAll('#toasts .toast.error')) toast.remove();
 }

@@ -184,12 +184,13 @@ export function settledView(game) {
   return over && game.view ? { ...game.view, to_act: [], over: true } : game.view;
 }
 
-/** The line that ends a finished game: who won, or who shares the win. */
+/** The board's line once the game is finished: who won, or who shares the
+ * win (the page's status line says once that the game is over). */
 export function resultLine(game, ctx) {
   const winners = (game.result && game.result.winners) || [];
-  if (!winners.length) return 'The game is over.';
+  if (!winners.length) return 'Nobody wins.';
   const names = nameList(ctx, winners);
-  return winners.length === 1 ? `The game is over: ${names} wins.` : `The game is over: ${names} share the win.`;
+  return winners.length === 1 ? `${names} wins.` : `${names} share the win.`;
 }
 
 /** "ann", "ann and bob", "ann, bob and cy": the names of `seats`. */

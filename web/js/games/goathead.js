@@ -36,6 +36,11 @@ function contractName(contract) {
   return contract;
 }
 
+/** A small picture of the card `code`, for the rules page's examples. */
+export function picture(code) {
+  return card(face(code), 'sm');
+}
+
 export function describe(command) {
   switch (command.type) {
     case 'bid':

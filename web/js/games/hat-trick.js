@@ -52,6 +52,11 @@ function predictionValue(t) {
   return t <= 5 ? 6 - t : 11 - t;
 }
 
+/** A small picture of the card `code`, for the rules page's examples. */
+export function picture(code) {
+  return card(face(code), 'sm');
+}
+
 export function describe(command) {
   if (command.type !== 'play') return command.type.replaceAll('_', ' ');
   return command.predict ? `play ${cardName(command.card)} and predict` : `play ${cardName(command.card)}`;

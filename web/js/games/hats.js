@@ -42,6 +42,11 @@ function byTypeThenNumber(a, b) {
   return TYPE_ORDER.indexOf(typeOf(a)) - TYPE_ORDER.indexOf(typeOf(b)) || a.slice(1) - b.slice(1);
 }
 
+/** A small picture of the card `code`, for the rules page's examples. */
+export function picture(code) {
+  return card(face(code), 'sm');
+}
+
 export function describe(command) {
   const name = command.card ? cardName(command.card) : '';
   switch (command.type) {

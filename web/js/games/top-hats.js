@@ -121,7 +121,7 @@ function status(game, { view, ctx, moves }) {
   } else if (game.status === 'abandoned') {
     text = 'The game was abandoned.';
   } else if (game.status === 'finished') {
-    text = 'The game is over.';
+    text = endText(view, ctx);
   } else {
     text = {
       building: `Building stacks; waiting for ${others}.`,
@@ -139,7 +139,7 @@ function endText(view, ctx) {
   }
   if (view.end === 'quiet_turns') return `Draw: ${view.quiet_turn_limit} turns in a row without a hat removed.`;
   if (view.end === 'no_action') return 'Draw: nobody could move.';
-  return 'The game is over.';
+  return 'Finished.';
 }
 
 function lastMoveText(view, ctx) {

@@ -6,7 +6,8 @@
 
 import { h } from '../dom.js';
 import { follow, get, post, sendCommand, session } from '../api.js';
-import { explain, flash } from '../ui.js';
+import { alertToast, clearAlerts, explain, flash } from '../ui.js';
+import { preferences } from '../device.js';
 import { rulesetName, seatNames, timeLeft, when } from '../format.js';
 import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
@@ -33,6 +34,8 @@ export async function show(root, { id, code }) {
     }
   };
 
+  // The last refusal, shown beside the board until the next action.
+  let refusal = null;
   const act = async (label, request) => {
     if (busy) return;
     busy = true;
@@ -41,20 +44,28 @@ export async function show(root, { id, code }) {
       const answer = await request();
       game = answer.game ?? answer;
       flash('');
+      refusal = null;
+      clearAlerts();
       window.dispatchEvent(new CustomEvent('hatstand:moved'));
       draw();
     } catch (error) {
       if (error.name === 'AbortError') return;
-      flash(`${label}: ${explain(error)}`);
+      refusal = `${label}: ${explain(error)}`;
+      alertToast(refusal);
       await reload();
+      draw();
+      page.querySelector('#move-error')?.scrollIntoView({ block: 'nearest' });
     } finally {
       busy = false;
       page.classList.remove('sending');
     }
   };
 
-  const send = (command) => act(`Move not accepted (${board.describe(command)})`,
-    () => sendCommand(id, game.version, command));
+  const send = (command) => {
+    // A player who chose it (#/settings) confirms each move before it goes.
+    if (preferences().confirmMoves && !confirm(`Send this move: ${board.describe(command)}?`)) return undefined;
+    return act(`Move not accepted (${board.describe(command)})`, () => sendCommand(id, game.version, command));
+  };
 
   const draw = () => {
     const focused = document.activeElement;
@@ -69,9 +80,12 @@ export async function show(root, { id, code }) {
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
         h('span', { class: 'muted' }, `${game.players} players · rules ${game.rules} · move ${game.version}`),
-        h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream)),
+        h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream),
+        h('a', { class: 'rules-link', href: `#/rules/${game.ruleset}`, 'data-action': 'rules' },
+          `How to play ${rulesetName(game.ruleset)}`)),
       seatList(game, names),
       statusLine(game, names),
+      refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       game.status === 'open' ? openTable(game, code, act) : null,
       game.view ? h('div', { id: 'board' }, board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
@@ -128,16 +142,40 @@ function seatList(game, names) {
 
 function statusLine(game, names) {
   if (game.status === 'open') {
-    return h('p', { class: 'status-line' }, `Waiting for ${game.players - game.seats.length} more player(s).`);
+    const free = game.players - game.seats.length;
+    return h('p', { class: 'status-line' }, `Waiting for ${free} more player${free === 1 ? '' : 's'}.`);
   }
   if (game.status !== 'active') {
-    return h('p', { class: 'status-line' }, game.status === 'finished' ? 'The game is over.' : 'The game was abandoned.');
+    return h('p', { class: 'status-line', 'data-over': game.status }, overLine(game, names));
+  }
+  const me = game.seats.find((s) => s.seat === game.my_seat);
+  if (me?.resigned) {
+    // The server plays a seat that is out, so the game goes on for the others.
+    return h('p', { class: 'status-line', 'data-resigned': '' },
+      'You resigned; your seat is played automatically until the game ends.');
   }
   const mine = game.my_seat !== null && game.my_seat !== undefined && game.to_act.includes(game.my_seat);
   const who = mine ? 'Your turn' : `Waiting for ${game.to_act.map((s) => names[s]).join(', ')}`;
   return h('p', { class: `status-line${mine ? ' yours' : ''}`, role: 'status' }, who,
     game.deadline ? [' · ', h('span', { class: 'clock', 'data-deadline': game.deadline, title: when(game.deadline) },
       timeLeft(game.deadline)), ' left'] : null);
+}
+
+/** The one line that says the game is over: for a player, won, lost or
+ * drawn, with the score; for anyone else, who won. */
+export function overLine(game, names) {
+  if (game.status === 'abandoned') return 'Game over: the game was abandoned.';
+  const result = game.result || {};
+  const winners = result.winners || [];
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const scores = result.scores || [];
+  const score = seated && scores.length === game.players && game.players > 1 ? ` (${scores[game.my_seat]} to ${Math.max(...scores.filter((_, i) => i !== game.my_seat))})` : '';
+  if (!winners.length) return 'Game over: nobody wins.';
+  if (seated && winners.includes(game.my_seat)) {
+    return winners.length > 1 ? `Game over: you share the win${score}.` : `Game over: you won${score}.`;
+  }
+  if (seated) return `Game over: you lost${score}. ${winners.map((s) => names[s]).join(' and ')} won.`;
+  return `Game over: ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'won'}.`;
 }
 
 function openTable(game, code, act) {
@@ -211,7 +249,8 @@ function resultPanel(game, names) {
 function footer(game, act) {
   const seated = game.my_seat !== null && game.my_seat !== undefined;
   const buttons = [];
-  if (seated && game.status === 'active') {
+  const out = game.seats.find((s) => s.seat === game.my_seat)?.resigned;
+  if (seated && game.status === 'active' && !out) {
     buttons.push(h('button', { type: 'button', class: 'danger', 'data-action': 'resign', onClick: () => {
       if (confirm('Resign this game? This cannot be undone.')) {
         act('Cannot resign', () => post(`/v1/games/${game.id}/resign`));

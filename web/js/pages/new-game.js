@@ -10,6 +10,8 @@ import { requireSignIn } from './signin.js';
 const CLOCKS = [['', 'No clock'], ['PT1H', '1 hour a turn'], ['PT24H', '1 day a turn'], ['P3D', '3 days a turn']];
 const SEAT_KINDS = [['human', 'A person'], ['random', 'Bot: random'], ['greedy', 'Bot: greedy'], ['ismcts', 'Bot: strong (ISMCTS)']];
 /** Options the form asks for elsewhere, or that take more than a field. */
+/** Options that name a seat (counted from 0 by the API). */
+const SEAT_NUMBERS = new Set(['first_seat']);
 const NOT_FIELDS = new Set(['seed', 'deals', 'turn_timeout', 'on_timeout', 'autoplay_level', 'max_vacation', 'abandon_after']);
 
 export async function show(root) {
@@ -25,6 +27,7 @@ export async function show(root) {
   const invitees = h('input', { type: 'text', id: 'invitees', name: 'invitees', autocapitalize: 'off', placeholder: 'ann, bob' });
   const advanced = h('textarea', { id: 'options-json', name: 'options', spellcheck: 'false', placeholder: '{"rounds": 1}' });
   const submit = h('button', { type: 'submit' }, 'Create game');
+  const rulesLink = h('a', { id: 'rules-link', 'data-action': 'rules' });
 
   const chosen = () => rulesets.find((r) => r.id === ruleset.value);
   const drawSeats = () => {
@@ -41,14 +44,17 @@ export async function show(root) {
     players.value = r.min_players;
     drawSeats();
     optionsBox.replaceChildren(...optionFields(r));
+    rulesLink.href = `#/rules/${r.id}`;
+    rulesLink.textContent = `How to play ${r.name}`;
   };
   ruleset.addEventListener('change', drawRuleset);
   players.addEventListener('input', drawSeats);
 
   const form = h('form', { class: 'panel', id: 'new-game' },
     h('label', { for: 'ruleset' }, 'Game'), ruleset,
+    h('p', { class: 'hint' }, rulesLink),
     h('label', { for: 'players' }, 'Players'), players,
-    h('p', { class: 'hint' }, 'You take seat 1.'),
+    h('p', { class: 'hint' }, 'You take seat 1; seats are numbered 1, 2, 3… clockwise.'),
     seatsBox,
     optionsBox,
     h('label', { for: 'turn-timeout' }, 'Turn clock'), clock,
@@ -103,6 +109,11 @@ function optionFields(ruleset) {
         h('option', { value: JSON.stringify(v), selected: v === value }, v === null ? 'none' : String(v).replace(/_/g, ' '))));
     } else if (types.includes('boolean')) {
       input = h('input', { ...common, type: 'checkbox', 'data-kind': 'boolean', checked: value === true });
+    } else if (types.includes('integer') && SEAT_NUMBERS.has(name)) {
+      // A seat: shown from 1 as the page numbers seats, sent from 0 as the API does.
+      const shown = (n) => (n === null || n === undefined ? n : n + 1);
+      input = h('input', { ...common, type: 'number', 'data-kind': 'seat', value: shown(value) ?? '',
+        min: shown(schema.minimum ?? 0), max: shown(schema.maximum), placeholder: value === null ? 'default' : null });
     } else if (types.includes('integer')) {
       input = h('input', { ...common, type: 'number', 'data-kind': 'integer', value: value ?? '',
         min: schema.minimum, max: schema.maximum, placeholder: value === null ? 'default' : null });
@@ -121,6 +132,7 @@ function fieldValues(box) {
     let value;
     if (input.dataset.kind === 'boolean') value = input.checked;
     else if (input.dataset.kind === 'integer') value = input.value === '' ? null : Number(input.value);
+    else if (input.dataset.kind === 'seat') value = input.value === '' ? null : Number(input.value) - 1;
     else value = JSON.parse(input.value);
     if (JSON.stringify(value) !== input.dataset.default) options[input.dataset.option] = value;
   }

@@ -10,6 +10,7 @@ import { h } from '../dom.js';
 import { call, get, post, session } from '../api.js';
 import { explain, flash } from '../ui.js';
 import { requireSignIn } from './signin.js';
+import { choose, notificationsAllowed, preferences } from '../device.js';
 
 /** Each kind of mail, its label, and the modes it may take. */
 const KINDS = [
@@ -23,10 +24,12 @@ const MODE_NAMES = { immediately: 'Right away', digest: 'In the daily digest', n
 export async function show(root) {
   if (!session()) return requireSignIn('#/settings');
   const section = h('section', { id: 'email-settings' });
-  root.append(h('h1', {}, 'Email'),
+  root.append(h('h1', {}, 'Settings'), h('h2', {}, 'Email'),
     h('p', { class: 'muted' }, 'The server can write to you when a game waits for your move, ',
       'and you can answer with your move by replying to that mail.'),
-    section);
+    section,
+    h('h2', {}, 'This device'),
+    deviceForm());
 
   const draw = (settings) => {
     section.dataset.emailState = !settings ? 'none' : settings.confirmed ? 'confirmed' : 'unconfirmed';
@@ -151,4 +154,27 @@ function removeForm(settings, draw) {
     });
   });
   return h('div', { class: 'actions' }, remove);
+}
+
+/** Choices kept by this browser: confirming moves, browser notifications. */
+function deviceForm() {
+  const mine = preferences();
+  const confirmMoves = h('input', { type: 'checkbox', id: 'confirm-moves', checked: mine.confirmMoves,
+    onChange: () => choose({ confirmMoves: confirmMoves.checked }) });
+  const notify = h('input', { type: 'checkbox', id: 'notify', checked: mine.notify && notificationsAllowed(),
+    onChange: async () => {
+      if (notify.checked && typeof Notification !== 'undefined' && Notification.permission !== 'granted') {
+        await Notification.requestPermission();
+      }
+      if (notify.checked && !notificationsAllowed()) {
+        notify.checked = false;
+        flash('This browser does not allow notifications from this page.');
+      }
+      choose({ notify: notify.checked });
+    } });
+  return h('div', { class: 'panel', id: 'device-settings' },
+    h('label', { class: 'check' }, confirmMoves, 'Ask before sending a move (handy on a phone)'),
+    h('label', { class: 'check' }, notify,
+      'Tell me in this browser when it is my turn, while hatstand is open in another tab'),
+    h('p', { class: 'hint' }, 'The tab’s title also counts the games waiting for you.'));
 }
