@@ -87,7 +87,7 @@ export async function show(root, { id, code }) {
       statusLine(game, names),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       game.status === 'open' ? openTable(game, code, act) : null,
-      game.view ? h('div', { id: 'board' }, board.render(game, ctx)) : null,
+      game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, 'The table'), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
       footer(game, act)].filter(Boolean));
@@ -238,7 +238,7 @@ function resultPanel(game, names) {
       h('td', {}, names[seat]), h('td', {}, String(score)), h('td', {}, winners.has(seat) ? 'winner' : '')));
   return h('div', { class: 'result', 'data-result': '' },
     h('h2', {}, 'Result'),
-    rows.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score'), h('th', {}, ''))),
+    rows.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score'), h('th', {}, 'Outcome'))),
       h('tbody', {}, rows)) : null,
     result.winners?.length ? h('p', {}, `Won by ${result.winners.map((s) => names[s]).join(' and ')}.`) : null,
     result.tie_break ? h('p', { class: 'hint' }, `Tie broken by ${result.tie_break}.`) : null,

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Lighthouse (mobile) on the web client: the start page and a game page
+# (Goathead between three bots, watched signed out), each scored for
+# performance, accessibility and best practices against the floors below.
+# Lighthouse runs Debian's Chromium (installed by browser-check.sh) and is
+# installed with npm into target/lighthouse on first use.
+#
+#   cargo build && LIGHTHOUSE_BINARY=target/debug/hatstand scripts/lighthouse-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${LIGHTHOUSE_BINARY:-target/release/hatstand}
+server=${LIGHTHOUSE_SERVER:-postgres://postgres@127.0.0.1:5432}
+version=12.8.2 # the last major that runs on Debian's Node 20
+dir=target/lighthouse
+floors='{"performance": 0.90, "accessibility": 0.95, "best-practices": 0.95}'
+if [ "$(cat "$dir/version" 2>/dev/null)" != "$version" ]; then
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --silent --no-audit --no-fund "lighthouse@$version" >/dev/null
+  echo "$version" >"$dir/version"
+fi
+# shellcheck source=scripts/fresh-server.sh
+. scripts/fresh-server.sh
+start_fresh_server lighthouse HATSTAND_TOKEN_RATE=0
+token=$(curl -sf "$base/v1/auth/register" -H 'content-type: application/json' \
+  -d '{"username":"lighthouse","password":"lighthouse-password"}' >/dev/null &&
+  curl -sf "$base/v1/auth/login" -H 'content-type: application/json' \
+    -d '{"username":"lighthouse","password":"lighthouse-password"}' |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+game=$(curl -sf "$base/v1/games" -H "authorization: Bearer $token" -H 'content-type: application/json' \
+  -d '{"ruleset":"goathead","players":3,"join":false,"bots":["random","random","random"],"options":{"rounds":2}}' |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+failed=0
+for page in "/" "/#/games/$game"; do
+  report=$(mktemp)
+  CHROME_PATH=/usr/bin/chromium "$dir/node_modules/.bin/lighthouse" "$base$page" --quiet \
+    --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage" \
+    --only-categories=performance,accessibility,best-practices --form-factor=mobile \
+    --output=json --output-path="$report"
+  python3 - "$report" "$page" "$floors" <<'PY' || failed=1
+import json, sys
+report, page, floors = json.load(open(sys.argv[1])), sys.argv[2], json.loads(sys.argv[3])
+low = []
+for name, floor in floors.items():
+    score = report["categories"][name]["score"]
+    print(f"lighthouse {page}: {name} {score:.2f} (floor {floor})")
+    if score is None or score < floor:
+        low.append(name)
+if low:
+    for audit in report["audits"].values():
+        if audit.get("score") is not None and audit["score"] < 1 and audit.get("scoreDisplayMode") == "binary":
+            print(f"  {audit['id']}: {audit['title']}")
+    sys.exit(1)
+PY
+  rm -f "$report"
+done
+exit "$failed"
