@@ -651,7 +651,8 @@ const LIST_TAIL: &str = "
             SELECT 1 FROM seats m
              WHERE m.game_id = g.id AND m.user_id = $5
                AND (NOT $6 OR m.seat = ANY (g.to_act))))
-   AND (NOT g.private OR ($8::uuid IS NOT NULL AND (
+   AND ((NOT g.private AND coalesce(g.server_options->>'spectators', 'public') = 'public')
+        OR ($8::uuid IS NOT NULL AND (
             EXISTS (SELECT 1 FROM seats v WHERE v.game_id = g.id AND v.user_id = $8)
          OR EXISTS (SELECT 1 FROM invitations i WHERE i.game_id = g.id AND i.user_id = $8
                        AND i.declined_at IS NULL))))

@@ -18,13 +18,20 @@ use crate::record::codec::to_json;
 use crate::record::replay::Replay;
 use crate::record::verify::{AuditDocument, AuditEvent, FORMAT};
 
-/// The audit of game `id`; only once it is over, since it reveals everything.
+/// The audit of game `id` for `user` (none: signed out); only once it is
+/// over, since it reveals everything, and only to those who may watch it.
 ///
 /// # Errors
-/// `not_found`, `game_not_finished`.
+/// `not_found` (also for a game the caller may not watch), `game_not_finished`.
 #[tracing::instrument(skip_all, fields(game = %id))]
-pub async fn audit(state: &Context, id: Uuid) -> Result<AuditDocument, Failure> {
+pub async fn audit(
+    state: &Context,
+    user: Option<Uuid>,
+    id: Uuid,
+) -> Result<AuditDocument, Failure> {
     let mut conn = state.pool.get().await?;
+    let loaded = super::stored(&mut conn, id).await?;
+    super::watchers::check(&mut conn, &loaded, user).await?;
     audit_on(&mut conn, id).await
 }
 
@@ -93,6 +100,7 @@ pub async fn state_at(
 ) -> Result<StateAt, Failure> {
     let mut conn = state.pool.get().await?;
     let loaded = super::stored(&mut conn, id).await?;
+    super::watchers::check(&mut conn, &loaded, user).await?;
     if !(1..=loaded.game.version).contains(&at) {
         return Err(Failure::bad_request(format!(
             "at must be between 1 and the game's version {}",

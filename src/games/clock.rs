@@ -121,6 +121,11 @@ pub struct ServerOptions {
     /// No bots: neither built-in bots nor players' bot accounts may sit.
     #[serde(default)]
     pub humans_only: bool,
+    /// Who may watch: `public` (anyone; listed), `link` (anyone with the
+    /// game's address) or `players` (its players, creator and invitees);
+    /// by default `players` for a private game, else `public`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spectators: Option<super::watchers::Spectators>,
 }
 
 fn default_level() -> Level {
@@ -144,18 +149,20 @@ impl Default for ServerOptions {
             abandon_after: default_abandon_after(),
             autoplay_level: Level::Random,
             humans_only: false,
+            spectators: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
     "abandon_after",
     "autoplay_level",
     "humans_only",
+    "spectators",
 ];
 
 impl ServerOptions {

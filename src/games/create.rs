@@ -14,6 +14,7 @@ use super::clock::ServerOptions;
 use super::join::take_seat;
 use super::projection::Game;
 use super::status;
+use super::watchers::Spectators;
 use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
@@ -113,8 +114,7 @@ pub async fn create(
             ));
         }
     };
-    let server_options = ServerOptions::take(&mut options)?;
-    let server_options = to_json(&server_options)?;
+    let mut server_options = ServerOptions::take(&mut options)?;
     if request.invitees.len() > MAX_INVITEES {
         return Err(Failure::bad_request(format!(
             "at most {MAX_INVITEES} invitees"
@@ -122,6 +122,10 @@ pub async fn create(
     }
     let bots = crate::bots::seat::levels(&request.bots)?;
     let private = request.private || !request.invitees.is_empty();
+    server_options
+        .spectators
+        .get_or_insert(Spectators::default_for(private));
+    let server_options = to_json(&server_options)?;
     let players = usize::from(request.players);
     let rules = match request.rules_version {
         None => Rules::newest(kind),

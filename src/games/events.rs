@@ -123,6 +123,7 @@ pub async fn list(
         let mut changed = (wait > 0).then(|| state.watch.subscribe(id));
         let mut conn = state.pool.get().await?;
         let loaded = super::stored(&mut conn, id).await?;
+        super::watchers::check(&mut conn, &loaded, user).await?;
         let version = loaded.game.version;
         if version > after || changed.is_none() || Instant::now() >= deadline {
             let logged =

@@ -24,6 +24,7 @@ pub mod rulesets;
 pub mod snapshot;
 pub mod step;
 pub mod vacation;
+pub mod watchers;
 pub mod wire_examples;
 pub mod wire_types;
 

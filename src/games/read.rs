@@ -62,12 +62,19 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, F
 }
 
 /// Game `id` as the token's user (or a spectator) sees it; the token's
-/// session is checked in the statement that loads the game.
+/// session is checked in the statement that loads the game. `code`, the
+/// invite code, lets its holder see an open game watched by its players only.
 ///
 /// # Errors
-/// `unauthenticated` (a signed-out session), `not_found`.
+/// `unauthenticated` (a signed-out session), `not_found` (also for a game
+/// the caller may not watch).
 #[tracing::instrument(skip_all, fields(game = %id))]
-pub async fn get(state: &Context, claimed: Option<Claimed>, id: Uuid) -> Result<Game, Failure> {
+pub async fn get(
+    state: &Context,
+    claimed: Option<Claimed>,
+    id: Uuid,
+    code: Option<&str>,
+) -> Result<Game, Failure> {
     let mut conn = state.pool.get().await?;
     let (loaded, user) = match claimed {
         None => (games::load(&mut conn, id, None, None).await?, None),
@@ -82,6 +89,7 @@ pub async fn get(state: &Context, claimed: Option<Claimed>, id: Uuid) -> Result<
         }
     };
     let mut loaded = loaded.ok_or_else(super::no_such_game)?;
+    super::watchers::check_with_code(&mut conn, &loaded, user, code).await?;
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
         loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
     }

@@ -14,14 +14,18 @@ use crate::record::verify::AuditDocument;
 
 /// The complete, unredacted record of a finished game: every event with its
 /// hash chain, the revealed seed and the final state. `hatstand verify`
-/// checks such a document offline.
+/// checks such a document offline. A game whose `spectators` is `players`
+/// shows it only to its players, creator and invitees.
 #[utoipa::path(
-    operation_id = "get_audit", tag = "audit", params(GamePath),
+    operation_id = "get_audit", tag = "audit", params(GamePath), security((), ("bearer" = [])),
     responses((status = 200, description = "The whole unredacted log, the revealed seed and the final state", body = AuditDocument), GetAuditProblems)
 )]
 #[get("/games/{id}/audit")]
-pub async fn audit(state: State, id: Id) -> Reply<AuditDocument> {
-    Ok(web::Json(audits::audit(&state, id.into_inner()).await?))
+pub async fn audit(state: State, caller: MaybeCaller, id: Id) -> Reply<AuditDocument> {
+    let user = caller.0.map(|c| c.user_id);
+    Ok(web::Json(
+        audits::audit(&state, user, id.into_inner()).await?,
+    ))
 }
 
 /// Which version.

@@ -68,8 +68,9 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-/// Lists games, newest first (cursor pagination). Private games are listed
-/// only to their players and invitees.
+/// Lists games, newest first (cursor pagination). A game is listed to
+/// everyone when it is public and anyone may watch it (`spectators:
+/// public`); any other only to its players and invitees.
 #[utoipa::path(
     operation_id = "list_games", tag = "games", params(ListQuery, IfNoneMatch), security((), ("bearer" = [])),
     responses((status = 200, description = "A page of games, newest first", body = GamePage, headers(("ETag" = String, description = "This viewer's tag of this page"), ("Cache-Control" = String, description = "`private, no-cache`"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for this viewer; no body"), ListGamesProblems)
@@ -110,16 +111,34 @@ pub async fn list(
 /// [`tags`](super::tags)); `If-None-Match` with it answers 304.
 #[utoipa::path(
     operation_id = "get_game", tag = "games",
-    params(GamePath, IfNoneMatch),
+    params(GamePath, CodeQuery, IfNoneMatch),
     security((), ("bearer" = [])),
     responses((status = 200, description = "The game as the caller sees it", body = Game, headers(("ETag" = String, description = "This viewer's tag: `\"<version>.<mac>\"`, the version readable (it may be sent as a command's If-Match)"), ("Cache-Control" = String, description = "`private, no-store` for a seat (its hand), `private, no-cache` for a spectator"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "This viewer's view is still the one its If-None-Match names; no body", headers(("ETag" = String, description = "This viewer's tag"))), GetGameProblems)
 )]
 #[get("/games/{id}")]
-pub async fn get(state: State, caller: MaybeClaimed, id: Id, req: HttpRequest) -> Answer {
-    let game = read::get(&state, caller.0, id.into_inner()).await?;
+pub async fn get(
+    state: State,
+    caller: MaybeClaimed,
+    id: Id,
+    query: Query<CodeQuery>,
+    req: HttpRequest,
+) -> Answer {
+    let code = query.code.as_deref();
+    let game = read::get(&state, caller.0, id.into_inner(), code).await?;
     let tag = state.view_tags.game(game.version, game.my_seat);
     let body = serde_json::to_vec(&game).map_err(Failure::internal)?;
     tags::answer(&req, &tag, privacy_of(game.my_seat), body)
+}
+
+/// The invite code, for a private game seen before joining it.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct CodeQuery {
+    /// The game's invite code: lets its holder see an open game that only
+    /// its players may watch (`spectators: players`) before joining it.
+    #[param(max_length = 128)]
+    pub code: Option<String>,
 }
 
 /// A seat's view holds its hand: nobody else's cache may keep it.

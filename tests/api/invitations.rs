@@ -44,9 +44,22 @@ async fn a_private_game_is_joined_with_its_code_and_listed_only_to_its_players()
     assert_eq!(game["private"], true);
     let code = game["invite_code"].as_str().unwrap().to_owned();
     assert!(code.len() >= 16);
-    assert_eq!(app.game(id, None).await["invite_code"], Value::Null);
+    // Watched by its players only: without the code it is not there; with
+    // it, the table shows (without the code itself) before joining.
     assert_eq!(
-        app.game(id, Some(&users[1])).await["invite_code"],
+        app.get(&format!("/v1/games/{id}"), None)
+            .await
+            .status
+            .as_u16(),
+        404
+    );
+    let with_code = format!("/v1/games/{id}?code={code}");
+    assert_eq!(
+        app.get(&with_code, None).await.ok(200)["invite_code"],
+        Value::Null
+    );
+    assert_eq!(
+        app.get(&with_code, Some(&users[1].token)).await.ok(200)["invite_code"],
         Value::Null
     );
     assert!(!listed(&app, None, id).await);
@@ -129,7 +142,7 @@ async fn invitees_are_told_may_join_without_the_code_or_decline() {
         .ok(200);
     assert_eq!(joined["status"], "active");
     let events = app
-        .get(&format!("/v1/games/{id}/events"), None)
+        .get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
         .await
         .ok(200);
     let types: Vec<&str> = events["events"]

@@ -30,6 +30,7 @@ mod sharding;
 mod snapshots;
 mod streams;
 mod upgrade;
+mod watchers;
 mod web_client;
 mod webhooks;
 mod wire_types;

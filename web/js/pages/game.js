@@ -15,14 +15,16 @@ import { requireSignIn } from './signin.js';
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
   root.append(page);
-  let game = await get(`/v1/games/${id}`);
+  // The invite code lets its holder see a private table before joining it.
+  const path = code ? `/v1/games/${id}?code=${encodeURIComponent(code)}` : `/v1/games/${id}`;
+  let game = await get(path);
   const board = boardFor(game.ruleset);
   let busy = false;
   let stream = 'connecting…';
 
   const reload = async () => {
     try {
-      const fresh = await get(`/v1/games/${id}`);
+      const fresh = await get(game.my_seat === null || game.my_seat === undefined ? path : `/v1/games/${id}`);
       if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
         || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)) {
         game = fresh;
@@ -42,7 +44,9 @@ export async function show(root, { id, code }) {
     page.classList.add('sending');
     try {
       const answer = await request();
+      const joined = (game.my_seat === null || game.my_seat === undefined) && (answer.game ?? answer).my_seat != null;
       game = answer.game ?? answer;
+      if (joined) window.dispatchEvent(new CustomEvent('hatstand:joined', { detail: id }));
       flash('');
       refusal = null;
       clearAlerts();
@@ -104,7 +108,7 @@ export async function show(root, { id, code }) {
     clearTimeout(pending);
     pending = setTimeout(reload, 150);
   };
-  const stopStream = follow(`/v1/games/${id}/stream?after=${game.version}`, reloadSoon, {
+  const startStream = () => follow(`/v1/games/${id}/stream?after=${game.version}`, reloadSoon, {
     onState: (state) => {
       stream = state;
       const live = page.querySelector('#live');
@@ -113,6 +117,15 @@ export async function show(root, { id, code }) {
       live.textContent = state === 'live' ? 'live' : state;
     },
   });
+  let stopStream = startStream();
+  // A private table seen with its invite code is followed once joined (its
+  // stream is its players' alone).
+  const onJoined = (event) => {
+    if (event.detail !== id) return;
+    stopStream();
+    stopStream = startStream();
+  };
+  window.addEventListener('hatstand:joined', onJoined);
   const clock = setInterval(() => {
     const el = page.querySelector('[data-deadline]');
     if (!el) return;
@@ -120,6 +133,7 @@ export async function show(root, { id, code }) {
     el.classList.toggle('low', Date.parse(el.dataset.deadline) - Date.now() < 3_600_000);
   }, 1000);
   return () => {
+    window.removeEventListener('hatstand:joined', onJoined);
     stopStream();
     clearInterval(clock);
     clearTimeout(pending);

@@ -10,9 +10,15 @@ import { requireSignIn } from './signin.js';
 const CLOCKS = [['', 'No clock'], ['PT1H', '1 hour a turn'], ['PT24H', '1 day a turn'], ['P3D', '3 days a turn']];
 const SEAT_KINDS = [['human', 'A person'], ['random', 'Bot: random'], ['greedy', 'Bot: greedy'], ['ismcts', 'Bot: strong (ISMCTS)']];
 /** Options the form asks for elsewhere, or that take more than a field. */
+/** Who may watch a game (its `spectators` option). */
+const WATCHERS = [
+  ['public', 'Anyone (listed on the Watch page)'],
+  ['link', 'Anyone with the link'],
+  ['players', 'Only its players and invitees'],
+];
 /** Options that name a seat (counted from 0 by the API). */
 const SEAT_NUMBERS = new Set(['first_seat']);
-const NOT_FIELDS = new Set(['seed', 'deals', 'turn_timeout', 'on_timeout', 'autoplay_level', 'max_vacation', 'abandon_after']);
+const NOT_FIELDS = new Set(['seed', 'deals', 'spectators', 'turn_timeout', 'on_timeout', 'autoplay_level', 'max_vacation', 'abandon_after']);
 
 export async function show(root) {
   if (!session()) return requireSignIn('#/new');
@@ -24,6 +30,12 @@ export async function show(root) {
   const optionsBox = h('div', { id: 'ruleset-options' });
   const clock = h('select', { id: 'turn-timeout', name: 'turn_timeout' }, CLOCKS.map(([v, t]) => h('option', { value: v }, t)));
   const priv = h('input', { type: 'checkbox', id: 'private', name: 'private' });
+  const watchers = h('select', { id: 'spectators', name: 'spectators' },
+    WATCHERS.map(([v, t]) => h('option', { value: v }, t)));
+  // A private table is watched by its players unless the creator says otherwise.
+  priv.addEventListener('change', () => {
+    watchers.value = priv.checked ? 'players' : 'public';
+  });
   const invitees = h('input', { type: 'text', id: 'invitees', name: 'invitees', autocapitalize: 'off', placeholder: 'ann, bob' });
   const advanced = h('textarea', { id: 'options-json', name: 'options', spellcheck: 'false', placeholder: '{"rounds": 1}' });
   const submit = h('button', { type: 'submit' }, 'Create game');
@@ -59,6 +71,7 @@ export async function show(root) {
     optionsBox,
     h('label', { for: 'turn-timeout' }, 'Turn clock'), clock,
     h('label', { class: 'check' }, priv, 'Private: only people with the link or invited can join'),
+    h('label', { for: 'spectators' }, 'Who may watch'), watchers,
     h('label', { for: 'invitees' }, 'Invite (usernames, comma separated)'), invitees,
     h('details', {}, h('summary', {}, 'More options (JSON)'),
       h('p', { class: 'hint' }, 'Merged over the fields above, e.g. a public seed or explicit deals.'), advanced),
@@ -73,6 +86,7 @@ export async function show(root) {
       return;
     }
     if (clock.value) options.turn_timeout = clock.value;
+    options.spectators = watchers.value;
     const bots = [...seatsBox.querySelectorAll('select')].map((s) => s.value).filter((v) => v !== 'human');
     const people = invitees.value.split(/[\s,]+/).filter(Boolean);
     submit.disabled = true;
