@@ -10,6 +10,7 @@ pub mod deadlines;
 pub mod error;
 pub mod games;
 pub mod mail;
+pub mod narration;
 pub mod metrics;
 pub mod notifications;
 pub mod openapi;

@@ -23,6 +23,7 @@ pub mod listener;
 pub mod moves;
 pub mod outbox;
 pub mod render;
+pub mod seen;
 pub mod token;
 
 use crate::db::{Pool, secrets};
