@@ -179,7 +179,7 @@ impl Draft {
         if seen.story.is_empty() {
             return;
         }
-        self.heading(heading);
+        self.heading(if seen.since_own { heading } else { "So far:" });
         let mut lines: Vec<String> = Vec::new();
         if seen.cut {
             lines.push("(Earlier moves are on the game's page.)".to_owned());
@@ -295,10 +295,11 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
         format!(" ({counters})")
     };
     draft.paragraph(&format!(
-        "Hello {}, it is your turn in {}{counted}. {deadline}",
+        "Hello {}, it is your turn in {}{counted}.",
         row.username,
         title(game)
     ));
+    draft.paragraph(&deadline);
     draft.story(seen, "Since your last move:");
     draft.table_and_moves(head, row.user_id, game);
     Some(draft)

@@ -63,9 +63,9 @@ fn view_of(game: &Game) -> Value {
 
 fn count(n: &Value, one: &str, many: &str) -> String {
     match n.as_u64() {
+        Some(0) | None => format!("no {many}"),
         Some(1) => format!("1 {one}"),
         Some(k) => format!("{k} {many}"),
-        None => format!("no {many}"),
     }
 }
 
@@ -123,7 +123,7 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                     format!("collected {}", collection.join(" "))
                 };
                 out.push(line(
-                    &crate::narration::capitalised(&name),
+                    &if name == "you" { "You".to_owned() } else { name },
                     format!(
                         "{shown}; {} in hand; {}",
                         count(&seat["hand_size"], "card", "cards"),
@@ -302,11 +302,11 @@ fn trick(ruleset: &str, table: &Table, plays: &Value) -> String {
         .flatten()
         .map(|p| {
             format!(
-                "{} {}",
+                "{} played {}",
                 table.who(&p["seat"]),
-                p["card"].as_str().map_or("?".to_owned(), |c| card(ruleset, c)
-                    .trim_start_matches("the ")
-                    .to_owned())
+                p["card"]
+                    .as_str()
+                    .map_or_else(|| "a card".to_owned(), |c| card(ruleset, c))
             )
         })
         .collect();
@@ -340,7 +340,7 @@ fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
         })
         .collect();
     out.push(line("Colours", colours.join(", ")));
-    if view["board"].as_array().is_some_and(|b| !b.is_empty()) {
+    if view["phase"] != "building" && view["board"].as_array().is_some_and(|b| !b.is_empty()) {
         out.push(Fact::Board(view["board"].clone()));
     }
     for mine in view["private"].as_array().into_iter().flatten() {
@@ -614,8 +614,9 @@ pub enum MoveGroup {
     Many(String, Vec<(usize, String)>),
 }
 
-/// A group needs at least this many moves; fewer are listed one a line.
-const GROUP_FROM: usize = 4;
+/// A kind of move with at least this many moves is listed in groups; fewer
+/// are listed one a line.
+const GROUP_FROM: usize = 6;
 
 /// The legal moves grouped: per kind of move, by every field but the one
 /// with the most values (the card to play, the cell to go to, the
@@ -672,7 +673,7 @@ pub fn move_groups(legal: &[Value]) -> Vec<MoveGroup> {
             }
         }
         for (heading, items) in groups {
-            if heading.is_empty() || items.len() < GROUP_FROM {
+            if heading.is_empty() || members.len() < GROUP_FROM {
                 for (code, _) in items {
                     out.push(MoveGroup::One(
                         code,

@@ -33,6 +33,9 @@ pub struct Seen {
     pub story: Vec<Line>,
     /// Whether events before the story were left out.
     pub cut: bool,
+    /// Whether the story starts at the reader's last move (else at the
+    /// game's start).
+    pub since_own: bool,
     pub counters: Counters,
 }
 
@@ -54,15 +57,14 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
     }
     let projected = crate::games::read::project_stored(&loaded, Some(user))?;
     let version = loaded.game.version;
-    let (story, cut) = if archived {
-        (Vec::new(), false)
+    let (story, cut, since_own) = if archived {
+        (Vec::new(), false, false)
     } else {
-        let from = match projected.my_seat {
-            Some(seat) => event_store::last_command_of(conn, game, i16::from(seat))
-                .await?
-                .map_or(0, |seq| seq - 1),
-            None => 0,
+        let own = match projected.my_seat {
+            Some(seat) => event_store::last_command_of(conn, game, i16::from(seat)).await?,
+            None => None,
         };
+        let from = own.map_or(0, |seq| seq - 1);
         let start = from.max(version - STORY_EVENTS);
         let logged = event_store::load(conn, game, start, version, STORY_EVENTS).await?;
         let viewer = viewer_for(projected.my_seat);
@@ -77,6 +79,7 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
         (
             narration::narrate(&projected.ruleset, &table, &events),
             start > from,
+            own.is_some(),
         )
     };
     let play_turns = if projected.ruleset == "top-hats" {
@@ -92,6 +95,7 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
         game: projected,
         story,
         cut,
+        since_own,
         counters,
     }))
 }

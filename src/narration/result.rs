@@ -45,14 +45,17 @@ pub fn result_text(result: &Value, table: &Table) -> String {
         let names: Vec<String> = forfeited.iter().map(|s| table.who(s)).collect();
         text.push_str(&format!(" Out by forfeit: {}.", and_list(&names)));
     }
-    if let Some(tie) = result["tie_break"].as_str() {
-        let words = match tie {
-            "black_hats" => "most black hats".to_owned(),
-            "cookie" => "the cookie".to_owned(),
-            "shared" => "none: the win is shared".to_owned(),
-            other => other.replace('_', " "),
-        };
-        text.push_str(&format!(" Tie-break: {words}."));
+    match result["tie_break"].as_str() {
+        Some("shared") => text.push_str(" The win is shared."),
+        Some(tie) => {
+            let words = match tie {
+                "black_hats" => "most black hats".to_owned(),
+                "cookie" => "the cookie".to_owned(),
+                other => other.replace('_', " "),
+            };
+            text.push_str(&format!(" Tie-break: {words}."));
+        }
+        None => {}
     }
     text
 }

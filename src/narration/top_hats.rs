@@ -118,6 +118,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, chain: &m
             Some("no_colour") => format!("{who} was skipped: no stack shows their colour"),
             _ => format!("{who} was skipped: no legal move"),
         },
+        "won" if table.is_me(&d["seat"]) => "you won: only your colour shows".to_owned(),
         "won" => format!("{who} won: only their colour shows"),
         "drawn" => match d["reason"].as_str() {
             Some("quiet_turns") => "the game was drawn: too many turns without a hat taken off"
