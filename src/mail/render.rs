@@ -350,7 +350,20 @@ fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
             .flatten()
             .map(|c| format!("{} {}", c["count"], c["colour"].as_str().unwrap_or("?")))
             .collect();
-        out.push(line("Your pool", pool.join(", ")));
+        let left: u64 = mine["pool"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["count"].as_u64())
+            .sum();
+        out.push(line(
+            "Your pool",
+            if left == 0 {
+                "empty: all your hats are in stacks".to_owned()
+            } else {
+                pool.join(", ")
+            },
+        ));
         for stack in mine["stacks"].as_array().into_iter().flatten() {
             let hats = codes(&stack["hats"]);
             let placed = if stack["placed"] == Value::Bool(true) {
