@@ -195,7 +195,8 @@ impl Draft {
         self.text
             .push_str(&render::facts_text(&game.ruleset, &facts));
         self.text.push('\n');
-        self.html.push_str(&render::facts_html(&game.ruleset, &facts));
+        self.html
+            .push_str(&render::facts_html(&game.ruleset, &facts));
     }
 
     /// The game as the viewer sees it and, when the game waits for the
@@ -211,7 +212,8 @@ impl Draft {
             );
             self.text.push_str(&render::moves(&game.legal_commands));
             self.text.push('\n');
-            self.html.push_str(&render::moves_html(&game.legal_commands));
+            self.html
+                .push_str(&render::moves_html(&game.legal_commands));
             let legend = render::legend(&game.ruleset, &game.legal_commands);
             if !legend.is_empty() {
                 self.heading("Move words:");
@@ -356,11 +358,7 @@ pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
 #[must_use]
 pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     let mut draft = Draft {
-        subject: format!(
-            "{}: you are invited [{}]",
-            ruleset_name(&game.ruleset),
-            tag(game.id)
-        ),
+        subject: subject(game, "you are invited", ""),
         unsubscribe: Some(row.kind.clone()),
         ..Draft::default()
     };
@@ -379,16 +377,15 @@ pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
 /// How long a finished game lasted, in what players count.
 fn length(seen: &Seen) -> String {
     let c = seen.counters;
-    match seen.game.ruleset.as_str() {
-        "goathead" => c
-            .round
-            .map_or_else(String::new, |r| format!(" after {r} rounds")),
-        "hat-trick" => c
-            .round
-            .map_or_else(String::new, |r| format!(" after {r} deals")),
-        _ => c
-            .turn
-            .map_or_else(String::new, |t| format!(" after {t} turns")),
+    let (n, one, many) = match seen.game.ruleset.as_str() {
+        "goathead" => (c.round, "round", "rounds"),
+        "hat-trick" => (c.round, "deal", "deals"),
+        _ => (c.turn, "turn", "turns"),
+    };
+    match n {
+        Some(1) => format!(" after 1 {one}"),
+        Some(n) => format!(" after {n} {many}"),
+        None => String::new(),
     }
 }
 

@@ -228,9 +228,7 @@ pub async fn receive(
     let key = idempotency_key(message.message_id(), raw);
     let in_reply_to = message.message_id().map(|id| format!("<{id}>"));
     let references = thread_of(&message);
-    let payload = |said: &str, error: Option<&str>| {
-        json!({"move": said, "error": error, "in_reply_to": in_reply_to, "references": references})
-    };
+    let payload = |said: &str, error: Option<&str>| json!({"move": said, "error": error, "in_reply_to": in_reply_to, "references": references});
     let Some(text) = message.text_bodies().find_map(|part| match &part.body {
         PartType::Text(text) => Some(text.clone()),
         _ => None,
@@ -239,8 +237,14 @@ pub async fn receive(
             return ignored("the mail has no plain-text part");
         }
         let why = HTML_ONLY.to_owned();
-        mail::queue_direct(&mut conn, user, "move_refused", Some(token.game), &payload("", Some(&why)))
-            .await?;
+        mail::queue_direct(
+            &mut conn,
+            user,
+            "move_refused",
+            Some(token.game),
+            &payload("", Some(&why)),
+        )
+        .await?;
         drop(conn);
         ctx.announcer.queued_mail();
         return Ok(Received::Refused(why));

@@ -126,7 +126,10 @@ pub fn move_line(text: &str) -> Option<&str> {
 /// the rest of the line.
 fn code_of(line: &str) -> Option<(usize, &str)> {
     let trimmed = line.trim_start_matches(['#', '(']);
-    let digits = trimmed.len() - trimmed.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
     if digits == 0 {
         return None;
     }
@@ -157,14 +160,16 @@ pub fn read_move<'a>(line: &str, legal: &'a [Value]) -> Result<&'a Value, String
     let text = by_code.map_or(line, |(_, rest)| rest);
     let wanted = normal(text);
     let coded = match by_code {
-        Some((code, _)) => Some(code.checked_sub(1).filter(|&i| i < legal.len()).ok_or_else(
-            || {
-                format!(
-                    "there is no move {code}: the codes go from 1 to {}",
-                    legal.len()
-                )
-            },
-        )?),
+        Some((code, _)) => Some(
+            code.checked_sub(1)
+                .filter(|&i| i < legal.len())
+                .ok_or_else(|| {
+                    format!(
+                        "there is no move {code}: the codes go from 1 to {}",
+                        legal.len()
+                    )
+                })?,
+        ),
         None => None,
     };
     let exact: Vec<usize> = (0..legal.len())
@@ -285,7 +290,16 @@ mod tests {
             json!({"type": "play", "card": "H5"}),
             json!({"type": "play", "card": "S2"}),
         ];
-        for line in ["2.", "#2", "(2)", "2)", "2:", "2 play S2", "2. play s2", "#2 play_S2"] {
+        for line in [
+            "2.",
+            "#2",
+            "(2)",
+            "2)",
+            "2:",
+            "2 play S2",
+            "2. play s2",
+            "#2 play_S2",
+        ] {
             assert_eq!(read_move(line, &legal), Ok(&legal[1]), "{line}");
         }
         assert!(read_move("2x", &legal).is_err());
@@ -300,10 +314,16 @@ mod tests {
         ];
         // Words that fit two moves.
         let why = read_move("exchange H5", &legal).unwrap_err();
-        assert!(why.contains("could mean 1 exchange H5 1; 2 exchange H5 3"), "{why}");
+        assert!(
+            why.contains("could mean 1 exchange H5 1; 2 exchange H5 3"),
+            "{why}"
+        );
         // A code and words that disagree.
         let why = read_move("1 black_hat H5", &legal).unwrap_err();
-        assert!(why.contains("different moves (1 exchange H5 1; 3 black_hat H5)"), "{why}");
+        assert!(
+            why.contains("different moves (1 exchange H5 1; 3 black_hat H5)"),
+            "{why}"
+        );
         // Words that fit one move only in part are not played either.
         let why = read_move("black hat", &legal).unwrap_err();
         assert!(why.contains("could mean 3 black_hat H5"), "{why}");

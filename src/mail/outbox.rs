@@ -136,8 +136,14 @@ impl Mail {
             Ok(()) => {
                 mail::finish(conn, first.user_id, &ids, "sent", None).await?;
                 if let Some(shown) = shown {
-                    mail::record_shown(conn, first.user_id, first.id, shown.version, &shown.fingerprint)
-                        .await?;
+                    mail::record_shown(
+                        conn,
+                        first.user_id,
+                        first.id,
+                        shown.version,
+                        &shown.fingerprint,
+                    )
+                    .await?;
                 }
             }
             Err(error) => {

@@ -123,7 +123,11 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                     format!("collected {}", collection.join(" "))
                 };
                 out.push(line(
-                    &if name == "you" { "You".to_owned() } else { name },
+                    &if name == "you" {
+                        "You".to_owned()
+                    } else {
+                        name
+                    },
                     format!(
                         "{shown}; {} in hand; {}",
                         count(&seat["hand_size"], "card", "cards"),
@@ -417,7 +421,10 @@ pub fn board(cells: &Value) -> String {
     for rank in (0..7).rev() {
         let row: String = grid[rank]
             .iter()
-            .map(|c| c.as_ref().map_or_else(|| " . ".to_owned(), |(l, h, _)| format!(" {l}{h}")))
+            .map(|c| {
+                c.as_ref()
+                    .map_or_else(|| " . ".to_owned(), |(l, h, _)| format!(" {l}{h}"))
+            })
             .collect();
         let _ = writeln!(out, "{}  {}", rank + 1, row.trim_end());
     }
@@ -503,7 +510,11 @@ pub fn facts_text(ruleset: &str, facts: &[Fact]) -> String {
             Fact::Cards(label, cards) => {
                 let refs: Vec<&str> = cards.iter().map(String::as_str).collect();
                 let first = format!("{:<width$}", format!("{label}:"));
-                out.push_str(&wrap(&grouped_codes(ruleset, &refs), &first, &" ".repeat(width)));
+                out.push_str(&wrap(
+                    &grouped_codes(ruleset, &refs),
+                    &first,
+                    &" ".repeat(width),
+                ));
             }
             Fact::Board(cells) => {
                 out.push('\n');
@@ -680,7 +691,10 @@ pub fn move_groups(legal: &[Value]) -> Vec<MoveGroup> {
                 }
                 _ => (String::new(), String::new()),
             };
-            match groups.iter_mut().find(|(h, _)| *h == heading && !h.is_empty()) {
+            match groups
+                .iter_mut()
+                .find(|(h, _)| *h == heading && !h.is_empty())
+            {
                 Some((_, items)) => items.push((i + 1, item)),
                 None => groups.push((heading, vec![(i + 1, item)])),
             }
@@ -738,7 +752,11 @@ pub fn moves_html(legal: &[Value]) -> String {
     for group in move_groups(legal) {
         match group {
             MoveGroup::One(code, written) => {
-                let _ = write!(out, "<li><b>{code}</b> <code>{}</code></li>", escape(&written));
+                let _ = write!(
+                    out,
+                    "<li><b>{code}</b> <code>{}</code></li>",
+                    escape(&written)
+                );
             }
             MoveGroup::Many(heading, items) => {
                 let listed: Vec<String> = items
@@ -765,7 +783,10 @@ pub fn legend(ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
     kinds.dedup();
     let mut seen = Vec::new();
     for kind in kinds {
-        if seen.iter().any(|(k, _): &(String, String)| k.starts_with(kind)) {
+        if seen
+            .iter()
+            .any(|(k, _): &(String, String)| k.starts_with(kind))
+        {
             continue;
         }
         let (words, meaning) = match (ruleset, kind) {
@@ -782,7 +803,9 @@ pub fn legend(ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
                 "offer_swap CARD",
                 "before your main action: offer CARD face down to your partner",
             ),
-            ("hats", "answer_swap") => ("answer_swap CARD", "answer your partner's offer with CARD"),
+            ("hats", "answer_swap") => {
+                ("answer_swap CARD", "answer your partner's offer with CARD")
+            }
             ("goathead", "bid") => (
                 "bid CONTRACT",
                 "bid higher: suit:D < suit:H < nil < suit:S < suit:C < court",
@@ -815,7 +838,10 @@ pub fn legend(ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
                 "build your next stack: BOTTOM and MIDDLE from your pool, your colour on top",
             ),
             ("top-hats", "place") => ("place CELL STACK", "put your stack number STACK on CELL"),
-            ("top-hats", "move") => ("move FROM TO", "move your stack on FROM to the next cell TO"),
+            ("top-hats", "move") => (
+                "move FROM TO",
+                "move your stack on FROM to the next cell TO",
+            ),
             ("top-hats", "jump") => (
                 "jump FROM TO",
                 "jump your stack on FROM over a neighbour to TO; an opposing top hat jumped is taken off",
@@ -901,10 +927,13 @@ mod tests {
         // Given 5 stacks × 24 cells to place on, and a stack to build …
         let mut legal = Vec::new();
         for stack in 0..5 {
-            for cell in ["b2", "c2", "d2", "e2", "f2", "b3", "c3", "d3", "e3", "f3", "b4", "c4"]
-                .iter()
-                .chain(&["e4", "f4", "b5", "c5", "d5", "e5", "f5", "b6", "c6", "d6", "e6", "f6"])
-            {
+            for cell in [
+                "b2", "c2", "d2", "e2", "f2", "b3", "c3", "d3", "e3", "f3", "b4", "c4",
+            ]
+            .iter()
+            .chain(&[
+                "e4", "f4", "b5", "c5", "d5", "e5", "f5", "b6", "c6", "d6", "e6", "f6",
+            ]) {
                 legal.push(json!({"type": "place", "stack": stack, "cell": cell}));
             }
         }
@@ -913,7 +942,10 @@ mod tests {
         // … they are grouped per stack, every code kept, every line short.
         assert!(listed.contains("place CELL 0:"), "{listed}");
         assert!(listed.contains("120) f6"), "{listed}");
-        assert!(listed.lines().all(|l| l.chars().count() <= WIDTH), "{listed}");
+        assert!(
+            listed.lines().all(|l| l.chars().count() <= WIDTH),
+            "{listed}"
+        );
         assert!(listed.lines().count() < 40, "{listed}");
     }
 
@@ -922,7 +954,12 @@ mod tests {
         let text = "word ".repeat(40);
         let wrapped = wrap(&text, "Label:  ", "        ");
         assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH));
-        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("        word")));
+        assert!(
+            wrapped
+                .lines()
+                .skip(1)
+                .all(|l| l.starts_with("        word"))
+        );
     }
 
     #[test]

@@ -105,9 +105,7 @@ pub fn grouped_codes(ruleset: &str, codes: &[&str]) -> String {
     groups
         .iter()
         .map(|(suit, list)| {
-            let name = suit
-                .and_then(|s| suit_name(ruleset, s))
-                .unwrap_or("jokers");
+            let name = suit.and_then(|s| suit_name(ruleset, s)).unwrap_or("jokers");
             format!("{name} {}", list.join(" "))
         })
         .collect::<Vec<_>>()
@@ -138,8 +136,14 @@ mod tests {
             grouped("goathead", &json!(["AS", "QH", "10S"])),
             "spades AS 10S; hearts QH"
         );
-        assert_eq!(grouped("hats", &json!(["H5", "S2", "H1"])), "hearts H5 H1; spades S2");
-        assert_eq!(grouped("hat-trick", &json!(["JK", "2H"])), "jokers JK; hearts 2H");
+        assert_eq!(
+            grouped("hats", &json!(["H5", "S2", "H1"])),
+            "hearts H5 H1; spades S2"
+        );
+        assert_eq!(
+            grouped("hat-trick", &json!(["JK", "2H"])),
+            "jokers JK; hearts 2H"
+        );
         assert_eq!(grouped("hats", &json!([])), "no cards");
     }
 }

@@ -100,17 +100,10 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
                 table.who(&d["declarer"]),
                 contract(&d["contract"])
             ),
-            None => format!(
-                "everyone passed: {} is played",
-                contract(&d["contract"])
-            ),
+            None => format!("everyone passed: {} is played", contract(&d["contract"])),
         },
         "kitty_taken" => match d["cards"].as_array() {
-            Some(_) => format!(
-                "{} took the kitty ({})",
-                who(),
-                grouped(R, &d["cards"])
-            ),
+            Some(_) => format!("{} took the kitty ({})", who(), grouped(R, &d["cards"])),
             None => format!("{} took the kitty", who()),
         },
         "kitty_left" => format!("{} left the kitty", who()),
@@ -119,7 +112,11 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
             None => format!("{} buried a card", who()),
         },
         "contract_kept" => format!("{} kept {}", who(), contract(&d["contract"])),
-        "contract_upgraded" => format!("{} raised the contract to {}", who(), contract(&d["contract"])),
+        "contract_upgraded" => format!(
+            "{} raised the contract to {}",
+            who(),
+            contract(&d["contract"])
+        ),
         "kitty_swapped" => match (d["hand_card"].as_str(), d["kitty_card"].as_str()) {
             (Some(h), Some(k)) => format!(
                 "{} swapped {} for {} from the kitty",

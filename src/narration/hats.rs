@@ -32,10 +32,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) {
     let d = &event.data;
     let who = || table.who(&d["seat"]);
     let text = match event.kind.as_str() {
-        "dealt" => format!(
-            "the cards were dealt; the line reads {}",
-            line(&d["line"])
-        ),
+        "dealt" => format!("the cards were dealt; the line reads {}", line(&d["line"])),
         "discarded" => format!("{} discarded {}", who(), a_card_or(&d["card"])),
         "reshuffled" => "the discard pile was shuffled into a new deck".to_owned(),
         "drew" => format!("{} drew {}", who(), a_card_or(&d["card"])),
@@ -56,11 +53,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) {
                 table.who(&d["partner"]),
                 card(R, answered)
             ),
-            _ => format!(
-                "{} and {} swapped a card",
-                who(),
-                table.who(&d["partner"])
-            ),
+            _ => format!("{} and {} swapped a card", who(), table.who(&d["partner"])),
         },
         "exchanged" => format!(
             "{} exchanged {} for {} at position {}",

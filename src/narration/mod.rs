@@ -77,7 +77,8 @@ impl Table {
     /// Whether `seat` (a JSON seat number) is the reader's.
     #[must_use]
     pub fn is_me(&self, seat: &Value) -> bool {
-        seat.as_u64().is_some_and(|s| Some(s) == self.me.map(u64::from))
+        seat.as_u64()
+            .is_some_and(|s| Some(s) == self.me.map(u64::from))
     }
 
     /// Seats (a JSON list) named and joined: `ada and bruno`.

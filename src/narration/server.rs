@@ -36,10 +36,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
             };
             story.say(
                 event.seq,
-                &format!(
-                    "{} {why}; the server plays that seat from now on",
-                    who()
-                ),
+                &format!("{} {why}; the server plays that seat from now on", who()),
             );
         }
         "game_forfeited" => {

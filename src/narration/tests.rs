@@ -51,7 +51,11 @@ fn hidden_cards_stay_hidden_and_own_ones_are_named() {
         event(3, "buried", json!({"seat": 1, "card": null})),
         event(4, "buried", json!({"seat": 0, "card": "AC"})),
         event(5, "bid", json!({"seat": 2, "contract": "suit:C"})),
-        event(6, "contract_set", json!({"declarer": null, "contract": "leasters"})),
+        event(
+            6,
+            "contract_set",
+            json!({"declarer": null, "contract": "leasters"}),
+        ),
     ];
     let lines = narrate("goathead", &table(Some(0)), &events);
     assert_eq!(
@@ -69,9 +73,17 @@ fn hidden_cards_stay_hidden_and_own_ones_are_named() {
 fn hats_exchanges_draws_and_black_hats_read_as_sentences() {
     let events = [
         event(7, "drew", json!({"seat": 1, "card": null})),
-        event(8, "exchanged", json!({"seat": 1, "card": "H5", "position": 3, "taken": "S2"})),
+        event(
+            8,
+            "exchanged",
+            json!({"seat": 1, "card": "H5", "position": 3, "taken": "S2"}),
+        ),
         event(9, "black_hat_made", json!({"seat": 0, "card": "T6"})),
-        event(10, "player_resigned", json!({"seat": 1, "reason": "resigned"})),
+        event(
+            10,
+            "player_resigned",
+            json!({"seat": 1, "reason": "resigned"}),
+        ),
     ];
     let lines = narrate("hats", &table(Some(0)), &events);
     assert_eq!(
@@ -100,7 +112,11 @@ fn every_jump_of_a_chain_is_told() {
         ),
         event(42, "chain_ended", json!({"seat": 1, "voluntary": true})),
         event(43, "moved", json!({"seat": 0, "from": "b2", "to": "b3"})),
-        event(44, "stack_built", json!({"seat": 1, "stack": 2, "height": 3, "under": null})),
+        event(
+            44,
+            "stack_built",
+            json!({"seat": 1, "stack": 2, "height": 3, "under": null}),
+        ),
     ];
     let lines = narrate("top-hats", &table(Some(0)), &events);
     assert_eq!(
@@ -121,8 +137,16 @@ fn hat_trick_deals_and_tricks_name_trump_and_winner() {
             "dealt",
             json!({"round": 0, "dealer": 0, "hands": [[], 11], "left": [], "indicator": "7H", "indicator_is_cut": false, "trump": "H", "negative": false}),
         ),
-        event(3, "played", json!({"seat": 1, "card": "QH", "predict": false})),
-        event(4, "played", json!({"seat": 0, "card": "AH", "predict": true})),
+        event(
+            3,
+            "played",
+            json!({"seat": 1, "card": "QH", "predict": false}),
+        ),
+        event(
+            4,
+            "played",
+            json!({"seat": 0, "card": "AH", "predict": true}),
+        ),
         event(5, "trick_won", json!({"trick": 1, "winner": 0})),
     ];
     let lines = narrate("hat-trick", &table(Some(0)), &events);
@@ -138,7 +162,10 @@ fn hat_trick_deals_and_tricks_name_trump_and_winner() {
 #[test]
 fn a_spectator_is_told_names_only() {
     let events = [event(8, "passed", json!({"seat": 0}))];
-    assert_eq!(texts(&narrate("goathead", &table(None), &events)), ["ada passed."]);
+    assert_eq!(
+        texts(&narrate("goathead", &table(None), &events)),
+        ["ada passed."]
+    );
 }
 
 #[test]
@@ -146,8 +173,7 @@ fn results_name_winners_and_scores() {
     let result = json!({"scores": [31, 27], "winners": [1], "rounds": []});
     assert_eq!(
         result_text(&result, &table(Some(0))),
-        "bruno won. Scores: you 31, bruno 27."
-            .replace(", bot.greedy 0", "")
+        "bruno won. Scores: you 31, bruno 27.".replace(", bot.greedy 0", "")
     );
     let draw = json!({"scores": [], "winners": [], "outcome": "draw", "rounds": []});
     assert_eq!(result_text(&draw, &table(None)), "The game was drawn.");

@@ -121,8 +121,9 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, chain: &m
         "won" if table.is_me(&d["seat"]) => "you won: only your colour shows".to_owned(),
         "won" => format!("{who} won: only their colour shows"),
         "drawn" => match d["reason"].as_str() {
-            Some("quiet_turns") => "the game was drawn: too many turns without a hat taken off"
-                .to_owned(),
+            Some("quiet_turns") => {
+                "the game was drawn: too many turns without a hat taken off".to_owned()
+            }
             _ => "the game was drawn: nobody could move".to_owned(),
         },
         _ => return,

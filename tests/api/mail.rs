@@ -190,7 +190,12 @@ pub(crate) async fn mail_app(catcher: &Catcher) -> (TestApp, SocketAddr) {
 }
 
 /// `user`'s address, set and confirmed with the code mailed to it.
-pub(crate) async fn confirmed_address(app: &TestApp, catcher: &Catcher, user: &User, address: &str) {
+pub(crate) async fn confirmed_address(
+    app: &TestApp,
+    catcher: &Catcher,
+    user: &User,
+    address: &str,
+) {
     let set = app
         .send(
             "PUT",
@@ -250,7 +255,13 @@ async fn players_with_addresses(
 
 /// A reply as a mail client writes it: the move on the first line, the
 /// mail it answers quoted below.
-pub(crate) fn reply(from: &str, to: &str, message_id: &str, answering: &Caught, first_line: &str) -> Vec<u8> {
+pub(crate) fn reply(
+    from: &str,
+    to: &str,
+    message_id: &str,
+    answering: &Caught,
+    first_line: &str,
+) -> Vec<u8> {
     let quoted: String = answering
         .text()
         .lines()
@@ -285,7 +296,12 @@ pub(crate) async fn mail_in(app: &TestApp, raw: &[u8]) -> String {
 }
 
 /// Delivers `raw` to the server's SMTP listener; the listener's answer.
-pub(crate) async fn smtp_in(listen: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), String> {
+pub(crate) async fn smtp_in(
+    listen: SocketAddr,
+    from: &str,
+    to: &str,
+    raw: &[u8],
+) -> Result<(), String> {
     let transport =
         AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(listen.ip().to_string())
             .port(listen.port())
@@ -653,7 +669,11 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
             break mail;
         }
     };
-    assert!(flat(&answer.text()).contains("no plain-text part"), "{}", answer.text());
+    assert!(
+        flat(&answer.text()).contains("no plain-text part"),
+        "{}",
+        answer.text()
+    );
 
     // A valid reply whose move is not legal: answered, with the legal moves.
     let raw = reply(from, to, "illegal@mail.test", &turn, "play Z9");

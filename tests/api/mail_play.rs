@@ -67,7 +67,9 @@ impl Table {
             .eventually(30, || async {
                 (self
                     .app
-                    .count("mail_outbox WHERE state = 'pending' AND (due_at <= now() OR attempts > 0)")
+                    .count(
+                        "mail_outbox WHERE state = 'pending' AND (due_at <= now() OR attempts > 0)",
+                    )
                     .await
                     == 0)
                     .then_some(())
@@ -82,18 +84,19 @@ impl Table {
         let address = self.addresses[seat].clone();
         self.mails
             .iter()
-            .filter(move |m| m.to.iter().any(|t| *t == address))
+            .filter(move |m| m.to.contains(&address))
     }
 
     /// The latest mail to `seat` that asks for a move.
     fn latest_turn_mail(&self, seat: usize) -> Option<Caught> {
-        self.to(seat).filter(|m| m.reply_to().is_some()).last().cloned()
+        self.to(seat)
+            .filter(|m| m.reply_to().is_some())
+            .last()
+            .cloned()
     }
 
     async fn game(&self, seat: Option<usize>) -> Value {
-        self.app
-            .game(&self.id, seat.map(|s| &self.users[s]))
-            .await
+        self.app.game(&self.id, seat.map(|s| &self.users[s])).await
     }
 
     /// `seat` answers `mail` with `body` (the text before the quote) by
@@ -108,7 +111,7 @@ impl Table {
             mail,
             body,
         );
-        if self.replies % 2 == 0 {
+        if self.replies.is_multiple_of(2) {
             mail_in(&self.app, &raw).await;
         } else {
             smtp_in(self.listen, &self.addresses[seat], &to, &raw)
@@ -170,10 +173,15 @@ fn golden(name: &str, text: &str) {
         std::fs::write(&path, text).unwrap();
         return;
     }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("no golden file {}: write it with HATSTAND_GOLDEN=write", path.display()));
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no golden file {}: write it with HATSTAND_GOLDEN=write",
+            path.display()
+        )
+    });
     assert_eq!(
-        text, want,
+        text,
+        want,
         "the mail differs from {} (HATSTAND_GOLDEN=write rewrites it)",
         path.display()
     );
@@ -385,7 +393,10 @@ async fn goldens_of(ruleset: &str, names: &[&str], options: Value) {
     assert_eq!(table.app.count("events").await, events, "nothing played");
     let refused = table.last_answer(first);
     assert!(refused.subject().contains(": not accepted"));
-    assert!(refused.header("List-Unsubscribe").is_none(), "an answer is transactional");
+    assert!(
+        refused.header("List-Unsubscribe").is_none(),
+        "an answer is transactional"
+    );
     golden(&format!("{r}/refused"), &normalised(&table, &refused));
     // The game, played out; the first accepted answer and the game over.
     play_out(&mut table, false).await;
@@ -407,7 +418,11 @@ async fn goldens_of(ruleset: &str, names: &[&str], options: Value) {
     // A reply after the end: the game is over, with its result.
     table.answer(first, &turn, "1").await;
     let late = table.last_answer(first);
-    assert!(flat(&late.text()).contains("the game is over."), "{}", late.text());
+    assert!(
+        flat(&late.text()).contains("the game is over."),
+        "{}",
+        late.text()
+    );
     golden(&format!("{r}/after_the_end"), &normalised(&table, &late));
     verified_audit(&table.app, &table.id).await;
 }
@@ -471,9 +486,7 @@ async fn replies_are_read_forgivingly_but_never_on_a_doubtful_read() {
         .iter()
         .filter(|c| c["type"] == "exchange" && c["card"] == card)
         .count();
-    table
-        .answer(seat, &turn, &format!("exchange {card}"))
-        .await;
+    table.answer(seat, &turn, &format!("exchange {card}")).await;
     let refused = flat(&table.last_answer(seat).text());
     assert_eq!(table.app.count("events").await, events);
     if several > 1 {
@@ -481,13 +494,19 @@ async fn replies_are_read_forgivingly_but_never_on_a_doubtful_read() {
     }
     // … as are a code and words naming different moves …
     table
-        .answer(seat, &turn, &format!("1 {}", hatstand::mail::moves::written(&legal[1])))
+        .answer(
+            seat,
+            &turn,
+            &format!("1 {}", hatstand::mail::moves::written(&legal[1])),
+        )
         .await;
     let refused = flat(&table.last_answer(seat).text());
     assert!(refused.contains("name different moves"), "{refused}");
     assert_eq!(table.app.count("events").await, events);
     // … and a greeting, then the code written `#2`, is played.
-    table.answer(seat, &turn, "Hello bruno,\n\n#2\n\nCheers").await;
+    table
+        .answer(seat, &turn, "Hello bruno,\n\n#2\n\nCheers")
+        .await;
     let accepted = table.last_answer(seat);
     assert!(
         accepted.subject().contains(&format!(
