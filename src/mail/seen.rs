@@ -5,7 +5,8 @@
 //!
 //! Rules:
 //! - "Since your last move" starts at the event of the reader's last
-//!   command (so a trick they played into is told whole) and tells at most
+//!   command (a trick they played into is told whole, from its lead) and
+//!   tells at most
 //!   [`STORY_EVENTS`] events, the latest (a longer story says so and links
 //!   the game). A spectator, or a seat that has not moved yet, is told the
 //!   game from its start, as far.
@@ -24,6 +25,10 @@ use crate::narration::{self, Counters, Line};
 
 /// The most events told in one mail.
 pub const STORY_EVENTS: i64 = 80;
+
+/// How many events before the reader's last move are read to tell a trick
+/// from its lead (a trick has at most six cards).
+const LOOK_BACK: i64 = 12;
 
 /// A game as one reader sees it, for a mail.
 #[derive(Debug, Clone)]
@@ -64,7 +69,10 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
             Some(seat) => event_store::last_command_of(conn, game, i16::from(seat)).await?,
             None => None,
         };
-        let from = own.map_or(0, |seq| seq - 1);
+        // A few events before the reader's move, so that a trick they
+        // played into is told from its lead; lines that end before their
+        // move are left out below.
+        let from = own.map_or(0, |seq| (seq - 1 - LOOK_BACK).max(0));
         let start = from.max(version - STORY_EVENTS);
         let logged = event_store::load(conn, game, start, version, STORY_EVENTS).await?;
         let viewer = viewer_for(projected.my_seat);
@@ -77,7 +85,10 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
         })?;
         let table = super::render::table_of(&projected);
         (
-            narration::narrate(&projected.ruleset, &table, &events),
+            narration::narrate(&projected.ruleset, &table, &events)
+                .into_iter()
+                .filter(|line| own.is_none_or(|o| line.seq >= o))
+                .collect(),
             start > from,
             own.is_some(),
         )

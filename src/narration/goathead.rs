@@ -48,14 +48,18 @@ impl Trick {
         if self.played.is_empty() && won.is_none() {
             return;
         }
-        let cards = self.played.join(", ");
+        let cards = if self.played.is_empty() {
+            String::new()
+        } else {
+            format!("{}; ", self.played.join(", "))
+        };
         let text = match won {
             Some((_, data)) => format!(
-                "{cards}; {} won the trick ({} points)",
+                "{cards}{} won the trick ({} points)",
                 table.who(&data["seat"]),
                 data["points"]
             ),
-            None => format!("{cards}; the trick goes on"),
+            None => format!("{cards}the trick goes on"),
         };
         let seq = won.map_or(self.last_seq, |(seq, _)| seq);
         story.say(seq, &text);

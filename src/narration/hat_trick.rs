@@ -36,17 +36,21 @@ impl Trick {
         if self.played.is_empty() && won.is_none() {
             return;
         }
-        let cards = self.played.join(", ");
+        let cards = if self.played.is_empty() {
+            String::new()
+        } else {
+            format!("{}; ", self.played.join(", "))
+        };
         let (seq, text) = match won {
             Some((seq, data)) => (
                 seq,
                 format!(
-                    "trick {}: {cards}; {} won it",
+                    "trick {}: {cards}{} won it",
                     data["trick"],
                     table.who(&data["winner"])
                 ),
             ),
-            None => (self.last_seq, format!("{cards}; the trick goes on")),
+            None => (self.last_seq, format!("{cards}the trick goes on")),
         };
         story.say(seq, &text);
         self.played.clear();

@@ -82,9 +82,7 @@ impl Table {
 
     fn to(&self, seat: usize) -> impl Iterator<Item = &Caught> {
         let address = self.addresses[seat].clone();
-        self.mails
-            .iter()
-            .filter(move |m| m.to.contains(&address))
+        self.mails.iter().filter(move |m| m.to.contains(&address))
     }
 
     /// The latest mail to `seat` that asks for a move.
