@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod mail;
 pub mod metrics;
+pub mod narration;
 pub mod notifications;
 pub mod openapi;
 pub mod proc_stat;

@@ -146,3 +146,64 @@ pub async fn insert(
         .await?;
     Ok(())
 }
+
+/// The seq of the last event of `game` that a command of `seat` caused
+/// (the first event of its batch), if any: where "since your last move"
+/// starts.
+///
+/// # Errors
+/// Database errors.
+pub async fn last_command_of(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    seat: i16,
+) -> QueryResult<Option<i64>> {
+    events::table
+        .filter(events::game_id.eq(game))
+        .filter(events::actor_seat.eq(seat))
+        .filter(events::command.is_not_null())
+        .select(diesel::dsl::max(events::seq))
+        .get_result(conn)
+        .await
+}
+
+/// The first command `seat` made in `game` after version `after`: its
+/// event's seq and the command, if any.
+///
+/// # Errors
+/// Database errors.
+pub async fn first_command_after(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    seat: i16,
+    after: i64,
+) -> QueryResult<Option<(i64, Value)>> {
+    let row: Option<(i64, Option<Value>)> = events::table
+        .filter(events::game_id.eq(game))
+        .filter(events::seq.gt(after))
+        .filter(events::actor_seat.eq(seat))
+        .filter(events::command.is_not_null())
+        .order(events::seq.asc())
+        .select((events::seq, events::command))
+        .first(conn)
+        .await
+        .optional()?;
+    Ok(row.and_then(|(seq, command)| command.map(|c| (seq, c))))
+}
+
+/// How many events of `game` have one of the types `kinds`.
+///
+/// # Errors
+/// Database errors.
+pub async fn count_of_kinds(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    kinds: &[&str],
+) -> QueryResult<i64> {
+    events::table
+        .filter(events::game_id.eq(game))
+        .filter(events::type_.eq_any(kinds))
+        .count()
+        .get_result(conn)
+        .await
+}

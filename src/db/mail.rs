@@ -429,3 +429,61 @@ pub async fn backlog(
 ) -> diesel::QueryResult<super::webhooks::Backlog> {
     diesel::sql_query(BACKLOG).get_result(conn).await
 }
+
+/// Records what sent mail `id` showed, when it asks for a move: the version
+/// of its reply address and the fingerprint of its facts and moves.
+///
+/// # Errors
+/// Database errors.
+pub async fn record_shown(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: i64,
+    version: i64,
+    fingerprint: &str,
+) -> diesel::QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE mail_outbox
+            SET payload = payload || jsonb_build_object('shown',
+                    jsonb_build_object('version', $3::bigint, 'fingerprint', $4::text))
+          WHERE user_id = $1 AND id = $2",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(id)
+    .bind::<BigInt, _>(version)
+    .bind::<Text, _>(fingerprint)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The fingerprint a sent mail of `user` about `game` showed at `version`
+/// (see [`record_shown`]), if one is kept.
+///
+/// # Errors
+/// Database errors.
+pub async fn shown_at(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    game: Uuid,
+    version: i64,
+) -> diesel::QueryResult<Option<String>> {
+    #[derive(QueryableByName)]
+    struct Shown {
+        #[diesel(sql_type = Text)]
+        fingerprint: String,
+    }
+    let mut rows: Vec<Shown> = diesel::sql_query(
+        "SELECT payload -> 'shown' ->> 'fingerprint' AS fingerprint
+           FROM mail_outbox
+          WHERE user_id = $1 AND game_id = $2 AND state = 'sent'
+            AND payload -> 'shown' ->> 'version' = $3::text
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<SqlUuid, _>(game)
+    .bind::<BigInt, _>(version)
+    .load(conn)
+    .await?;
+    Ok(rows.pop().map(|r| r.fingerprint))
+}

@@ -1,27 +1,42 @@
 //! Writing each kind of mail: the subject, a plain-text body and the same as
 //! simple HTML, and the headers every mail carries.
 //!
-//! Every mail has a `Message-ID` made from its outbox row (the same on every
-//! retry, so a receiver can drop a copy sent twice) and `Auto-Submitted:
-//! auto-generated` (so that auto-responders do not answer it). A mail about
-//! a game the reader plays has a one-click unsubscribe from that kind of
-//! mail (`List-Unsubscribe`, `List-Unsubscribe-Post`, RFC 8058). A mail that
-//! asks for a move has a `Reply-To` carrying a reply token for the seat at
-//! the version the mail shows, and lists the legal moves with their codes.
+//! Rules:
+//! - Every mail has a `Message-ID` made from its outbox row (the same on
+//!   every retry, so a receiver can drop a copy sent twice) and
+//!   `Auto-Submitted: auto-generated` (so that auto-responders do not
+//!   answer it).
+//! - **Notifications** (turn, reminder, invitation, game over, digest)
+//!   carry a one-click unsubscribe from their kind of mail
+//!   (`List-Unsubscribe`, `List-Unsubscribe-Post`, RFC 8058). **Answers**
+//!   to a player's own reply ("accepted", "not accepted") are transactional:
+//!   no unsubscribe; they thread under the player's reply (`In-Reply-To`,
+//!   `References`, the turn mail first).
+//! - A subject names the game, the opponents, what happened and the turn,
+//!   and ends with the game's short tag: `Hats vs bruno: your turn (turn
+//!   8) [83c5]`.
+//! - A turn mail opens with what happened since the reader's last move, in
+//!   words ([`crate::narration`]), then the table in prose, the legal moves
+//!   with their codes and the legend of their words. A mail that asks for a
+//!   move has a `Reply-To` carrying a reply token for the seat at the
+//!   version the mail shows, and records what it showed ([`Shown`]).
+//! - Text lines are at most 78 characters (a link stands alone on its
+//!   line); the HTML part says the same, with cards and the board drawn.
 
 use std::fmt::Write as _;
 
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use lettre::Message;
 use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
-use serde_json::Value;
 use uuid::Uuid;
 
-use super::render::{escape, moves, table};
+use super::render::{self, escape, wrap};
+use super::seen::Seen;
 use super::token::{REPLY_TTL_DAYS, ReplyToken, reply_address, unsubscribe_signature};
 use crate::db::mail::Claimed;
 use crate::games::projection::Game;
+use crate::narration::{self, capitalised};
 
 /// What every mail needs from the server's settings.
 #[derive(Debug, Clone)]
@@ -33,6 +48,14 @@ pub struct Letterhead {
     pub public_url: String,
     /// The key of reply tokens and unsubscribe links.
     pub secret: Vec<u8>,
+}
+
+/// What a mail with a reply address showed: the version and the
+/// fingerprint of its facts and moves ([`render::fingerprint`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub version: i64,
+    pub fingerprint: String,
 }
 
 /// A mail to send: the subject and bodies, and its optional headers.
@@ -47,6 +70,10 @@ pub struct Draft {
     pub unsubscribe: Option<String>,
     /// The message this one answers.
     pub in_reply_to: Option<String>,
+    /// The thread before it (oldest first), the answered message last.
+    pub references: Vec<String>,
+    /// What a mail asking for a move showed.
+    pub shown: Option<Shown>,
 }
 
 /// The name players know a ruleset by.
@@ -61,12 +88,30 @@ pub fn ruleset_name(id: &str) -> &str {
     }
 }
 
-fn players(game: &Game) -> String {
-    game.seats
-        .iter()
-        .map(|s| s.username.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The game's short tag in subjects: the first four hex digits of its id.
+#[must_use]
+pub fn tag(id: Uuid) -> String {
+    id.simple().to_string()[..4].to_owned()
+}
+
+/// `Hats vs bruno`, `Goathead vs bruno and bot.greedy`.
+fn title(game: &Game) -> String {
+    let opponents = render::opponents(game);
+    if opponents.is_empty() {
+        ruleset_name(&game.ruleset).to_owned()
+    } else {
+        format!("{} vs {opponents}", ruleset_name(&game.ruleset))
+    }
+}
+
+/// A subject: the title, what, the counters (if any), the tag.
+fn subject(game: &Game, what: &str, counters: &str) -> String {
+    let counted = if counters.is_empty() {
+        String::new()
+    } else {
+        format!(" ({counters})")
+    };
+    format!("{}: {what}{counted} [{}]", title(game), tag(game.id))
 }
 
 /// The link to a game's page in the web client.
@@ -74,11 +119,32 @@ fn game_link(head: &Letterhead, id: Uuid) -> String {
     format!("{}/#/games/{id}", head.public_url)
 }
 
+/// A deadline as players read it: `Tue 1 Dec 2026, 10:00 UTC`.
+fn when(rfc3339: &str) -> String {
+    DateTime::parse_from_rfc3339(rfc3339).map_or_else(
+        |_| rfc3339.to_owned(),
+        |d| {
+            d.with_timezone(&Utc)
+                .format("%a %-d %b %Y, %H:%M UTC")
+                .to_string()
+        },
+    )
+}
+
 impl Draft {
     fn paragraph(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.text.push_str("\n\n");
+        self.text.push_str(&wrap(text, "", ""));
+        self.text.push('\n');
         let _ = write!(self.html, "<p>{}</p>", escape(text));
+    }
+
+    fn heading(&mut self, text: &str) {
+        self.text.push_str(&wrap(text, "", ""));
+        let _ = write!(
+            self.html,
+            "<h3 style=\"margin-bottom:0.3em\">{}</h3>",
+            escape(text)
+        );
     }
 
     fn preformatted(&mut self, text: &str) {
@@ -87,8 +153,19 @@ impl Draft {
         let _ = write!(self.html, "<pre>{}</pre>", escape(text));
     }
 
+    fn bullets(&mut self, lines: &[String]) {
+        self.text.push_str(&render::bullets(lines));
+        self.text.push('\n');
+        self.html.push_str("<ul>");
+        for line in lines {
+            let _ = write!(self.html, "<li>{}</li>", escape(line));
+        }
+        self.html.push_str("</ul>");
+    }
+
+    /// A link: its label on a line, the URL alone on the next.
     fn link(&mut self, label: &str, url: &str) {
-        let _ = write!(self.text, "{label}: {url}\n\n");
+        let _ = write!(self.text, "{label}:\n{url}\n\n");
         let _ = write!(
             self.html,
             "<p><a href=\"{}\">{}</a></p>",
@@ -97,27 +174,80 @@ impl Draft {
         );
     }
 
-    /// The game as `game`'s viewer sees it and, when the game waits for the
-    /// viewer, the legal moves and a reply address at this version.
+    /// What happened since the reader's last move, if anything.
+    fn story(&mut self, seen: &Seen, heading: &str) {
+        if seen.story.is_empty() {
+            return;
+        }
+        self.heading(if seen.since_own { heading } else { "So far:" });
+        let mut lines: Vec<String> = Vec::new();
+        if seen.cut {
+            lines.push("(Earlier moves are on the game's page.)".to_owned());
+        }
+        lines.extend(seen.story.iter().map(|l| l.text.clone()));
+        self.bullets(&lines);
+    }
+
+    /// The table in prose.
+    fn facts(&mut self, game: &Game) {
+        let facts = render::facts(game);
+        self.heading("The table:");
+        self.text
+            .push_str(&render::facts_text(&game.ruleset, &facts));
+        self.text.push('\n');
+        self.html
+            .push_str(&render::facts_html(&game.ruleset, &facts));
+    }
+
+    /// The game as the viewer sees it and, when the game waits for the
+    /// viewer, the legal moves, their legend and a reply address at this
+    /// version.
     fn table_and_moves(&mut self, head: &Letterhead, user: Uuid, game: &Game) {
-        self.preformatted(&table(game));
+        self.facts(game);
         let waits = game.my_seat.is_some_and(|seat| game.to_act.contains(&seat));
         if let (true, Some(seat)) = (waits, game.my_seat) {
+            self.heading("Your moves:");
             self.paragraph(
-                "Your move: reply to this mail with the move's code (or the move written out) on the first line.",
+                "Reply to this mail with a move's number (or the move written out) on the first line.",
             );
-            self.preformatted(&moves(&game.legal_commands));
+            self.text.push_str(&render::moves(&game.legal_commands));
+            self.text.push('\n');
+            self.html
+                .push_str(&render::moves_html(&game.legal_commands));
+            let legend = render::legend(&game.ruleset, &game.legal_commands);
+            if !legend.is_empty() {
+                self.heading("Move words:");
+                self.text.push_str(&render::legend_text(&legend));
+                self.text.push('\n');
+                self.html.push_str("<dl>");
+                for (words, meaning) in &legend {
+                    let _ = write!(
+                        self.html,
+                        "<dt><code>{}</code></dt><dd>{}</dd>",
+                        escape(words),
+                        escape(meaning)
+                    );
+                }
+                self.html.push_str("</dl>");
+            }
             let expires = Utc::now() + Duration::days(REPLY_TTL_DAYS);
             let token = ReplyToken::new(game.id, seat, game.version, expires);
             self.reply_to = Some(reply_address(&token, &head.secret, user, &head.domain));
+            self.shown = Some(Shown {
+                version: game.version,
+                fingerprint: render::fingerprint(game),
+            });
         } else if game.status == "active" {
-            let waiting: Vec<&str> = game
+            let waiting: Vec<String> = game
                 .seats
                 .iter()
                 .filter(|s| game.to_act.contains(&s.seat))
-                .map(|s| s.username.as_str())
+                .map(|s| s.username.clone())
                 .collect();
-            self.paragraph(&format!("The game now waits for {}.", waiting.join(", ")));
+            self.paragraph(&format!(
+                "The game now waits for {}.",
+                narration::and_list(&waiting)
+            ));
         }
         self.link("The game on the web", &game_link(head, game.id));
     }
@@ -127,56 +257,81 @@ impl Draft {
 /// reader sees it now; `None` when the game no longer waits for the
 /// reader's seat (then the mail is not worth sending).
 #[must_use]
-pub fn turn(head: &Letterhead, row: &Claimed, game: &Game) -> Option<Draft> {
+pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
+    let game = &seen.game;
     let seat = game.my_seat?;
     if game.status != "active" || !game.to_act.contains(&seat) {
         return None;
     }
-    if row.kind == "reminder" && Some(game.version) != row.payload["version"].as_i64() {
+    let reminder = row.kind == "reminder";
+    if reminder && Some(game.version) != row.payload["version"].as_i64() {
         return None;
     }
+    let counters = seen.counters.words(&game.ruleset);
     let mut draft = Draft {
-        subject: if row.kind == "reminder" {
-            format!(
-                "Reminder: your move in {} is due soon",
-                ruleset_name(&game.ruleset)
-            )
-        } else {
-            format!(
-                "Your turn: {} with {}",
-                ruleset_name(&game.ruleset),
-                players(game)
-            )
-        },
+        subject: subject(
+            game,
+            if reminder {
+                "reminder, your turn"
+            } else {
+                "your turn"
+            },
+            &counters,
+        ),
         unsubscribe: Some(row.kind.clone()),
         ..Draft::default()
     };
     let deadline = row.payload["deadline"].as_str().map_or_else(
         || "This game has no clock.".to_owned(),
-        |d| format!("Move by {d}."),
+        |d| {
+            if reminder {
+                format!("Your time runs out on {}.", when(d))
+            } else {
+                format!("Move by {}.", when(d))
+            }
+        },
     );
+    let counted = if counters.is_empty() {
+        String::new()
+    } else {
+        format!(" ({counters})")
+    };
     draft.paragraph(&format!(
-        "Hello {}, it is your turn in {} (move {}). {deadline}",
+        "Hello {}, it is your turn in {}{counted}.",
         row.username,
-        ruleset_name(&game.ruleset),
-        game.version
+        title(game)
     ));
+    draft.paragraph(&deadline);
+    draft.story(seen, "Since your last move:");
     draft.table_and_moves(head, row.user_id, game);
     Some(draft)
 }
 
 /// The answer to a move sent by mail: accepted or not, then the game now.
 #[must_use]
-pub fn reply(head: &Letterhead, row: &Claimed, game: Option<&Game>) -> Draft {
+pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
     let accepted = row.kind == "move_accepted";
     let said = row.payload["move"].as_str().unwrap_or("");
+    let what = if accepted {
+        format!("accepted, {said}")
+    } else {
+        "not accepted".to_owned()
+    };
+    let mut references: Vec<String> = row.payload["references"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str().map(str::to_owned))
+        .collect();
+    let in_reply_to = row.payload["in_reply_to"].as_str().map(str::to_owned);
+    references.extend(in_reply_to.clone());
     let mut draft = Draft {
-        subject: if accepted {
-            format!("Accepted: {said}")
-        } else {
-            "Your move was not accepted".to_owned()
+        subject: match seen {
+            Some(seen) => subject(&seen.game, &what, &seen.counters.words(&seen.game.ruleset)),
+            None => capitalised(&what),
         },
-        in_reply_to: row.payload["in_reply_to"].as_str().map(str::to_owned),
+        in_reply_to,
+        references,
         ..Draft::default()
     };
     if accepted {
@@ -187,9 +342,15 @@ pub fn reply(head: &Letterhead, row: &Claimed, game: Option<&Game>) -> Draft {
             .unwrap_or("it could not be read");
         draft.paragraph(&format!("Your mail was not played: {why}"));
     }
-    if let Some(game) = game {
-        draft.table_and_moves(head, row.user_id, game);
+    if let Some(seen) = seen {
+        if seen.game.status == "active" {
+            draft.story(seen, "Since your last move:");
+            draft.table_and_moves(head, row.user_id, &seen.game);
+        } else {
+            draft.link("The game on the web", &game_link(head, seen.game.id));
+        }
     }
+    draft.paragraph("This mail answers yours; it is sent whatever your mail settings say.");
     draft
 }
 
@@ -197,79 +358,86 @@ pub fn reply(head: &Letterhead, row: &Claimed, game: Option<&Game>) -> Draft {
 #[must_use]
 pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     let mut draft = Draft {
-        subject: format!(
-            "You are invited to a game of {}",
-            ruleset_name(&game.ruleset)
-        ),
+        subject: subject(game, "you are invited", ""),
         unsubscribe: Some(row.kind.clone()),
         ..Draft::default()
     };
+    let at_table: Vec<String> = game.seats.iter().map(|s| s.username.clone()).collect();
     draft.paragraph(&format!(
         "Hello {}, you are invited to a {}-player game of {} (at the table: {}).",
         row.username,
         game.players,
         ruleset_name(&game.ruleset),
-        players(game)
+        narration::and_list(&at_table)
     ));
     draft.link("Join or decline", &game_link(head, game.id));
     draft
 }
 
+/// How long a finished game lasted, in what players count.
+fn length(seen: &Seen) -> String {
+    let c = seen.counters;
+    let (n, one, many) = match seen.game.ruleset.as_str() {
+        "goathead" => (c.round, "round", "rounds"),
+        "hat-trick" => (c.round, "deal", "deals"),
+        _ => (c.turn, "turn", "turns"),
+    };
+    match n {
+        Some(1) => format!(" after 1 {one}"),
+        Some(n) => format!(" after {n} {many}"),
+        None => String::new(),
+    }
+}
+
+/// The result in a few words for a subject: `you won`, `bruno won`, `drawn`.
+fn outcome(seen: &Seen) -> String {
+    let game = &seen.game;
+    let Some(result) = &game.result else {
+        return "game over".to_owned();
+    };
+    let table = render::table_of(game);
+    let winners: Vec<String> = result["winners"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| table.who(s))
+        .collect();
+    if winners.is_empty() || result["outcome"] == "draw" {
+        "game over, drawn".to_owned()
+    } else {
+        format!("game over, {} won", narration::and_list(&winners))
+    }
+}
+
 /// A game over: its result and where to check it.
 #[must_use]
-pub fn finished(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
+pub fn finished(head: &Letterhead, row: &Claimed, seen: &Seen) -> Draft {
+    let game = &seen.game;
     let mut draft = Draft {
-        subject: format!(
-            "Game over: {} with {}",
-            ruleset_name(&game.ruleset),
-            players(game)
-        ),
+        subject: subject(game, &outcome(seen), ""),
         unsubscribe: Some(row.kind.clone()),
         ..Draft::default()
     };
+    let ended = if game.status == "abandoned" {
+        "was abandoned"
+    } else {
+        "is over"
+    };
     draft.paragraph(&format!(
-        "The game of {} is {} after {} moves.",
-        ruleset_name(&game.ruleset),
-        game.status,
-        game.version
+        "Hello {}, the game of {} {ended}{}.",
+        row.username,
+        title(game),
+        length(seen)
     ));
     if let Some(result) = &game.result {
-        draft.preformatted(&result_text(result, game));
+        draft.paragraph(&narration::result_text(result, &render::table_of(game)));
     }
+    draft.story(seen, "The last moves:");
     draft.link(
         "The audit (every event, the seed, the hash chain)",
         &format!("{}/#/audit/{}", head.public_url, game.id),
     );
     draft
-}
-
-/// A result with seat numbers named.
-fn result_text(result: &Value, game: &Game) -> String {
-    let mut out = String::new();
-    let name = |seat: u64| {
-        game.seats
-            .iter()
-            .find(|s| u64::from(s.seat) == seat)
-            .map_or_else(|| format!("seat {seat}"), |s| s.username.clone())
-    };
-    if let Some(winners) = result.get("winners").and_then(Value::as_array) {
-        let names: Vec<String> = winners.iter().filter_map(Value::as_u64).map(name).collect();
-        let _ = writeln!(out, "Won by: {}", names.join(", "));
-    }
-    for key in ["scores", "score", "points", "game_points"] {
-        if let Some(scores) = result.get(key).and_then(Value::as_array) {
-            let shown: Vec<String> = scores
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("{} {v}", name(i as u64)))
-                .collect();
-            let _ = writeln!(out, "Scores: {}", shown.join(", "));
-        }
-    }
-    if out.is_empty() {
-        out = result.to_string();
-    }
-    out
 }
 
 /// The code that confirms an address.
@@ -285,6 +453,7 @@ pub fn confirm_address(row: &Claimed) -> Draft {
         row.username
     ));
     draft.preformatted(code);
+    draft.text.push('\n');
     draft.paragraph("If you did not ask for this, ignore this mail: nothing more will be sent.");
     draft
 }
@@ -297,27 +466,22 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
         unsubscribe: Some("digest".into()),
         ..Draft::default()
     };
-    let mut lines = String::new();
+    draft.paragraph("What happened since your last digest:");
     for row in rows {
         let ruleset = ruleset_name(row.payload["ruleset"].as_str().unwrap_or("?"));
+        let game_tag = row.game_id.map(tag).unwrap_or_default();
         let what = match row.kind.as_str() {
-            "your_turn" => format!("Your turn in {ruleset}"),
-            "invited" => format!("Invited to {ruleset}"),
-            "game_finished" => format!("{ruleset} is over"),
+            "your_turn" => format!("Your turn in {ruleset} [{game_tag}]"),
+            "invited" => format!("Invited to {ruleset} [{game_tag}]"),
+            "game_finished" => format!("{ruleset} [{game_tag}] is over"),
             other => other.to_owned(),
         };
-        let link = row
-            .game_id
-            .map(|id| game_link(head, id))
-            .unwrap_or_default();
-        let _ = writeln!(
-            lines,
-            "- {what} ({}): {link}",
-            row.created_at.format("%Y-%m-%d %H:%M UTC")
-        );
+        let line = format!("{what} ({})", row.created_at.format("%Y-%m-%d %H:%M UTC"));
+        match row.game_id {
+            Some(id) => draft.link(&line, &game_link(head, id)),
+            None => draft.paragraph(&line),
+        }
     }
-    draft.paragraph("What happened since your last digest:");
-    draft.preformatted(&lines);
     draft
 }
 
@@ -350,7 +514,10 @@ pub fn message(head: &Letterhead, row: &Claimed, draft: Draft) -> Result<Message
         );
     }
     if let Some(parent) = draft.in_reply_to {
-        builder = builder.in_reply_to(parent.clone()).references(parent);
+        builder = builder.in_reply_to(parent);
+    }
+    if !draft.references.is_empty() {
+        builder = builder.references(draft.references.join(" "));
     }
     if let Some(kind) = draft.unsubscribe {
         let url = format!(

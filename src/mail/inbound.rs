@@ -10,14 +10,19 @@
 //!    `X-Original-To`) must be a reply address, `play+<token>@...`, whose
 //!    token is signed for the user holding its seat, and not expired.
 //! 4. `From` must be that user's confirmed address.
-//! 5. There must be a `text/plain` part (an HTML-only mail is refused).
+//! 5. There must be a `text/plain` part: an HTML-only mail is answered with
+//!    how to send a move; a mail with neither is ignored.
 //! 6. A mail whose `Message-ID` already moved is ignored: it moves once
 //!    (its `Message-ID` is the command's idempotency key).
 //!
 //! A mail failing these is ignored, and nothing is written. One that passes
-//! is answered by mail: the move played, or why not (the game moved on, a
-//! move that is not legal, no move found) with the game as it is and, when
-//! it is still the player's turn, its legal moves and a new reply address.
+//! is answered by mail: the move played, or why not (the game is over, with
+//! its result; that turn was already played, with the move; the game moved
+//! on; a move that is not legal; a doubtful read, with the moves it could
+//! mean; no move found) with the game as it is and, when it is still the
+//! player's turn, its legal moves and a new reply address. A reply to an
+//! older mail of the seat is played when nothing it showed has changed
+//! ([`current_version`]).
 
 use mail_parser::{MessageParser, PartType};
 use serde_json::json;
@@ -96,6 +101,76 @@ fn idempotency_key(message_id: Option<&str>, raw: &[u8]) -> String {
     format!("mail:{}", hex::encode(&digest[..24]))
 }
 
+/// The answer to an HTML-only reply from the player's own address.
+const HTML_ONLY: &str = "your mail has no plain-text part, and a move is read only from plain text. Send the move's number as plain text (most mail apps have a \"plain text\" setting), or play on the game's page.";
+
+/// The thread a reply belongs to (its `References`, else the message it
+/// answers), for the answer's `References`.
+fn thread_of(message: &mail_parser::Message<'_>) -> Vec<String> {
+    let ids = |value: &mail_parser::HeaderValue<'_>| -> Vec<String> {
+        value
+            .as_text_list()
+            .map(|list| list.iter().map(|id| format!("<{id}>")).collect())
+            .or_else(|| value.as_text().map(|id| vec![format!("<{id}>")]))
+            .unwrap_or_default()
+    };
+    let mut thread = ids(message.references());
+    if thread.is_empty() {
+        thread = ids(message.in_reply_to());
+    }
+    thread.truncate(20);
+    thread
+}
+
+/// The version a reply to `token` is played at, or why it is not played.
+///
+/// A reply to an older mail is played when the game still waits for the
+/// seat, the seat has not moved since, and the facts and moves that mail
+/// showed are the ones the seat would be shown now (its fingerprint was
+/// kept when it was sent): another seat's unrelated move (Top Hats
+/// building) loses no turn. A reply after the game ended says so with the
+/// result; a reply to a mail whose turn was played says which move was.
+async fn current_version(
+    conn: &mut crate::db::Conn,
+    game: &crate::games::projection::Game,
+    user: Uuid,
+    token: &ReplyToken,
+) -> Result<Result<i64, String>, Failure> {
+    let shown = i64::from(token.version);
+    if game.status != "active" {
+        let result = game.result.as_ref().map_or_else(String::new, |r| {
+            format!(
+                " {}",
+                crate::narration::result_text(r, &super::render::table_of(game))
+            )
+        });
+        return Ok(Err(format!("the game is over.{result}")));
+    }
+    if game.version == shown {
+        return Ok(Ok(shown));
+    }
+    let seat = i16::from(token.seat);
+    if let Some((_, command)) =
+        crate::db::event_store::first_command_after(conn, game.id, seat, shown).await?
+    {
+        return Ok(Err(format!(
+            "that turn was already played: your move was \"{}\"",
+            written(&command)
+        )));
+    }
+    let waits = game.my_seat.is_some_and(|s| game.to_act.contains(&s));
+    if waits
+        && mail::shown_at(conn, user, game.id, shown)
+            .await?
+            .is_some_and(|f| f == super::render::fingerprint(game))
+    {
+        return Ok(Ok(game.version));
+    }
+    Ok(Err(
+        "the game has moved on since that mail; below is the game as it is now".to_owned(),
+    ))
+}
+
 /// Reads mail `raw` (delivered to the `envelope` recipients, when known)
 /// and plays its move.
 ///
@@ -150,35 +225,46 @@ pub async fn receive(
     if from.is_none() || from != confirmed {
         return ignored("the sender is not the player's confirmed address");
     }
+    let key = idempotency_key(message.message_id(), raw);
+    let in_reply_to = message.message_id().map(|id| format!("<{id}>"));
+    let references = thread_of(&message);
+    let payload = |said: &str, error: Option<&str>| json!({"move": said, "error": error, "in_reply_to": in_reply_to, "references": references});
     let Some(text) = message.text_bodies().find_map(|part| match &part.body {
         PartType::Text(text) => Some(text.clone()),
         _ => None,
     }) else {
-        return ignored("the mail has no plain-text part");
+        if message.html_body_count() == 0 {
+            return ignored("the mail has no plain-text part");
+        }
+        let why = HTML_ONLY.to_owned();
+        mail::queue_direct(
+            &mut conn,
+            user,
+            "move_refused",
+            Some(token.game),
+            &payload("", Some(&why)),
+        )
+        .await?;
+        drop(conn);
+        ctx.announcer.queued_mail();
+        return Ok(Received::Refused(why));
     };
-    let key = idempotency_key(message.message_id(), raw);
-    let in_reply_to = message.message_id().map(|id| format!("<{id}>"));
     if games::load(&mut conn, token.game, Some(user), Some(&key))
         .await?
         .is_some_and(|l| l.idempotent.is_some())
     {
         return ignored("this mail has moved already");
     }
-    let payload = |said: &str, error: Option<&str>| json!({"move": said, "error": error, "in_reply_to": in_reply_to});
     let game = crate::games::read::project_stored(&loaded, Some(user))?;
-    let found = if game.version == i64::from(token.version) {
-        match move_line(&text) {
+    let found = match current_version(&mut conn, &game, user, &token).await? {
+        Err(why) => Err(why),
+        Ok(version) => match move_line(&text) {
             None => Err("the first line of your reply holds no move".to_owned()),
             Some(line) => read_move(line, &game.legal_commands)
-                .map(|command| (command.clone(), written(command))),
-        }
-    } else {
-        Err(format!(
-            "the game has moved on since that mail (it showed move {}; the game is at move {})",
-            token.version, game.version
-        ))
+                .map(|command| (command.clone(), written(command), version)),
+        },
     };
-    let (command, said) = match found {
+    let (command, said, version) = match found {
         Ok(found) => found,
         Err(why) => {
             let refused = payload("", Some(&why));
@@ -194,7 +280,6 @@ pub async fn receive(
         username: seat.username.clone(),
         session: Uuid::nil(),
     };
-    let version = i64::from(token.version);
     let request = CommandRequest {
         expected_version: Some(version),
         command,

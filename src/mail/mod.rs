@@ -8,11 +8,15 @@
 //! - **Out** ([`outbox`]): the statement that writes a notification queues
 //!   its mails in `mail_outbox` (the channel's CTE in
 //!   `db::notifications::OUTBOXES`), in the same transaction; the worker
-//!   writes each from the game as the reader's seat sees it ([`render`],
-//!   [`compose`]) and sends it over SMTP.
+//!   writes each from the game as the reader's seat sees it ([`seen`]:
+//!   the view, what happened since the reader's last move in words from
+//!   [`crate::narration`], the counters players count), drawn as prose and
+//!   HTML ([`render`], [`compose`]), and sends it over SMTP.
 //! - **In** ([`inbound`]): a reply to a turn mail goes to its reply address,
 //!   whose token ([`token`]) names the game, seat and version; the move on
-//!   its first line ([`moves`]) is played through the command path.
+//!   its first line ([`moves`], forgiving but never doubtful) is played
+//!   through the command path, also late when nothing the mail showed has
+//!   changed.
 //!   `hatstand mail-in` reads one mail on standard input (an MTA's pipe);
 //!   `--smtp-listen` receives them by SMTP ([`listener`]).
 
@@ -23,6 +27,7 @@ pub mod listener;
 pub mod moves;
 pub mod outbox;
 pub mod render;
+pub mod seen;
 pub mod token;
 
 use crate::db::{Pool, secrets};

@@ -12,6 +12,9 @@
 //!   but whose outcome was not recorded is sent again with the same
 //!   `Message-ID`.
 //! - The lines of one user's digest that fall due together go in one mail.
+//! - A sent mail that asks for a move keeps what it showed (its version and
+//!   fingerprint) in its row, so that a late reply to it can be played
+//!   when the seat's facts and moves are unchanged (see `inbound`).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -20,6 +23,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use uuid::Uuid;
 
 use super::compose::{self, Draft, Letterhead};
+use super::seen::seen;
 use crate::db::mail::{self, Claimed};
 use crate::db::{Conn, Pool, games};
 use crate::error::Failure;
@@ -80,22 +84,22 @@ enum Plan {
 }
 
 async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan, Failure> {
-    let game = match row.game_id {
-        Some(id) => game_as(conn, id, row.user_id).await?,
-        None => None,
+    let seen = match (row.kind.as_str(), row.game_id) {
+        ("confirm_address", _) | (_, None) => None,
+        (_, Some(id)) => seen(conn, id, row.user_id).await?,
     };
-    Ok(match (row.kind.as_str(), game) {
+    Ok(match (row.kind.as_str(), seen) {
         ("confirm_address", _) => Plan::Send(compose::confirm_address(row)),
-        ("move_accepted" | "move_refused", game) => {
-            Plan::Send(compose::reply(head, row, game.as_ref()))
+        ("move_accepted" | "move_refused", seen) => {
+            Plan::Send(compose::reply(head, row, seen.as_ref()))
         }
         (_, None) => Plan::Skip("the game is gone"),
-        ("your_turn" | "reminder", Some(game)) => match compose::turn(head, row, &game) {
+        ("your_turn" | "reminder", Some(seen)) => match compose::turn(head, row, &seen) {
             Some(draft) => Plan::Send(draft),
             None => Plan::Skip("the game no longer waits for this seat"),
         },
-        ("invited", Some(game)) => Plan::Send(compose::invited(head, row, &game)),
-        ("game_finished", Some(game)) => Plan::Send(compose::finished(head, row, &game)),
+        ("invited", Some(seen)) => Plan::Send(compose::invited(head, row, &seen.game)),
+        ("game_finished", Some(seen)) => Plan::Send(compose::finished(head, row, &seen)),
         _ => Plan::Skip("not a kind of mail"),
     })
 }
@@ -118,6 +122,7 @@ impl Mail {
                 return Ok(());
             }
         };
+        let shown = draft.shown.clone();
         let sent = match compose::message(&self.head, first, draft) {
             Ok(message) => self
                 .transport
@@ -128,7 +133,19 @@ impl Mail {
             Err(e) => Err(e),
         };
         match sent {
-            Ok(()) => mail::finish(conn, first.user_id, &ids, "sent", None).await?,
+            Ok(()) => {
+                mail::finish(conn, first.user_id, &ids, "sent", None).await?;
+                if let Some(shown) = shown {
+                    mail::record_shown(
+                        conn,
+                        first.user_id,
+                        first.id,
+                        shown.version,
+                        &shown.fingerprint,
+                    )
+                    .await?;
+                }
+            }
             Err(error) => {
                 tracing::info!(user = %first.user_id, mail = first.id, %error, "mail not sent");
                 let retry = backoff(Duration::from_secs(1), first.attempts);

@@ -20,29 +20,32 @@ use crate::support::{TestApp, User};
 
 /// A mail the catcher received: its envelope recipients and its bytes.
 #[derive(Debug, Clone)]
-struct Caught {
-    to: Vec<String>,
-    raw: Vec<u8>,
+pub(crate) struct Caught {
+    pub(crate) to: Vec<String>,
+    pub(crate) raw: Vec<u8>,
 }
 
 impl Caught {
-    fn parsed(&self) -> mail_parser::Message<'_> {
+    pub(crate) fn parsed(&self) -> mail_parser::Message<'_> {
         MessageParser::default().parse(&self.raw).expect("a mail")
     }
 
-    fn subject(&self) -> String {
+    pub(crate) fn subject(&self) -> String {
         self.parsed().subject().unwrap_or_default().to_owned()
     }
 
-    fn text(&self) -> String {
-        self.parsed().body_text(0).unwrap_or_default().into_owned()
+    pub(crate) fn text(&self) -> String {
+        self.parsed()
+            .body_text(0)
+            .unwrap_or_default()
+            .replace("\r\n", "\n")
     }
 
-    fn header(&self, name: &str) -> Option<String> {
+    pub(crate) fn header(&self, name: &str) -> Option<String> {
         self.parsed().header_raw(name).map(|v| v.trim().to_owned())
     }
 
-    fn reply_to(&self) -> Option<String> {
+    pub(crate) fn reply_to(&self) -> Option<String> {
         self.parsed()
             .reply_to()
             .and_then(|r| r.first())
@@ -81,13 +84,13 @@ impl mailin::Handler for Handler {
 }
 
 /// A real SMTP server on loopback that keeps every mail it is sent.
-struct Catcher {
+pub(crate) struct Catcher {
     address: SocketAddr,
     mails: Mutex<mpsc::UnboundedReceiver<Caught>>,
 }
 
 impl Catcher {
-    async fn start() -> Catcher {
+    pub(crate) async fn start() -> Catcher {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let (tx, rx) = mpsc::unbounded_channel();
@@ -136,7 +139,7 @@ impl Catcher {
     }
 
     /// The next mail to `address` (mails to others are kept for later).
-    async fn next_to(&self, address: &str, kept: &mut Vec<Caught>) -> Caught {
+    pub(crate) async fn next_to(&self, address: &str, kept: &mut Vec<Caught>) -> Caught {
         if let Some(i) = kept.iter().position(|m| m.to.iter().any(|t| t == address)) {
             return kept.remove(i);
         }
@@ -154,7 +157,7 @@ impl Catcher {
     }
 
     /// Whether any mail arrives within `wait`.
-    async fn quiet_for(&self, wait: Duration) -> Option<Caught> {
+    pub(crate) async fn quiet_for(&self, wait: Duration) -> Option<Caught> {
         let mut mails = self.mails.lock().await;
         tokio::time::timeout(wait, mails.recv())
             .await
@@ -172,7 +175,7 @@ fn free_port() -> u16 {
 }
 
 /// A server mailing through `catcher`, receiving replies on its own SMTP port.
-async fn mail_app(catcher: &Catcher) -> (TestApp, SocketAddr) {
+pub(crate) async fn mail_app(catcher: &Catcher) -> (TestApp, SocketAddr) {
     let listen: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
     let smtp = format!("smtp://{}", catcher.address);
     let app = TestApp::spawn_with(|s| {
@@ -187,7 +190,12 @@ async fn mail_app(catcher: &Catcher) -> (TestApp, SocketAddr) {
 }
 
 /// `user`'s address, set and confirmed with the code mailed to it.
-async fn confirmed_address(app: &TestApp, catcher: &Catcher, user: &User, address: &str) {
+pub(crate) async fn confirmed_address(
+    app: &TestApp,
+    catcher: &Catcher,
+    user: &User,
+    address: &str,
+) {
     let set = app
         .send(
             "PUT",
@@ -247,7 +255,13 @@ async fn players_with_addresses(
 
 /// A reply as a mail client writes it: the move on the first line, the
 /// mail it answers quoted below.
-fn reply(from: &str, to: &str, message_id: &str, answering: &Caught, first_line: &str) -> Vec<u8> {
+pub(crate) fn reply(
+    from: &str,
+    to: &str,
+    message_id: &str,
+    answering: &Caught,
+    first_line: &str,
+) -> Vec<u8> {
     let quoted: String = answering
         .text()
         .lines()
@@ -264,7 +278,7 @@ fn reply(from: &str, to: &str, message_id: &str, answering: &Caught, first_line:
 }
 
 /// Delivers `raw` through `hatstand mail-in`; returns what it printed.
-async fn mail_in(app: &TestApp, raw: &[u8]) -> String {
+pub(crate) async fn mail_in(app: &TestApp, raw: &[u8]) -> String {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
         .arg("mail-in")
         .env("DATABASE_URL", &app.db.url)
@@ -282,7 +296,12 @@ async fn mail_in(app: &TestApp, raw: &[u8]) -> String {
 }
 
 /// Delivers `raw` to the server's SMTP listener; the listener's answer.
-async fn smtp_in(listen: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result<(), String> {
+pub(crate) async fn smtp_in(
+    listen: SocketAddr,
+    from: &str,
+    to: &str,
+    raw: &[u8],
+) -> Result<(), String> {
     let transport =
         AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(listen.ip().to_string())
             .port(listen.port())
@@ -295,16 +314,60 @@ async fn smtp_in(listen: SocketAddr, from: &str, to: &str, raw: &[u8]) -> Result
         .map_err(|e| e.to_string())
 }
 
-/// The moves a turn mail lists: `(code, written out)`.
-fn listed_moves(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|line| {
-            let line = line.trim_start();
-            let (code, rest) = line.split_once("  ")?;
-            code.parse::<usize>().ok()?;
-            Some((code.to_owned(), rest.trim().to_owned()))
-        })
-        .collect()
+/// `text` with every run of white space as one space (mail text is wrapped).
+pub(crate) fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The moves a turn mail lists: `(code, written out)`, from the lines of
+/// its "Your moves:" section (one move a line, `  12  play H5`, or a group:
+/// a heading `exchange H5 POSITION:` and items `  3) 1   4) 3`).
+pub(crate) fn listed_moves(text: &str) -> Vec<(String, String)> {
+    let Some(start) = text.find("Your moves:") else {
+        return Vec::new();
+    };
+    let section = &text[start..];
+    let section = &section[..section.find("Move words:").unwrap_or(section.len())];
+    let mut out = Vec::new();
+    let mut heading: Option<String> = None;
+    for line in section.lines().skip(1) {
+        let trimmed = line.trim();
+        if let Some((code, rest)) = trimmed.split_once("  ")
+            && code.parse::<usize>().is_ok()
+        {
+            out.push((code.to_owned(), rest.trim().to_owned()));
+            continue;
+        }
+        if let Some(h) = trimmed.strip_suffix(':') {
+            heading = Some(h.to_owned());
+            continue;
+        }
+        let words: Vec<&str> = trimmed.split_whitespace().collect();
+        let mut i = 0;
+        while i + 1 < words.len() {
+            if let Some(code) = words[i].strip_suffix(')')
+                && code.parse::<usize>().is_ok()
+                && let Some(h) = &heading
+            {
+                let written: Vec<&str> = h
+                    .split(' ')
+                    .map(|w| {
+                        if w.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                            words[i + 1]
+                        } else {
+                            w
+                        }
+                    })
+                    .collect();
+                out.push((code.to_owned(), written.join(" ")));
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out.sort_by_key(|(code, _)| code.parse::<usize>().unwrap_or(0));
+    out
 }
 
 #[actix_web::test]
@@ -326,7 +389,7 @@ async fn a_whole_game_of_hats_is_played_by_mail_only() {
             let mut found = None;
             for _ in 0..200 {
                 if let Some(i) = kept.iter().position(|m: &Caught| {
-                    m.reply_to().is_some() || m.subject().starts_with("Game over")
+                    m.reply_to().is_some() || m.subject().contains(": game over")
                 }) {
                     found = Some(kept.remove(i));
                     break;
@@ -341,8 +404,12 @@ async fn a_whole_game_of_hats_is_played_by_mail_only() {
                 .iter()
                 .position(|a| mail.to.iter().any(|t| t == a))
                 .unwrap();
-            if mail.subject().starts_with("Game over") {
-                assert!(mail.text().contains("Won by:"), "{}", mail.text());
+            if mail.subject().contains(": game over") {
+                assert!(
+                    mail.text().contains(" won.") || mail.text().contains("drawn"),
+                    "{}",
+                    mail.text()
+                );
                 assert!(
                     mail.text()
                         .contains(&format!("http://hatstand.test/#/audit/{id}"))
@@ -429,7 +496,7 @@ async fn a_whole_game_of_hats_is_played_by_mail_only() {
         let mut other = Vec::new();
         let answer = loop {
             let mail = catcher.next_to(addresses[seat], &mut kept).await;
-            if mail.subject().starts_with("Accepted:") {
+            if mail.subject().contains(": accepted, ") {
                 break mail;
             }
             other.push(mail);
@@ -558,19 +625,6 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
     );
     nothing_written().await;
 
-    // HTML only.
-    let html = format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: Re\r\nMessage-ID: <html@mail.test>\r\nMIME-Version: 1.0\r\n\
-         Content-Type: text/html; charset=utf-8\r\n\r\n<p>1</p>\r\n"
-    );
-    assert!(
-        smtp_in(listen, from, to, html.as_bytes())
-            .await
-            .unwrap_err()
-            .contains("plain-text")
-    );
-    nothing_written().await;
-
     // An auto-reply.
     let away = format!(
         "From: {from}\r\nTo: {to}\r\nSubject: Out of office\r\nAuto-Submitted: auto-replied\r\n\
@@ -602,20 +656,37 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
     assert!(mail_in(&app, &garbage).await.contains("ignored"));
     nothing_written().await;
 
+    let html = format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re\r\nMessage-ID: <html@mail.test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/html; charset=utf-8\r\n\r\n<p>1</p>\r\n"
+    );
+    // An HTML-only reply from the player is answered: how to send a move.
+    smtp_in(listen, from, to, html.as_bytes()).await.unwrap();
+    assert_eq!(app.count("events").await, events);
+    let answer = loop {
+        let mail = catcher.next_to(from, &mut kept).await;
+        if mail.subject().contains(": not accepted") {
+            break mail;
+        }
+    };
+    assert!(
+        flat(&answer.text()).contains("no plain-text part"),
+        "{}",
+        answer.text()
+    );
+
     // A valid reply whose move is not legal: answered, with the legal moves.
     let raw = reply(from, to, "illegal@mail.test", &turn, "play Z9");
     smtp_in(listen, from, to, &raw).await.unwrap();
     assert_eq!(app.count("events").await, events);
     let answer = loop {
         let mail = catcher.next_to(from, &mut kept).await;
-        if mail.subject() == "Your move was not accepted" {
+        if mail.subject().contains(": not accepted") {
             break mail;
         }
     };
     assert!(
-        answer
-            .text()
-            .contains("\"play Z9\" is not one of your legal moves"),
+        flat(&answer.text()).contains("\"play Z9\" is not one of your legal moves"),
         "{}",
         answer.text()
     );
@@ -633,11 +704,19 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
     assert_eq!(app.count("events").await, events);
     let answer = loop {
         let mail = catcher.next_to(from, &mut kept).await;
-        if mail.subject() == "Your move was not accepted" {
+        if mail.subject().contains(": not accepted") {
             break mail;
         }
     };
-    assert!(answer.text().contains("has moved on"), "{}", answer.text());
+    // The turn that mail showed was played (on the web): the answer says how.
+    assert!(
+        flat(&answer.text()).contains(&format!(
+            "that turn was already played: your move was \"{}\"",
+            hatstand::mail::moves::written(&legal)
+        )),
+        "{}",
+        answer.text()
+    );
 }
 
 #[actix_web::test]

@@ -18,6 +18,7 @@ mod export;
 mod games;
 mod invitations;
 mod mail;
+mod mail_play;
 mod metrics;
 mod play;
 mod processes;

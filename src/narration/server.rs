@@ -1,0 +1,54 @@
+//! The server's own events (seats taken, the start, timeouts, resignations)
+//! in words.
+
+use super::{Story, Table};
+use crate::games::events::EventOut;
+
+/// Tells `event` if it is one of the server's; whether it was.
+pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
+    let d = &event.data;
+    let who = || table.who(&d["seat"]);
+    match event.kind.as_str() {
+        "game_created" | "player_invited" | "player_joined" => {}
+        "player_declined" => story.say(
+            event.seq,
+            &format!(
+                "{} declined the invitation",
+                d["username"].as_str().unwrap_or("a player")
+            ),
+        ),
+        "game_started" => story.say(event.seq, "the game started"),
+        "game_cancelled" => story.say(event.seq, "the game was cancelled"),
+        "turn_timed_out" => story.say(event.seq, &format!("{}'s time ran out", who())),
+        "seat_vacation" => story.say(
+            event.seq,
+            &format!(
+                "{} took a break until {}",
+                who(),
+                d["until"].as_str().unwrap_or("later")
+            ),
+        ),
+        "player_resigned" => {
+            let why = match d["reason"].as_str() {
+                Some("timeout") => "is out after running out of time",
+                Some("inactive") => "is out for inactivity",
+                _ => "resigned",
+            };
+            story.say(
+                event.seq,
+                &format!("{} {why}; the server plays that seat from now on", who()),
+            );
+        }
+        "game_forfeited" => {
+            let winners = table.list(&d["winners"]);
+            let text = if winners.is_empty() {
+                "the game ended by forfeit, with no winner".to_owned()
+            } else {
+                format!("the game ended by forfeit: {winners} won")
+            };
+            story.say(event.seq, &text);
+        }
+        _ => return false,
+    }
+    true
+}
