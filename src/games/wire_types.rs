@@ -184,10 +184,9 @@ fn explicit_deals() -> RefOr<Schema> {
         .into()
 }
 
-/// One ruleset's game options as a client sends them: the engine's
-/// options (`options`), the server's (`ServerOptions`: the clock), and
-/// `seed`.
-fn sent_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+/// One ruleset's game options as one object: the engine's options
+/// (`options`), the server's (`ServerOptions`: the clock), and `seed`.
+fn merged_options(options: RefOr<Schema>) -> Object {
     let mut merged = properties(options);
     merged.required.clear();
     // The server's options may also be sent as `null`: absent.
@@ -205,17 +204,57 @@ fn sent_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
     merged
         .properties
         .insert("seed".to_owned(), any_or_null([seed.into()]));
-    merged.description = Some(format!(
+    merged
+}
+
+/// One ruleset's game options as a client sends them (`merged_options`).
+///
+/// The engine's defaults are stated in each option's description rather
+/// than as `default`: generators read a `default` as a value the server
+/// always fills in (openapi-typescript makes such a field required), which
+/// is true of a game's options as shown (`shown_options`) but not of those
+/// a client sends.
+fn sent_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+    let mut sent = merged_options(options);
+    for property in sent.properties.values_mut() {
+        described_default(property);
+    }
+    sent.description = Some(format!(
         "The options of a {ruleset} game as they are sent: the ruleset's, the clock's and \
          `seed`. Every one has a default."
     ));
-    RefOr::T(Schema::Object(merged))
+    RefOr::T(Schema::Object(sent))
+}
+
+/// Moves `schema`'s `default` into its description (`Default: 0.`).
+fn described_default(schema: &mut RefOr<Schema>) {
+    if let RefOr::Ref(reference) = schema {
+        if let Some(value) = reference.default.take() {
+            let said = reference.description.trim_end().to_owned();
+            let sep = if said.is_empty() { "" } else { " " };
+            reference.description = format!("{said}{sep}Default: `{value}`.");
+        }
+        return;
+    }
+    let (default, description) = match schema {
+        RefOr::T(Schema::Object(o)) => (&mut o.default, &mut o.description),
+        RefOr::T(Schema::Array(a)) => (&mut a.default, &mut a.description),
+        RefOr::T(Schema::OneOf(o)) => (&mut o.default, &mut o.description),
+        RefOr::T(Schema::AnyOf(a)) => (&mut a.default, &mut a.description),
+        _ => return,
+    };
+    if let Some(value) = default.take() {
+        let said = description.take().unwrap_or_default();
+        let said = said.trim_end();
+        let sep = if said.is_empty() { "" } else { " " };
+        *description = Some(format!("{said}{sep}Default: `{value}`."));
+    }
 }
 
 /// One ruleset's game options as a game shows them: as sent, with every
 /// default filled in, and `explicit_deals` (a count) for `deals`.
 fn shown_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
-    let mut shown = properties(sent_options(options, ruleset));
+    let mut shown = merged_options(options);
     shown.properties.remove("deals");
     shown
         .properties
@@ -233,7 +272,11 @@ fn shown_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
 /// `deals`, the feed only their number (`explicit_deals`).
 fn created_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
     let mut created = properties(options);
+    // The feed leaves `deals` out.
     created.required.retain(|name| name != "deals");
+    if let Some(deals) = created.properties.get_mut("deals") {
+        described_default(deals);
+    }
     created
         .properties
         .insert("explicit_deals".to_owned(), explicit_deals());
