@@ -17,16 +17,14 @@ use hatstand_engine::goathead::{
 };
 use hatstand_engine::hat_trick::events::HatTrickEvent;
 use hatstand_engine::hat_trick::{
-    HatTrickCommand, HatTrickEventView, HatTrickOptions, HatTrickState, HatTrickView,
-    RoundResult,
+    HatTrickCommand, HatTrickEventView, HatTrickOptions, HatTrickState, HatTrickView, RoundResult,
 };
 use hatstand_engine::hats::{
     HatsCommand, HatsEvent, HatsEventView, HatsOptions, HatsRound, HatsState, HatsView,
 };
 use hatstand_engine::top_hats::{
     Command as TopHatsCommand, Event as TopHatsEvent, EventView as TopHatsEventView,
-    Options as TopHatsOptions, Round as TopHatsRound, State as TopHatsState,
-    View as TopHatsView,
+    Options as TopHatsOptions, Round as TopHatsRound, State as TopHatsState, View as TopHatsView,
 };
 use utoipa::openapi::schema::{AnyOfBuilder, Object, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};

@@ -7,12 +7,10 @@
 //! as its ruleset's type once it has looked at `ruleset`.
 
 use utoipa::Modify;
-use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayBuilder, Object, ObjectBuilder, Schema,
-};
+use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, Object, ObjectBuilder, Schema};
 use utoipa::openapi::{Components, RefOr};
 
-use super::shape::{RULESETS, described, of, object, one_of_by, only, with_description};
+use super::shape::{RULESETS, described, object, of, one_of_by, only, with_description};
 use crate::games::wire_types::any_or_null;
 
 /// One answer split by ruleset: the component `name`, the property naming

@@ -128,9 +128,16 @@ mod tests {
                     Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
                     _ => Vec::new(),
                 };
-                let said = ["properties", "additionalProperties", "oneOf", "anyOf", "allOf", "$ref"]
-                    .iter()
-                    .any(|key| map.contains_key(*key));
+                let said = [
+                    "properties",
+                    "additionalProperties",
+                    "oneOf",
+                    "anyOf",
+                    "allOf",
+                    "$ref",
+                ]
+                .iter()
+                .any(|key| map.contains_key(*key));
                 if types.contains(&"object") && !said {
                     found.push(path.to_owned());
                 }
@@ -180,7 +187,11 @@ mod tests {
             unions += 1;
             let field = discriminator["propertyName"].as_str().unwrap();
             let mapping = discriminator["mapping"].as_object().unwrap();
-            assert_eq!(mapping.len(), schema["oneOf"].as_array().unwrap().len(), "{union}");
+            assert_eq!(
+                mapping.len(),
+                schema["oneOf"].as_array().unwrap().len(),
+                "{union}"
+            );
             for (value, target) in mapping {
                 let name = target.as_str().unwrap().rsplit('/').next().unwrap();
                 let variant = &schemas[name];
@@ -204,9 +215,18 @@ mod tests {
         let document = serde_json::to_value(super::document()).unwrap();
         let schemas = &document["components"]["schemas"];
         let feed = &schemas["EventOut"]["discriminator"]["mapping"];
-        assert_eq!(feed["hats.dealt"], "#/components/schemas/HatsEventViewDealt");
-        assert_eq!(feed["goathead.dealt"], "#/components/schemas/GoatheadEventViewDealt");
-        assert_eq!(feed["game_created"], "#/components/schemas/ServerEventGameCreated");
+        assert_eq!(
+            feed["hats.dealt"],
+            "#/components/schemas/HatsEventViewDealt"
+        );
+        assert_eq!(
+            feed["goathead.dealt"],
+            "#/components/schemas/GoatheadEventViewDealt"
+        );
+        assert_eq!(
+            feed["game_created"],
+            "#/components/schemas/ServerEventGameCreated"
+        );
         assert_eq!(
             feed["top-hats.stack_built"],
             "#/components/schemas/TopHatsEventViewStackBuilt"

@@ -7,7 +7,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 use utoipa::{Modify, PartialSchema, ToSchema};
 
-use super::shape::{described, of, object, one_of_by, only, tag, with_description};
+use super::shape::{described, object, of, one_of_by, only, tag, with_description};
 use crate::games::wire_examples::camel;
 use crate::notifications::Notification;
 

@@ -128,9 +128,14 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                 let events = R::decide(&state, seat, command, &randomness).unwrap();
                 shown.events.extend(redacted(&events));
                 let caused = serde_json::to_value(command).unwrap();
-                shown.audited.extend(events.iter().enumerate().map(|(i, e)| {
-                    audited(serde_json::to_value(e).unwrap(), (i == 0).then(|| caused.clone()))
-                }));
+                shown
+                    .audited
+                    .extend(events.iter().enumerate().map(|(i, e)| {
+                        audited(
+                            serde_json::to_value(e).unwrap(),
+                            (i == 0).then(|| caused.clone()),
+                        )
+                    }));
                 if shown.states.len() < 3 {
                     // A state in play, too (once the first games are over).
                     shown.states.push(serde_json::to_value(&state).unwrap());
@@ -189,7 +194,12 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     // records them (the audit: the deals; the feed: their count).
     let public = hatstand::games::projection::public_options(&defaults, Some("seed"));
     let own_shown = format!("{prefix}GameOptionsOut");
-    validate(R::ID, "shown options", std::slice::from_ref(&public), &[&own_shown]);
+    validate(
+        R::ID,
+        "shown options",
+        std::slice::from_ref(&public),
+        &[&own_shown],
+    );
     let own_created = format!("{prefix}CreatedOptions");
     let fed = hatstand::games::projection::public_options(&defaults, None);
     validate(R::ID, "created options", &[defaults, fed], &[&own_created]);
