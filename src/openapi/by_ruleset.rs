@@ -13,13 +13,16 @@ use utoipa::openapi::{Components, RefOr};
 use super::shape::{RULESETS, described, object, of, one_of_by, only, with_description};
 use crate::games::wire_types::any_or_null;
 
+/// Properties of one ruleset's schema: (name, schema).
+type Parts = Vec<(&'static str, RefOr<Schema>)>;
+
 /// One answer split by ruleset: the component `name`, the property naming
 /// the ruleset (`field`), and the parts that differ by ruleset.
 struct Split {
     name: &'static str,
     field: &'static str,
     /// The parts of one ruleset's schema, by its schema prefix.
-    parts: fn(&str) -> Vec<(&'static str, RefOr<Schema>)>,
+    parts: fn(&str) -> Parts,
 }
 
 /// The ruleset's result, a forfeit's, or `null`.
@@ -93,7 +96,7 @@ const SPLITS: [Split; 5] = [
 
 /// `base` for the ruleset `id`: its `field` is `id`, and `parts` replace
 /// its properties (each keeping its description).
-fn one(base: &Object, field: &str, id: &str, parts: Vec<(&str, RefOr<Schema>)>) -> Object {
+fn one(base: &Object, field: &str, id: &str, parts: Parts) -> Object {
     let mut one = base.clone();
     one.properties
         .insert(field.to_owned(), only(id, described(base, field)));
