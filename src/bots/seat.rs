@@ -21,7 +21,7 @@ use crate::notifications::Note;
 #[serde(deny_unknown_fields)]
 pub struct AddBotRequest {
     /// `random`, `greedy` or `ismcts`.
-    #[schema(example = "greedy")]
+    #[schema(example = "greedy", value_type = hatstand_engine::bots::Level)]
     pub level: String,
     /// The seat it takes; the lowest free seat when absent.
     #[serde(default)]

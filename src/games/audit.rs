@@ -73,6 +73,9 @@ pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
 /// The table as a viewer saw it at some version.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StateAt {
+    /// The game's ruleset (added beside the view, which is that ruleset's).
+    #[schema(value_type = crate::record::names::RulesetId)]
+    pub ruleset: String,
     /// The version shown.
     pub version: i64,
     /// The game's status then.
@@ -129,6 +132,7 @@ fn view_of<R: Ruleset>(
 ) -> Result<StateAt, Failure> {
     let Some(state) = &replay.state else {
         return Ok(StateAt {
+            ruleset: R::ID.to_owned(),
             version: at,
             status: status::OPEN.to_owned(),
             to_act: Vec::new(),
@@ -137,6 +141,7 @@ fn view_of<R: Ruleset>(
     };
     let finished = R::result(state).is_some() || replay.forfeit.is_some();
     Ok(StateAt {
+        ruleset: R::ID.to_owned(),
         version: at,
         status: if finished {
             status::FINISHED

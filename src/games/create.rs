@@ -62,7 +62,7 @@ pub struct CreateGame {
     /// the lowest free seats after the creator's; the game starts at once
     /// when they fill the table.
     #[serde(default)]
-    #[schema(max_items = 5, example = json!(["ismcts"]))]
+    #[schema(max_items = 5, example = json!(["ismcts"]), value_type = Vec<hatstand_engine::bots::Level>)]
     pub bots: Vec<String>,
 }
 

@@ -28,7 +28,8 @@ pub const MAX_WAIT_SECONDS: u64 = 60;
 pub const MAX_PAGE: i64 = 1000;
 
 /// An event as a viewer sees it. Its schema is the union of every event's
-/// (`type` and `data`, with `seq` and `at`); see `wire_types`.
+/// (`type`, `kind` and `data`, with `seq` and `at`), discriminated by
+/// `kind`; see `wire_types` and `openapi::wire`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct EventOut {
     /// Its position in the log (1-based); the game's version after it.
@@ -36,6 +37,12 @@ pub struct EventOut {
     /// The event type (`game_created`, `player_joined`, `game_started`, or the ruleset's).
     #[serde(rename = "type")]
     pub kind: String,
+    /// The type qualified by its ruleset (`hats.dealt`: see [`qualified`]),
+    /// one value per shape of `data` in the whole API, so that a client
+    /// narrows an event by this field alone. Added beside `type`, which
+    /// stays for older clients.
+    #[serde(rename = "kind")]
+    pub qualified: String,
     /// What this viewer may see of it.
     pub data: Value,
     /// When it was recorded (RFC 3339 UTC, microseconds).
@@ -64,6 +71,19 @@ pub struct EventsPage {
     pub version: i64,
 }
 
+/// An event's `kind`: a server event's type as it is (the server's events
+/// are the same in every ruleset: `game_created`), an engine's qualified by
+/// its ruleset (`hats.dealt`, `top-hats.stack_built`), since two rulesets
+/// may name different events alike.
+#[must_use]
+pub fn qualified(ruleset: &str, kind: &str) -> String {
+    if crate::record::server_event::is_server_event(kind) {
+        kind.to_owned()
+    } else {
+        format!("{ruleset}.{kind}")
+    }
+}
+
 /// What `viewer` may see of one logged event.
 ///
 /// # Errors
@@ -86,6 +106,7 @@ pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<Eve
     };
     Ok(EventOut {
         seq: event.seq,
+        qualified: qualified(R::ID, &kind),
         kind,
         data,
         at: event.created_at.clone(),

@@ -16,7 +16,7 @@ use serde_json::Value;
 /// Real values of the engines' wire types, keyed by the schema that names
 /// them, for the document's examples: from seeded random games of each
 /// ruleset at every table size, the first legal command of each type, the
-/// first event of each type as seat 0 sees it (with a `seq` and an `at`),
+/// first event of each type as seat 0 sees it (with a `seq`, `kind` and `at`),
 /// seat 0's view a few turns in, a result and the default options. Being
 /// the engines' own output, they cannot drift from the schemas. Computed
 /// once.
@@ -64,15 +64,9 @@ fn examples_of<R: Ruleset>(prefix: &str, examples: &mut BTreeMap<String, Value>)
                     let mut shown = json(&R::redact(event, seat0));
                     let kind = shown["type"].as_str().unwrap_or_default().to_owned();
                     shown["seq"] = seq.into();
+                    shown["kind"] = super::events::qualified(R::ID, &kind).into();
                     shown["at"] = "2026-11-25T10:00:00.000000Z".into();
-                    let name = match prefix {
-                        // Top Hats shows these two only redacted (`HiddenEvent`).
-                        "TopHats" if matches!(kind.as_str(), "stack_built" | "position_set") => {
-                            format!("TopHatsHiddenEvent{}", camel(&kind))
-                        }
-                        "TopHats" => format!("TopHatsEvent{}", camel(&kind)),
-                        _ => format!("{prefix}EventView{}", camel(&kind)),
-                    };
+                    let name = format!("{prefix}EventView{}", camel(&kind));
                     examples.entry(name).or_insert(shown);
                 }
                 apply_all::<R>(&mut state, &events);

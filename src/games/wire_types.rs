@@ -12,15 +12,19 @@ use std::borrow::Cow;
 
 use hatstand_engine::GameResult;
 use hatstand_engine::goathead::{
-    GoatheadCommand, GoatheadEventView, GoatheadOptions, GoatheadRound, GoatheadView,
+    GoatheadCommand, GoatheadEvent, GoatheadEventView, GoatheadOptions, GoatheadRound,
+    GoatheadState, GoatheadView,
 };
+use hatstand_engine::hat_trick::events::HatTrickEvent;
 use hatstand_engine::hat_trick::{
-    HatTrickCommand, HatTrickEventView, HatTrickOptions, HatTrickView, RoundResult,
+    HatTrickCommand, HatTrickEventView, HatTrickOptions, HatTrickState, HatTrickView, RoundResult,
 };
-use hatstand_engine::hats::{HatsCommand, HatsEventView, HatsOptions, HatsRound, HatsView};
+use hatstand_engine::hats::{
+    HatsCommand, HatsEvent, HatsEventView, HatsOptions, HatsRound, HatsState, HatsView,
+};
 use hatstand_engine::top_hats::{
-    Command as TopHatsCommand, EventView as TopHatsEventView, Options as TopHatsOptions,
-    Round as TopHatsRound, View as TopHatsView,
+    Command as TopHatsCommand, Event as TopHatsEvent, EventView as TopHatsEventView,
+    Options as TopHatsOptions, Round as TopHatsRound, State as TopHatsState, View as TopHatsView,
 };
 use utoipa::openapi::schema::{AnyOfBuilder, Object, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
@@ -165,10 +169,22 @@ pub(crate) fn any_or_null(schemas: impl IntoIterator<Item = RefOr<Schema>>) -> R
         .into()
 }
 
+/// `explicit_deals`, as a game shows its options.
+fn explicit_deals() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .read_only(true)
+        .description(Some(
+            "How many explicit `deals` the game was created with (the deals themselves are \
+             never shown to players).",
+        ))
+        .into()
+}
+
 /// One ruleset's game options as one object: the engine's options
-/// (`options`), the server's (`ServerOptions`: the clock), and `seed`; a
-/// game shows `explicit_deals` where it was created with `deals`.
-fn merged_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+/// (`options`), the server's (`ServerOptions`: the clock), and `seed`.
+fn merged_options(options: RefOr<Schema>) -> Object {
     let mut merged = properties(options);
     merged.required.clear();
     // The server's options may also be sent as `null`: absent.
@@ -183,25 +199,91 @@ fn merged_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
             "A public seed: every shuffle of the game can then be reproduced. Shown only \
              when it was given.",
         ));
-    let explicit_deals = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .minimum(Some(0))
-        .read_only(true)
-        .description(Some(
-            "How many explicit `deals` the game was created with (the deals themselves are \
-             never shown).",
-        ));
     merged
         .properties
         .insert("seed".to_owned(), any_or_null([seed.into()]));
     merged
-        .properties
-        .insert("explicit_deals".to_owned(), explicit_deals.into());
-    merged.description = Some(format!(
-        "The options of a {ruleset} game: the ruleset's, the clock's and `seed`. Every one \
-         has a default."
+}
+
+/// One ruleset's game options as a client sends them (`merged_options`).
+///
+/// The engine's defaults are stated in each option's description rather
+/// than as `default`: generators read a `default` as a value the server
+/// always fills in (openapi-typescript makes such a field required), which
+/// is true of a game's options as shown (`shown_options`) but not of those
+/// a client sends.
+fn sent_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+    let mut sent = merged_options(options);
+    for property in sent.properties.values_mut() {
+        described_default(property);
+    }
+    sent.description = Some(format!(
+        "The options of a {ruleset} game as they are sent: the ruleset's, the clock's and \
+         `seed`. Every one has a default."
     ));
-    RefOr::T(Schema::Object(merged))
+    RefOr::T(Schema::Object(sent))
+}
+
+/// Moves `schema`'s `default` into its description (`Default: 0.`).
+fn described_default(schema: &mut RefOr<Schema>) {
+    if let RefOr::Ref(reference) = schema {
+        if let Some(value) = reference.default.take() {
+            let said = reference.description.trim_end().to_owned();
+            let sep = if said.is_empty() { "" } else { " " };
+            reference.description = format!("{said}{sep}Default: `{value}`.");
+        }
+        return;
+    }
+    let (default, description) = match schema {
+        RefOr::T(Schema::Object(o)) => (&mut o.default, &mut o.description),
+        RefOr::T(Schema::Array(a)) => (&mut a.default, &mut a.description),
+        RefOr::T(Schema::OneOf(o)) => (&mut o.default, &mut o.description),
+        RefOr::T(Schema::AnyOf(a)) => (&mut a.default, &mut a.description),
+        _ => return,
+    };
+    if let Some(value) = default.take() {
+        let said = description.take().unwrap_or_default();
+        let said = said.trim_end();
+        let sep = if said.is_empty() { "" } else { " " };
+        *description = Some(format!("{said}{sep}Default: `{value}`."));
+    }
+}
+
+/// One ruleset's game options as a game shows them: as sent, with every
+/// default filled in, and `explicit_deals` (a count) for `deals`.
+fn shown_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+    let mut shown = merged_options(options);
+    shown.properties.remove("deals");
+    shown
+        .properties
+        .insert("explicit_deals".to_owned(), explicit_deals());
+    shown.description = Some(format!(
+        "The options of a {ruleset} game as it shows them: the ruleset's, the clock's and \
+         `seed` (when it is public), every default filled in; explicit `deals` only counted \
+         (`explicit_deals`)."
+    ));
+    RefOr::T(Schema::Object(shown))
+}
+
+/// One ruleset's options as its `game_created` event records them: the
+/// ruleset's own, every default filled in; the audit shows the explicit
+/// `deals`, the feed only their number (`explicit_deals`).
+fn created_options(options: RefOr<Schema>, ruleset: &str) -> RefOr<Schema> {
+    let mut created = properties(options);
+    // The feed leaves `deals` out.
+    created.required.retain(|name| name != "deals");
+    if let Some(deals) = created.properties.get_mut("deals") {
+        described_default(deals);
+    }
+    created
+        .properties
+        .insert("explicit_deals".to_owned(), explicit_deals());
+    created.description = Some(format!(
+        "The ruleset's options of a {ruleset} game as its `game_created` event records them: \
+         every default filled in; the audit shows the explicit `deals`, the feed and streams \
+         their number (`explicit_deals`)."
+    ));
+    RefOr::T(Schema::Object(created))
 }
 
 /// What one ruleset's game options refer to: the engine's options' and
@@ -212,14 +294,56 @@ fn options_schemas<O: ToSchema>(schemas: &mut Schemas) {
 }
 
 doc_schema! {
-    /// A Hats game's options.
-    HatsGameOptions = "HatsGameOptions", merged_options(HatsOptions::schema(), "Hats"), options_schemas::<HatsOptions>;
-    /// A Goathead game's options.
-    GoatheadGameOptions = "GoatheadGameOptions", merged_options(GoatheadOptions::schema(), "Goathead"), options_schemas::<GoatheadOptions>;
-    /// A Hat Trick game's options.
-    HatTrickGameOptions = "HatTrickGameOptions", merged_options(HatTrickOptions::schema(), "Hat Trick"), options_schemas::<HatTrickOptions>;
-    /// A Top Hats game's options.
-    TopHatsGameOptions = "TopHatsGameOptions", merged_options(TopHatsOptions::schema(), "Top Hats"), options_schemas::<TopHatsOptions>;
+    /// A Hats game's options, as sent.
+    HatsGameOptions = "HatsGameOptions", sent_options(HatsOptions::schema(), "Hats"), options_schemas::<HatsOptions>;
+    /// A Goathead game's options, as sent.
+    GoatheadGameOptions = "GoatheadGameOptions", sent_options(GoatheadOptions::schema(), "Goathead"), options_schemas::<GoatheadOptions>;
+    /// A Hat Trick game's options, as sent.
+    HatTrickGameOptions = "HatTrickGameOptions", sent_options(HatTrickOptions::schema(), "Hat Trick"), options_schemas::<HatTrickOptions>;
+    /// A Top Hats game's options, as sent.
+    TopHatsGameOptions = "TopHatsGameOptions", sent_options(TopHatsOptions::schema(), "Top Hats"), options_schemas::<TopHatsOptions>;
+    /// A Hats game's options, as shown.
+    HatsGameOptionsOut = "HatsGameOptionsOut", shown_options(HatsOptions::schema(), "Hats"), options_schemas::<HatsOptions>;
+    /// A Goathead game's options, as shown.
+    GoatheadGameOptionsOut = "GoatheadGameOptionsOut", shown_options(GoatheadOptions::schema(), "Goathead"), options_schemas::<GoatheadOptions>;
+    /// A Hat Trick game's options, as shown.
+    HatTrickGameOptionsOut = "HatTrickGameOptionsOut", shown_options(HatTrickOptions::schema(), "Hat Trick"), options_schemas::<HatTrickOptions>;
+    /// A Top Hats game's options, as shown.
+    TopHatsGameOptionsOut = "TopHatsGameOptionsOut", shown_options(TopHatsOptions::schema(), "Top Hats"), options_schemas::<TopHatsOptions>;
+    /// A Hats game's options, as `game_created` records them.
+    HatsCreatedOptions = "HatsCreatedOptions", created_options(HatsOptions::schema(), "Hats"), options_schemas::<HatsOptions>;
+    /// A Goathead game's options, as `game_created` records them.
+    GoatheadCreatedOptions = "GoatheadCreatedOptions", created_options(GoatheadOptions::schema(), "Goathead"), options_schemas::<GoatheadOptions>;
+    /// A Hat Trick game's options, as `game_created` records them.
+    HatTrickCreatedOptions = "HatTrickCreatedOptions", created_options(HatTrickOptions::schema(), "Hat Trick"), options_schemas::<HatTrickOptions>;
+    /// A Top Hats game's options, as `game_created` records them.
+    TopHatsCreatedOptions = "TopHatsCreatedOptions", created_options(TopHatsOptions::schema(), "Top Hats"), options_schemas::<TopHatsOptions>;
+}
+
+/// The schemas only the document's modifiers refer to (`openapi`): each
+/// ruleset's options as shown and as `game_created` records them, its
+/// unredacted events and its state (the audit's), and the server's options.
+#[must_use]
+pub fn document_only() -> Schemas {
+    let mut schemas = Vec::new();
+    register::<HatsGameOptionsOut>(&mut schemas);
+    register::<GoatheadGameOptionsOut>(&mut schemas);
+    register::<HatTrickGameOptionsOut>(&mut schemas);
+    register::<TopHatsGameOptionsOut>(&mut schemas);
+    register::<HatsCreatedOptions>(&mut schemas);
+    register::<GoatheadCreatedOptions>(&mut schemas);
+    register::<HatTrickCreatedOptions>(&mut schemas);
+    register::<TopHatsCreatedOptions>(&mut schemas);
+    register::<HatsEvent>(&mut schemas);
+    register::<GoatheadEvent>(&mut schemas);
+    register::<HatTrickEvent>(&mut schemas);
+    register::<TopHatsEvent>(&mut schemas);
+    register::<HatsState>(&mut schemas);
+    register::<GoatheadState>(&mut schemas);
+    register::<HatTrickState>(&mut schemas);
+    register::<TopHatsState>(&mut schemas);
+    register::<ServerOptions>(&mut schemas);
+    schemas
 }
 
 any_ruleset! {

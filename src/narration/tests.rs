@@ -6,6 +6,7 @@ fn event(seq: i64, kind: &str, data: Value) -> EventOut {
     EventOut {
         seq,
         kind: kind.to_owned(),
+        qualified: kind.to_owned(),
         data,
         at: String::new(),
     }

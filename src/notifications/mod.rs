@@ -29,13 +29,16 @@ use uuid::Uuid;
 use crate::error::Failure;
 use crate::record::chain::format_time;
 
-/// What a user is told. Stored as `kind` and `payload`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What a user is told. Stored as `kind` and `payload`; a client reads it
+/// as a `WebhookPayload`, whose `data` is the payload (its schema, one per
+/// kind, is derived from this type: `openapi::notifications`).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
 pub enum Notification {
     /// A game newly waits for the user's seat (never for a seat that is out).
     YourTurn {
         game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
         ruleset: String,
         seat: i16,
         version: i64,
@@ -45,16 +48,22 @@ pub enum Notification {
     /// A game the user sits at ended (`finished` or `abandoned`).
     GameFinished {
         game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
         ruleset: String,
+        /// `finished` or `abandoned`.
+        #[schema(value_type = crate::record::names::GameStatus)]
         status: String,
         /// Absent when the game was cancelled before it started.
         #[serde(skip_serializing_if = "Option::is_none")]
         version: Option<i64>,
+        /// The game's result (`null` when it was cancelled before it started).
+        #[schema(value_type = crate::games::wire_types::AnyResult)]
         result: Option<Value>,
     },
     /// The user is invited to a private game.
     Invited {
         game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
         ruleset: String,
         players: i16,
         invited_by: Uuid,

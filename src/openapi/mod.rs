@@ -1,8 +1,12 @@
 //! The OpenAPI document, built from the same route registrations that serve.
 //! `hatstand openapi` writes it to `openapi/openapi.json`; a test fails when
 //! the committed file differs. What utoipa derives is then finished by
-//! modifiers: the problems every kind of operation answers (`problems`) and
-//! the shape of the engines' wire types (`wire`).
+//! modifiers: the problems every kind of operation answers (`problems`),
+//! the shape of the engines' wire types (`wire`), events a client tells
+//! apart by one field (`events`), answers split by ruleset (`by_ruleset`)
+//! and notifications by kind (`notifications`). Every answer is typed to
+//! its leaves: a test fails on an object schema that says nothing of its
+//! fields.
 
 use std::sync::LazyLock;
 
@@ -11,11 +15,18 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::AppExt;
 
+mod by_ruleset;
+mod events;
+mod notifications;
 mod problems;
+mod shape;
 mod wire;
 
+use by_ruleset::ByRuleset;
+use events::{AuditEvents, EventKinds};
+use notifications::Notifications;
 use problems::CommonProblems;
-use wire::{EventFields, Examples, GamesByRuleset, NamedVariants, StreamItems};
+use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
 
 /// The document's fixed parts; paths and schemas come from the routes.
 #[derive(OpenApi)]
@@ -77,11 +88,17 @@ fn build() -> utoipa::openapi::OpenApi {
         .configure(crate::routes::configure)
         .split_for_parts();
     CommonProblems.modify(&mut api);
+    DocumentOnly.modify(&mut api);
     NamedVariants.modify(&mut api);
-    EventFields.modify(&mut api);
-    GamesByRuleset.modify(&mut api);
+    // The audit's events are copied from the events as they are, before
+    // the feed's fields are added to the server's.
+    AuditEvents.modify(&mut api);
+    EventKinds.modify(&mut api);
+    ByRuleset.modify(&mut api);
+    Notifications.modify(&mut api);
     Examples.modify(&mut api);
     StreamItems.modify(&mut api);
+    NotModified.modify(&mut api);
     api
 }
 
@@ -93,4 +110,156 @@ pub fn document_json() -> Result<String, serde_json::Error> {
     let mut text = serde_json::to_string_pretty(&document())?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// Where `schema` (at `path`) or a schema in it is an object that says
+    /// nothing of its fields (no `properties`, no `additionalProperties`,
+    /// no union): a generated client types it `Record<string, never>` or
+    /// `any`.
+    fn untyped(schema: &Value, path: &str, found: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                let types = match map.get("type") {
+                    Some(Value::String(one)) => vec![one.as_str()],
+                    Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+                    _ => Vec::new(),
+                };
+                let said = [
+                    "properties",
+                    "additionalProperties",
+                    "oneOf",
+                    "anyOf",
+                    "allOf",
+                    "$ref",
+                ]
+                .iter()
+                .any(|key| map.contains_key(*key));
+                if types.contains(&"object") && !said {
+                    found.push(path.to_owned());
+                }
+                for (key, value) in map {
+                    if !matches!(key.as_str(), "example" | "examples" | "default" | "enum") {
+                        untyped(value, &format!("{path}/{key}"), found);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    untyped(item, &format!("{path}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn no_schema_is_an_object_without_fields() {
+        let document = serde_json::to_value(super::document()).unwrap();
+        let mut found = Vec::new();
+        untyped(&document, "#", &mut found);
+        assert!(found.is_empty(), "untyped objects: {found:#?}");
+    }
+
+    #[test]
+    fn the_check_finds_an_untyped_object() {
+        let mut found = Vec::new();
+        let schema = serde_json::json!({"properties": {"data": {"type": ["object", "null"]}}});
+        untyped(&schema, "#", &mut found);
+        assert_eq!(found, ["#/properties/data"]);
+    }
+
+    /// Every variant of a union with a `discriminator` has the
+    /// discriminating property as a one-value enum (what TypeScript narrows
+    /// on), the value its mapping names it by.
+    #[test]
+    fn every_discriminated_variant_has_its_one_value() {
+        let document = serde_json::to_value(super::document()).unwrap();
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let mut unions = 0;
+        for (union, schema) in schemas {
+            let Some(discriminator) = schema.get("discriminator") else {
+                continue;
+            };
+            unions += 1;
+            let field = discriminator["propertyName"].as_str().unwrap();
+            let mapping = discriminator["mapping"].as_object().unwrap();
+            assert_eq!(
+                mapping.len(),
+                schema["oneOf"].as_array().unwrap().len(),
+                "{union}"
+            );
+            for (value, target) in mapping {
+                let name = target.as_str().unwrap().rsplit('/').next().unwrap();
+                let variant = &schemas[name];
+                assert_eq!(
+                    variant["properties"][field]["enum"],
+                    serde_json::json!([value]),
+                    "{union}: {name}.{field}"
+                );
+                let required = variant["required"].as_array().unwrap();
+                assert!(required.contains(&Value::from(field)), "{union}: {name}");
+            }
+        }
+        assert!(unions >= 20, "{unions} discriminated unions");
+    }
+
+    /// Every event a client reads is told apart by one field: the feed's by
+    /// `kind`, a ruleset's audit events by `type`; `dealt` is three
+    /// rulesets' events, each its own schema.
+    #[test]
+    fn events_are_told_apart_by_one_field() {
+        let document = serde_json::to_value(super::document()).unwrap();
+        let schemas = &document["components"]["schemas"];
+        let feed = &schemas["EventOut"]["discriminator"]["mapping"];
+        assert_eq!(
+            feed["hats.dealt"],
+            "#/components/schemas/HatsEventViewDealt"
+        );
+        assert_eq!(
+            feed["goathead.dealt"],
+            "#/components/schemas/GoatheadEventViewDealt"
+        );
+        assert_eq!(
+            feed["game_created"],
+            "#/components/schemas/ServerEventGameCreated"
+        );
+        assert_eq!(
+            feed["top-hats.stack_built"],
+            "#/components/schemas/TopHatsEventViewStackBuilt"
+        );
+        let audit = &schemas["TopHatsAuditEvent"]["discriminator"]["mapping"];
+        assert_eq!(
+            audit["stack_built"],
+            "#/components/schemas/TopHatsAuditEventStackBuilt"
+        );
+        // The feed's Top Hats stack shows a height, the audit's what is under it.
+        let shown = &schemas["TopHatsEventViewStackBuilt"]["properties"]["data"];
+        assert!(shown["properties"].get("height").is_some(), "{shown}");
+        let audited = &schemas["TopHatsAuditEventStackBuilt"]["properties"]["data"];
+        assert!(audited["properties"].get("height").is_none(), "{audited}");
+        assert_eq!(
+            schemas["WebhookPayload"]["discriminator"]["mapping"]["your_turn"],
+            "#/components/schemas/WebhookPayloadYourTurn"
+        );
+    }
+
+    /// A `304 Not Modified` has no body.
+    #[test]
+    fn not_modified_has_no_body() {
+        let document = serde_json::to_value(super::document()).unwrap();
+        let mut answered = 0;
+        for item in document["paths"].as_object().unwrap().values() {
+            for operation in item.as_object().unwrap().values() {
+                if let Some(not_modified) = operation["responses"].get("304") {
+                    answered += 1;
+                    assert!(not_modified.get("content").is_none(), "{not_modified}");
+                }
+            }
+        }
+        assert!(answered > 0);
+    }
 }

@@ -155,6 +155,7 @@ fn upcast(kind: &str, schema: i16, mut data: Value) -> Value {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameCreated {
+    #[schema(value_type = super::names::RulesetId)]
     pub ruleset: String,
     pub players: u8,
     /// The engine options with every default filled in (explicit deals included).

@@ -75,8 +75,8 @@ pub struct AuditEvent {
     pub kind: String,
     #[schema(value_type = Object, nullable)]
     pub data: Value,
-    /// `{"user_id", "seat"}`, or null for the server itself.
-    #[schema(value_type = Option<Object>)]
+    /// Who caused it: a user, a seat (a timeout's), or both; null for the
+    /// server itself.
     pub actor: Option<AuditActor>,
     /// The command that caused this event (on the first event of its batch).
     #[schema(value_type = Option<Object>)]

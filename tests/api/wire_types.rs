@@ -1,9 +1,11 @@
 //! The OpenAPI document's wire types against the engines: in random games
 //! of every ruleset and player count, every command an engine lists as
 //! legal, every view of every viewer at every step, every event as every
-//! viewer sees it and every result is valid by the document (`Command`,
-//! `View`, `EventOut` and `GameResult`, and the ruleset's own schemas), so a
-//! generated client's types fit what the server sends and takes.
+//! viewer sees it, every event and final state as the audit shows them and
+//! every result is valid by the document (`Command`, `View`, `EventOut`,
+//! `GameResult`, and the ruleset's own schemas: `HatsAuditEvent`,
+//! `HatsState`, ...), so a generated client's types fit what the server
+//! sends and takes.
 
 use boon::{Compiler, Schemas};
 use hatstand_engine::goathead::Goathead;
@@ -44,7 +46,24 @@ struct Shown {
     commands: Vec<Value>,
     views: Vec<Value>,
     events: Vec<Value>,
+    /// Every event unredacted, as the audit shows it.
+    audited: Vec<Value>,
+    /// The state at the end of every game.
+    states: Vec<Value>,
     results: Vec<Value>,
+}
+
+/// `event` as the audit shows it, caused by `command` (its first event).
+fn audited(event: Value, command: Option<Value>) -> Value {
+    let mut audited = event;
+    audited["seq"] = 1.into();
+    audited["at"] = "2026-11-25T10:00:00.000000Z".into();
+    audited["prev_hash"] = "00".into();
+    audited["hash"] = "01".into();
+    audited["schema_version"] = 2.into();
+    audited["actor"] = serde_json::json!({"user_id": null, "seat": 0});
+    audited["command"] = command.unwrap_or(Value::Null);
+    audited
 }
 
 fn shown<R: Ruleset>(games: u64) -> Shown {
@@ -52,6 +71,8 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
         commands: Vec::new(),
         views: Vec::new(),
         events: Vec::new(),
+        audited: Vec::new(),
+        states: Vec::new(),
         results: Vec::new(),
     };
     for players in R::MIN_PLAYERS..=R::MAX_PLAYERS {
@@ -68,8 +89,10 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                     .iter()
                     .flat_map(|e| viewers.iter().map(move |v| (e, *v)))
                     .map(|(e, v)| {
-                        // As the events feed sends it: with its `seq` and `at`.
+                        // As the events feed sends it: with its `seq`, `kind` and `at`.
                         let mut out = serde_json::to_value(R::redact(e, v)).unwrap();
+                        let kind = out["type"].as_str().unwrap().to_owned();
+                        out["kind"] = hatstand::games::events::qualified(R::ID, &kind).into();
                         out["seq"] = 1.into();
                         out["at"] = "2026-11-25T10:00:00.000000Z".into();
                         out
@@ -78,6 +101,11 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
             };
             let opening = R::start(&state, &randomness);
             shown.events.extend(redacted(&opening));
+            shown.audited.extend(
+                opening
+                    .iter()
+                    .map(|e| audited(serde_json::to_value(e).unwrap(), None)),
+            );
             apply_all::<R>(&mut state, &opening);
             for _ in 0..2_000 {
                 shown.views.extend(
@@ -89,6 +117,7 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                 let Some(&seat) = to_act.get(chooser.random_range(0..to_act.len().max(1))) else {
                     let result = R::result(&state).expect("a game over has a result");
                     shown.results.push(serde_json::to_value(result).unwrap());
+                    shown.states.push(serde_json::to_value(&state).unwrap());
                     break;
                 };
                 let legal = R::legal_commands(&state, seat);
@@ -98,6 +127,19 @@ fn shown<R: Ruleset>(games: u64) -> Shown {
                 let command = &legal[chooser.random_range(0..legal.len())];
                 let events = R::decide(&state, seat, command, &randomness).unwrap();
                 shown.events.extend(redacted(&events));
+                let caused = serde_json::to_value(command).unwrap();
+                shown
+                    .audited
+                    .extend(events.iter().enumerate().map(|(i, e)| {
+                        audited(
+                            serde_json::to_value(e).unwrap(),
+                            (i == 0).then(|| caused.clone()),
+                        )
+                    }));
+                if shown.states.len() < 3 {
+                    // A state in play, too (once the first games are over).
+                    shown.states.push(serde_json::to_value(&state).unwrap());
+                }
                 apply_all::<R>(&mut state, &events);
             }
         }
@@ -131,14 +173,36 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     validate(R::ID, "view", &shown.views, &["View", &own_view]);
     let own_event = format!("{prefix}EventView");
     validate(R::ID, "event", &shown.events, &["EventOut", &own_event]);
+    let own_audit_event = format!("{prefix}AuditEvent");
+    validate(
+        R::ID,
+        "audited event",
+        &shown.audited,
+        &["AuditEvent", &own_audit_event],
+    );
+    let own_state = format!("{prefix}State");
+    validate(R::ID, "state", &shown.states, &[&own_state]);
     let defaults = serde_json::to_value(R::Options::default()).unwrap();
     let own_options = format!("{prefix}GameOptions");
     validate(
         R::ID,
         "options",
-        &[defaults],
+        std::slice::from_ref(&defaults),
         &["GameOptions", &own_options],
     );
+    // As a game shows them (explicit deals counted) and as `game_created`
+    // records them (the audit: the deals; the feed: their count).
+    let public = hatstand::games::projection::public_options(&defaults, Some("seed"));
+    let own_shown = format!("{prefix}GameOptionsOut");
+    validate(
+        R::ID,
+        "shown options",
+        std::slice::from_ref(&public),
+        &[&own_shown],
+    );
+    let own_created = format!("{prefix}CreatedOptions");
+    let fed = hatstand::games::projection::public_options(&defaults, None);
+    validate(R::ID, "created options", &[defaults, fed], &[&own_created]);
     let own_result = format!("{prefix}Result");
     validate(
         R::ID,

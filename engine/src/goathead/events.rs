@@ -7,6 +7,7 @@ use super::scoring::GoatheadRound;
 use crate::ruleset::{Seat, Viewer};
 
 /// A fact of the match.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum GoatheadEvent {

@@ -8,6 +8,7 @@ use super::scoring::GoatheadRound;
 use crate::ruleset::{Seat, seat};
 
 /// Where a round stands.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadPhase))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
@@ -64,6 +65,7 @@ pub struct TrickRecord {
 }
 
 /// The state of the round being played.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = GoatheadRoundState))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundState {
     /// Each seat's hand.
@@ -101,6 +103,7 @@ pub struct RoundState {
 }
 
 /// Everything the rules need to know about a Goathead match.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoatheadState {
     /// Seats at the table (3 or 4).

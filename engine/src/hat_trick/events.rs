@@ -9,6 +9,7 @@ use crate::ruleset::Seat;
 
 /// A deal: every hand, the left-over cards (top first), the indicator and
 /// the trump and kind of deal it gives.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickDealt))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dealt {
     /// The deal number (0-based).
@@ -62,6 +63,7 @@ pub struct MatchEnded {
 }
 
 /// An event of Hat Trick.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HatTrickEvent {

@@ -68,6 +68,7 @@ pub struct Prediction {
 }
 
 /// Everything the rules need about a game in progress.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HatTrickState {
     /// Seats at the table.

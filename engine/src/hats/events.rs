@@ -6,6 +6,7 @@ use super::cards::Card;
 use crate::ruleset::{Seat, Viewer};
 
 /// A fact of the game.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum HatsEvent {

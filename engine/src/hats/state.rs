@@ -19,6 +19,7 @@ pub enum Step {
 }
 
 /// Everything the rules need to know about a game of Hats.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HatsState {
     /// Number of seats (2–4).

@@ -174,6 +174,7 @@ pub const MAX_HEIGHT: usize = 3;
 pub const NO_BUILDER: u8 = u8::MAX;
 
 /// A stack of hats on one cell (or a lone hat, or the neutral hat).
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsStack))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Stack {
     /// Colour codes, bottom → top; only the first `len` count.
@@ -383,6 +384,8 @@ impl Board {
         }
     }
 }
+
+crate::codes::schema_as_array_of!(Board, "TopHatsBoard", Stack);
 
 impl Serialize for Board {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

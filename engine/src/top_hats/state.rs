@@ -47,6 +47,7 @@ pub enum MoveKind {
 }
 
 /// The last action on the board, for clients to highlight.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsLastMove))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LastMove {
     pub seat: Seat,
@@ -60,6 +61,7 @@ pub struct LastMove {
 }
 
 /// A chain of jumps under way.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsChain))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chain {
     /// Where the jumping stack stands now.
@@ -71,6 +73,7 @@ pub struct Chain {
 }
 
 /// A game of Top Hats.
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = TopHatsState))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub players: u8,
