@@ -21,6 +21,8 @@ pub struct AppState {
     pub body_timeout: std::time::Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
+    /// Streams and long polls open per client address and per user.
+    pub streams: Arc<crate::auth::limits::OpenStreams>,
 }
 
 impl std::ops::Deref for AppState {

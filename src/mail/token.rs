@@ -5,9 +5,14 @@
 //! an expiry, and carries an HMAC-SHA256 (truncated to 80 bits) over those
 //! *and the seat's user*, keyed by the server's mail secret: only the
 //! server can make one, it moves only that user's seat, and only at that
-//! version. It is written in lowercase base32 (mail systems may change the
-//! case of an address), 56 characters, so that `play+<token>@<domain>`
-//! keeps within the 64 characters an address's local part may have.
+//! version. What it names is encrypted, so that a forwarded mail's reply
+//! address names no game: the tag is a synthetic IV (SIV), and the payload
+//! is XORed with HMAC-SHA256 of it under a key of its own (deterministic
+//! authenticated encryption: a token tells nothing but whether it is the
+//! same as another). It is written in lowercase base32 (mail systems may
+//! change the case of an address), 56 characters, so that
+//! `play+<token>@<domain>` keeps within the 64 characters an address's
+//! local part may have.
 
 use chrono::{DateTime, Utc};
 use data_encoding::BASE32_NOPAD;
@@ -55,6 +60,27 @@ fn mac(secret: &[u8], domain: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     mac.finalize().into_bytes().into()
 }
 
+/// XORs `payload` with the key stream of `tag`: HMAC-SHA256 under the
+/// mail secret, in a domain of its own, of the tag (the synthetic IV).
+fn cipher(secret: &[u8], tag: &[u8], payload: &mut [u8]) {
+    let stream = mac(secret, b"reply-stream\0", &[tag]);
+    for (byte, key) in payload.iter_mut().zip(stream) {
+        *byte ^= key;
+    }
+}
+
+/// The key under which a reply token's answer is counted
+/// (`db::throttle`) while its game is at `version`: a token is answered at
+/// most once per turn.
+#[must_use]
+pub fn answer_key(tag: &[u8], version: i64) -> String {
+    format!(
+        "{}{}:{version}",
+        crate::db::throttle::REPLY_PREFIX,
+        hex::encode(tag)
+    )
+}
+
 impl ReplyToken {
     /// A token for `seat` of `game` at `version`, good until `expires`.
     #[must_use]
@@ -79,41 +105,68 @@ impl ReplyToken {
     /// The token as written in an address, signed for `user`.
     #[must_use]
     pub fn encode(&self, secret: &[u8], user: Uuid) -> String {
-        let payload = self.payload();
+        let mut payload = self.payload();
         let tag = mac(secret, b"reply\0", &[user.as_bytes(), &payload]);
+        let tag = &tag[..MAC_BYTES];
+        cipher(secret, tag, &mut payload);
         let mut bytes = payload.to_vec();
-        bytes.extend_from_slice(&tag[..MAC_BYTES]);
+        bytes.extend_from_slice(tag);
         BASE32_NOPAD.encode(&bytes).to_ascii_lowercase()
     }
 
-    /// Reads a token without checking it (the seat's user, which the
-    /// signature covers, is found from its game and seat).
+    /// Reads a token (decrypting it with `secret`) without checking it:
+    /// the seat's user, which the signature covers, is found from its game
+    /// and seat, then [`ReplyToken::check`] checks it.
     ///
     /// # Errors
     /// [`TokenError::Malformed`].
-    pub fn decode(text: &str) -> Result<(Self, Vec<u8>), TokenError> {
-        let bytes = BASE32_NOPAD
+    pub fn decode(text: &str, secret: &[u8]) -> Result<(Self, Vec<u8>), TokenError> {
+        let mut bytes = BASE32_NOPAD
             .decode(text.to_ascii_uppercase().as_bytes())
             .map_err(|_| TokenError::Malformed)?;
         if bytes.len() != PAYLOAD_BYTES + MAC_BYTES {
             return Err(TokenError::Malformed);
         }
-        let (payload, tag) = bytes.split_at(PAYLOAD_BYTES);
+        let (payload, tag) = bytes.split_at_mut(PAYLOAD_BYTES);
+        cipher(secret, tag, payload);
+        let token = Self::from_payload(payload)?;
+        Ok((token, tag.to_vec()))
+    }
+
+    /// The token whose payload (in the clear) is `payload`.
+    fn from_payload(payload: &[u8]) -> Result<Self, TokenError> {
         let array = |range: std::ops::Range<usize>| -> [u8; 4] {
             let mut out = [0u8; 4];
             out.copy_from_slice(&payload[range]);
             out
         };
         let game = Uuid::from_slice(&payload[..16]).map_err(|_| TokenError::Malformed)?;
-        Ok((
-            ReplyToken {
-                game,
-                seat: payload[16],
-                version: u32::from_be_bytes(array(17..21)),
-                expires: u32::from_be_bytes(array(21..25)),
-            },
-            tag.to_vec(),
-        ))
+        Ok(ReplyToken {
+            game,
+            seat: payload[16],
+            version: u32::from_be_bytes(array(17..21)),
+            expires: u32::from_be_bytes(array(21..25)),
+        })
+    }
+
+    /// The ways `text` may read: encrypted (every token made now), then in
+    /// the clear (tokens mailed before they were encrypted, good until they
+    /// expire: 30 days after the upgrade this reading can go). The
+    /// signature covers the payload in the clear either way, so at most one
+    /// reading checks.
+    #[must_use]
+    pub fn readings(text: &str, secret: &[u8]) -> Vec<(Self, Vec<u8>)> {
+        let Ok((token, tag)) = Self::decode(text, secret) else {
+            return Vec::new();
+        };
+        // Encrypting the decrypted payload again gives the bytes as written.
+        let mut written = token.payload();
+        cipher(secret, &tag, &mut written);
+        let mut readings = vec![(token, tag.clone())];
+        if let Ok(clear) = Self::from_payload(&written) {
+            readings.push((clear, tag));
+        }
+        readings
     }
 
     /// Checks `tag` (from [`ReplyToken::decode`]) for `user` and the expiry at `now`.
@@ -214,7 +267,7 @@ mod tests {
     fn a_token_reads_back_and_checks_for_its_user_only() {
         let user = Uuid::from_u128(7);
         let text = token().encode(SECRET, user);
-        let (read, tag) = ReplyToken::decode(&text.to_ascii_uppercase()).unwrap();
+        let (read, tag) = ReplyToken::decode(&text.to_ascii_uppercase(), SECRET).unwrap();
         assert_eq!(read, token());
         let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
         assert_eq!(read.check(&tag, SECRET, user, now), Ok(()));
@@ -236,7 +289,7 @@ mod tests {
     #[test]
     fn a_token_with_a_changed_version_is_refused() {
         let user = Uuid::from_u128(7);
-        let (_, tag) = ReplyToken::decode(&token().encode(SECRET, user)).unwrap();
+        let (_, tag) = ReplyToken::decode(&token().encode(SECRET, user), SECRET).unwrap();
         let forged = ReplyToken {
             version: 18,
             ..token()
@@ -247,10 +300,75 @@ mod tests {
             Err(TokenError::BadSignature)
         );
         assert_eq!(
-            ReplyToken::decode("not-a-token"),
+            ReplyToken::decode("not-a-token", SECRET),
             Err(TokenError::Malformed)
         );
-        assert_eq!(ReplyToken::decode("aaaa"), Err(TokenError::Malformed));
+        assert_eq!(
+            ReplyToken::decode("aaaa", SECRET),
+            Err(TokenError::Malformed)
+        );
+    }
+
+    #[test]
+    fn a_token_names_its_game_only_to_the_server() {
+        // Given a token, its bytes hold neither the game id nor the seat
+        // and version in the clear …
+        let user = Uuid::from_u128(7);
+        let text = token().encode(SECRET, user);
+        let bytes = BASE32_NOPAD
+            .decode(text.to_ascii_uppercase().as_bytes())
+            .unwrap();
+        let game = token().game;
+        assert!(
+            !bytes
+                .windows(4)
+                .any(|w| game.as_bytes().windows(4).any(|g| g == w))
+        );
+        // … the next version's token differs in every part of the payload …
+        let next = ReplyToken {
+            version: 18,
+            ..token()
+        }
+        .encode(SECRET, user);
+        let next = BASE32_NOPAD
+            .decode(next.to_ascii_uppercase().as_bytes())
+            .unwrap();
+        assert_ne!(bytes[..16], next[..16]);
+        // … and under another secret it reads as something else, whose
+        // signature does not hold.
+        let (read, tag) = ReplyToken::decode(&text, b"another secret").unwrap();
+        assert_ne!(read, token());
+        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
+        assert!(read.check(&tag, b"another secret", user, now).is_err());
+        assert_eq!(
+            answer_key(&tag, 17),
+            format!("reply:{}:17", hex::encode(&tag))
+        );
+    }
+
+    #[test]
+    fn a_token_mailed_in_the_clear_before_still_reads() {
+        // Given a token as written before tokens were encrypted …
+        let user = Uuid::from_u128(7);
+        let payload = token().payload();
+        let tag = mac(SECRET, b"reply\0", &[user.as_bytes(), &payload]);
+        let mut bytes = payload.to_vec();
+        bytes.extend_from_slice(&tag[..MAC_BYTES]);
+        let old = BASE32_NOPAD.encode(&bytes).to_ascii_lowercase();
+        // … one of its readings is the token, and it checks.
+        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
+        let readings = ReplyToken::readings(&old, SECRET);
+        assert_eq!(readings.len(), 2);
+        let checked: Vec<_> = readings
+            .iter()
+            .filter(|(t, tag)| t.check(tag, SECRET, user, now).is_ok())
+            .collect();
+        assert_eq!(checked.len(), 1);
+        assert_eq!(checked[0].0, token());
+        // A token made now reads first as itself.
+        let new = token().encode(SECRET, user);
+        assert_eq!(ReplyToken::readings(&new, SECRET)[0].0, token());
+        assert!(ReplyToken::readings("garbage", SECRET).is_empty());
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod events;
 mod export;
 mod games;
 mod invitations;
+mod limits;
 mod mail;
 mod metrics;
 mod play;
