@@ -194,7 +194,7 @@ impl Rule {
                 if most <= 0 {
                     return Ok(window);
                 }
-                if window.start + span <= now {
+                if window.used == 0 || window.start + span <= now {
                     return Ok(Window {
                         start: now,
                         used: 1,
@@ -427,6 +427,107 @@ mod tests {
         let refused = limits.check(a).unwrap_err();
         assert_eq!(refused.code(), crate::error::ErrorCode::RateLimited);
         assert!(limits.check(b).is_ok());
+    }
+
+    fn at(secs: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000 + secs, 0).unwrap()
+    }
+
+    /// Uses `rule` at each of `times` (seconds), from an empty window; what
+    /// each use answered (`None`: admitted; `Some(s)`: refused until `s`).
+    fn uses(rule: Rule, times: &[i64]) -> Vec<Option<i64>> {
+        let mut window = Window::empty(at(0));
+        times
+            .iter()
+            .map(|&t| match rule.admit(window, at(t)) {
+                Ok(next) => {
+                    window = next;
+                    None
+                }
+                Err(until) => Some((until - at(0)).num_seconds()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fixed_window_admits_its_most_then_refuses_until_it_ends() {
+        // Given at most 3 an hour, when 5 uses come in the first minute and
+        // one after the hour, then the 4th and 5th wait for the window's
+        // end (an hour after the first), and the last starts a new window.
+        let rule = Rule::per_hour(3);
+        assert_eq!(
+            uses(rule, &[10, 20, 30, 40, 50, 3610, 3611]),
+            [None, None, None, Some(3610), Some(3610), None, None]
+        );
+    }
+
+    #[test]
+    fn a_rule_of_zero_admits_everything() {
+        let rule = Rule::per_hour(0);
+        assert!(!rule.limits());
+        assert!(uses(rule, &[1; 100]).iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn slowing_admits_its_free_uses_then_doubles_the_wait() {
+        // Given 2 free uses, then waits of 1 s doubling to at most 4 s …
+        let rule = Rule::Slowing {
+            free: 2,
+            first: TimeDelta::seconds(1),
+            longest: TimeDelta::seconds(4),
+            quiet: TimeDelta::minutes(15),
+        };
+        // … uses at once: two admitted, the third waits a second after the
+        // second; then 2 s, then 4 s, and never more than 4 s.
+        assert_eq!(
+            uses(rule, &[0, 0, 0, 1, 2, 3, 4, 7, 10, 11, 15]),
+            [
+                None,
+                None,
+                Some(1),
+                None,
+                Some(3),
+                None,
+                Some(7),
+                None,
+                Some(11),
+                None,
+                None
+            ]
+        );
+        // A quiet quarter of an hour starts afresh.
+        assert_eq!(uses(rule, &[0, 0, 900, 900]), [None, None, None, None]);
+    }
+
+    #[test]
+    fn a_released_use_is_given_back() {
+        let rule = Rule::per_hour(1);
+        let window = rule.admit(Window::empty(at(0)), at(0)).unwrap();
+        assert!(rule.admit(window, at(1)).is_err());
+        assert!(rule.admit(Rule::release(window), at(1)).is_ok());
+        assert_eq!(retry_after(at(10), at(0)), 10);
+        assert_eq!(retry_after(at(0), at(10)), 1);
+    }
+
+    #[test]
+    fn streams_are_counted_per_key_until_dropped() {
+        let streams = std::sync::Arc::new(OpenStreams::new(2, 1));
+        let address = StreamKey::Address("203.0.113.1".parse().unwrap());
+        let (a, b) = (
+            OpenStreams::open(&streams, address).unwrap(),
+            OpenStreams::open(&streams, address).unwrap(),
+        );
+        let refused = OpenStreams::open(&streams, address).err().unwrap();
+        assert_eq!(refused.code, crate::error::ErrorCode::LimitReached);
+        assert_eq!(refused.retry_after, Some(5));
+        let user = StreamKey::User(Uuid::from_u128(1));
+        let mine = OpenStreams::open(&streams, user).unwrap();
+        assert!(OpenStreams::open(&streams, user).is_err());
+        drop(a);
+        assert_eq!(streams.count(address), 1);
+        assert!(OpenStreams::open(&streams, address).is_ok());
+        drop((b, mine));
+        assert_eq!(streams.count(user), 0);
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub struct PasswordQueue {
 }
 
 /// A place in a [`PasswordQueue`], given back when dropped.
-struct Place<'a>(&'a PasswordQueue);
+pub struct Place<'a>(&'a PasswordQueue);
 
 impl Drop for Place<'_> {
     fn drop(&mut self) {
@@ -88,21 +88,30 @@ impl PasswordQueue {
             .map(|_| Place(self))
     }
 
-    /// Runs `work` (a hash or a verification) on the password threads.
+    /// A place in the queue, for one hash or verification.
     ///
     /// # Errors
-    /// `busy` when the queue is full; `internal` when no password thread
-    /// could take it.
+    /// `busy` when the queue is full.
+    pub fn enter(&self) -> Result<Place<'_>, crate::error::Failure> {
+        self.place().ok_or_else(crate::error::Failure::busy)
+    }
+}
+
+impl Place<'_> {
+    /// Runs `work` (a hash or a verification) on the password threads; the
+    /// place is given back once it is done.
+    ///
+    /// # Errors
+    /// `internal` when no password thread could take it.
     pub async fn run<T: Send + 'static>(
-        &self,
+        self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, crate::error::Failure> {
-        let Some(_place) = self.place() else {
-            return Err(crate::error::Failure::busy());
-        };
-        off_the_runtime(work)
+        let answer = off_the_runtime(work)
             .await
-            .map_err(crate::error::Failure::internal)
+            .map_err(crate::error::Failure::internal);
+        drop(self);
+        answer
     }
 }
 

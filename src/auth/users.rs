@@ -96,15 +96,18 @@ pub async fn register(
         ));
     }
     drop(conn);
-    let password = creds.password;
-    let hashed = state.passwords.run(move || password::hash(&password)).await;
-    let hash = match hashed {
-        Ok(hash) => hash.map_err(Failure::internal)?,
-        Err(e) => {
+    let place = match state.passwords.enter() {
+        Ok(place) => place,
+        Err(busy) => {
             give_back(state, &keys).await;
-            return Err(e);
+            return Err(busy);
         }
     };
+    let password = creds.password;
+    let hash = place
+        .run(move || password::hash(&password))
+        .await?
+        .map_err(Failure::internal)?;
     let id = Uuid::new_v4();
     let mut conn = state.pool.get().await?;
     if !users::insert(&mut conn, id, &creds.username, &hash).await? {
@@ -198,18 +201,19 @@ pub async fn login(
     drop(conn);
     let (id, username, hash) =
         found.unwrap_or_else(|| (Uuid::nil(), String::new(), password::DECOY_HASH.to_owned()));
-    let password = creds.password;
-    let checked = state
-        .passwords
-        .run(move || password::verify(&password, &hash))
-        .await;
-    let ok = match checked {
-        Ok(ok) => ok,
-        Err(e) => {
+    // A place on the password threads is taken once the attempt is
+    // counted: attempts refused by a limit never hold one.
+    let place = match state.passwords.enter() {
+        Ok(place) => place,
+        Err(busy) => {
             give_back(state, &keys).await;
-            return Err(e);
+            return Err(busy);
         }
     };
+    let password = creds.password;
+    let ok = place
+        .run(move || password::verify(&password, &hash))
+        .await?;
     if !ok || id.is_nil() {
         return Err(wrong());
     }
@@ -242,6 +246,7 @@ pub async fn change_password(
     let (old, new) = (change.current_password, change.new_password);
     let hashed = state
         .passwords
+        .enter()?
         .run(move || password::verify(&old, &current).then(|| password::hash(&new)))
         .await?
         .ok_or_else(Failure::wrong_password)?
