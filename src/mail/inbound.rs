@@ -123,19 +123,11 @@ pub async fn receive(
     let Some(token_text) = tokens(&message, envelope).into_iter().next() else {
         return ignored("not sent to a reply address");
     };
-    let readings = ReplyToken::readings(&token_text, secret);
-    if readings.is_empty() {
+    let Ok((token, tag, legacy)) = ReplyToken::decode(&token_text, secret) else {
         return ignored("the reply address holds no valid token");
-    }
+    };
     let mut conn = ctx.pool.get().await?;
-    let mut read = None;
-    for (token, tag) in readings {
-        if let Some(loaded) = games::load(&mut conn, token.game, None, None).await? {
-            read = Some((token, tag, loaded));
-            break;
-        }
-    }
-    let Some((token, tag, loaded)) = read else {
+    let Some(loaded) = games::load(&mut conn, token.game, None, None).await? else {
         return ignored("the reply address's signature does not match");
     };
     let Some(seat) = loaded
@@ -146,7 +138,7 @@ pub async fn receive(
         return ignored("the reply address's signature does not match");
     };
     let user = seat.user_id;
-    if let Err(e) = token.check(&tag, secret, user, crate::record::chain::now()) {
+    if let Err(e) = token.check((&tag, legacy), secret, user, crate::record::chain::now()) {
         return ignored(&e.to_string());
     }
     let from = message

@@ -7,12 +7,15 @@
 //! server can make one, it moves only that user's seat, and only at that
 //! version. What it names is encrypted, so that a forwarded mail's reply
 //! address names no game: the tag is a synthetic IV (SIV), and the payload
-//! is XORed with HMAC-SHA256 of it under a key of its own (deterministic
+//! is XORed with HMAC-SHA256 of it under a key derived for that (an
 //! authenticated encryption: a token tells nothing but whether it is the
-//! same as another). It is written in lowercase base32 (mail systems may
-//! change the case of an address), 56 characters, so that
-//! `play+<token>@<domain>` keeps within the 64 characters an address's
-//! local part may have.
+//! same as another). A random nonce in the payload makes every mail's
+//! token its own, so each can be answered once a turn. It is written in
+//! lowercase base32 (mail systems may change the case of an address), 58
+//! characters, so that `play+<token>@<domain>` keeps within the 64
+//! characters an address's local part may have; the expiry is the end of
+//! a day, to leave room for the nonce. Tokens mailed before they were
+//! encrypted (56 characters, in the clear) still read until they expire.
 
 use chrono::{DateTime, Utc};
 use data_encoding::BASE32_NOPAD;
@@ -27,7 +30,12 @@ pub const REPLY_PREFIX: &str = "play+";
 pub const REPLY_TTL_DAYS: i64 = 30;
 
 const MAC_BYTES: usize = 10;
-const PAYLOAD_BYTES: usize = 16 + 1 + 4 + 4;
+/// Game, seat, version, expiry (a day number), nonce.
+const PAYLOAD_BYTES: usize = 16 + 1 + 4 + 2 + 3;
+/// The payload of tokens mailed before they were encrypted: expiry in
+/// seconds, no nonce.
+const LEGACY_PAYLOAD_BYTES: usize = 16 + 1 + 4 + 4;
+const DAY: u32 = 86_400;
 
 /// What a reply token says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +43,11 @@ pub struct ReplyToken {
     pub game: Uuid,
     pub seat: u8,
     pub version: u32,
-    /// Unix seconds.
+    /// Unix seconds (the end of a day, in tokens made now).
     pub expires: u32,
+    /// Random: every mail's token is its own, even two for one turn made
+    /// in the same second (each is answered once a turn).
+    pub nonce: [u8; 3],
 }
 
 /// Why a reply token is refused.
@@ -82,23 +93,38 @@ pub fn answer_key(tag: &[u8], version: i64) -> String {
 }
 
 impl ReplyToken {
-    /// A token for `seat` of `game` at `version`, good until `expires`.
+    /// A token for `seat` of `game` at `version`, good until `expires`
+    /// (rounded up to the end of its day, UTC).
     #[must_use]
     pub fn new(game: Uuid, seat: u8, version: i64, expires: DateTime<Utc>) -> Self {
+        let secs = u32::try_from(expires.timestamp()).unwrap_or(u32::MAX - DAY);
         ReplyToken {
             game,
             seat,
             version: u32::try_from(version).unwrap_or(u32::MAX),
-            expires: u32::try_from(expires.timestamp()).unwrap_or(u32::MAX),
+            expires: secs.div_ceil(DAY).saturating_mul(DAY),
+            nonce: rand::random(),
         }
     }
 
     fn payload(&self) -> [u8; PAYLOAD_BYTES] {
+        let day = u16::try_from(self.expires / DAY).unwrap_or(u16::MAX);
         let mut bytes = [0u8; PAYLOAD_BYTES];
         bytes[..16].copy_from_slice(self.game.as_bytes());
         bytes[16] = self.seat;
         bytes[17..21].copy_from_slice(&self.version.to_be_bytes());
-        bytes[21..].copy_from_slice(&self.expires.to_be_bytes());
+        bytes[21..23].copy_from_slice(&day.to_be_bytes());
+        bytes[23..].copy_from_slice(&self.nonce);
+        bytes
+    }
+
+    /// What the signature covers: the payload in the clear.
+    fn signed(&self, legacy: bool) -> Vec<u8> {
+        if !legacy {
+            return self.payload().to_vec();
+        }
+        let mut bytes = self.payload()[..21].to_vec();
+        bytes.extend_from_slice(&self.expires.to_be_bytes());
         bytes
     }
 
@@ -116,57 +142,56 @@ impl ReplyToken {
 
     /// Reads a token (decrypting it with `secret`) without checking it:
     /// the seat's user, which the signature covers, is found from its game
-    /// and seat, then [`ReplyToken::check`] checks it.
+    /// and seat, then [`ReplyToken::check`] checks it. A token mailed
+    /// before tokens were encrypted (shorter, in the clear) reads as it
+    /// was written, until it expires; `true` beside it says so.
     ///
     /// # Errors
     /// [`TokenError::Malformed`].
-    pub fn decode(text: &str, secret: &[u8]) -> Result<(Self, Vec<u8>), TokenError> {
+    pub fn decode(text: &str, secret: &[u8]) -> Result<(Self, Vec<u8>, bool), TokenError> {
         let mut bytes = BASE32_NOPAD
             .decode(text.to_ascii_uppercase().as_bytes())
             .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() == LEGACY_PAYLOAD_BYTES + MAC_BYTES {
+            let (payload, tag) = bytes.split_at(LEGACY_PAYLOAD_BYTES);
+            let mut expires = [0u8; 4];
+            expires.copy_from_slice(&payload[21..]);
+            let token = ReplyToken {
+                expires: u32::from_be_bytes(expires),
+                nonce: [0; 3],
+                ..Self::from_payload(payload)?
+            };
+            return Ok((token, tag.to_vec(), true));
+        }
         if bytes.len() != PAYLOAD_BYTES + MAC_BYTES {
             return Err(TokenError::Malformed);
         }
         let (payload, tag) = bytes.split_at_mut(PAYLOAD_BYTES);
         cipher(secret, tag, payload);
-        let token = Self::from_payload(payload)?;
-        Ok((token, tag.to_vec()))
+        let mut day = [0u8; 2];
+        day.copy_from_slice(&payload[21..23]);
+        let mut nonce = [0u8; 3];
+        nonce.copy_from_slice(&payload[23..]);
+        let token = ReplyToken {
+            expires: u32::from(u16::from_be_bytes(day)) * DAY,
+            nonce,
+            ..Self::from_payload(payload)?
+        };
+        Ok((token, tag.to_vec(), false))
     }
 
-    /// The token whose payload (in the clear) is `payload`.
+    /// The game, seat and version of `payload` (in the clear).
     fn from_payload(payload: &[u8]) -> Result<Self, TokenError> {
-        let array = |range: std::ops::Range<usize>| -> [u8; 4] {
-            let mut out = [0u8; 4];
-            out.copy_from_slice(&payload[range]);
-            out
-        };
         let game = Uuid::from_slice(&payload[..16]).map_err(|_| TokenError::Malformed)?;
+        let mut version = [0u8; 4];
+        version.copy_from_slice(&payload[17..21]);
         Ok(ReplyToken {
             game,
             seat: payload[16],
-            version: u32::from_be_bytes(array(17..21)),
-            expires: u32::from_be_bytes(array(21..25)),
+            version: u32::from_be_bytes(version),
+            expires: 0,
+            nonce: [0; 3],
         })
-    }
-
-    /// The ways `text` may read: encrypted (every token made now), then in
-    /// the clear (tokens mailed before they were encrypted, good until they
-    /// expire: 30 days after the upgrade this reading can go). The
-    /// signature covers the payload in the clear either way, so at most one
-    /// reading checks.
-    #[must_use]
-    pub fn readings(text: &str, secret: &[u8]) -> Vec<(Self, Vec<u8>)> {
-        let Ok((token, tag)) = Self::decode(text, secret) else {
-            return Vec::new();
-        };
-        // Encrypting the decrypted payload again gives the bytes as written.
-        let mut written = token.payload();
-        cipher(secret, &tag, &mut written);
-        let mut readings = vec![(token, tag.clone())];
-        if let Ok(clear) = Self::from_payload(&written) {
-            readings.push((clear, tag));
-        }
-        readings
     }
 
     /// Checks `tag` (from [`ReplyToken::decode`]) for `user` and the expiry at `now`.
@@ -175,7 +200,7 @@ impl ReplyToken {
     /// [`TokenError::BadSignature`], [`TokenError::Expired`].
     pub fn check(
         &self,
-        tag: &[u8],
+        (tag, legacy): (&[u8], bool),
         secret: &[u8],
         user: Uuid,
         now: DateTime<Utc>,
@@ -185,7 +210,7 @@ impl ReplyToken {
             .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
         verifier.update(b"reply\0");
         verifier.update(user.as_bytes());
-        verifier.update(&self.payload());
+        verifier.update(&self.signed(legacy));
         if tag.len() != MAC_BYTES || verifier.verify_truncated_left(tag).is_err() {
             return Err(TokenError::BadSignature);
         }
@@ -255,6 +280,10 @@ mod tests {
         )
     }
 
+    fn now() -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000, 0).unwrap()
+    }
+
     #[test]
     fn a_reply_address_fits_the_64_characters_of_a_local_part() {
         let address = reply_address(&token(), SECRET, Uuid::nil(), "example.com");
@@ -266,22 +295,25 @@ mod tests {
     #[test]
     fn a_token_reads_back_and_checks_for_its_user_only() {
         let user = Uuid::from_u128(7);
-        let text = token().encode(SECRET, user);
-        let (read, tag) = ReplyToken::decode(&text.to_ascii_uppercase(), SECRET).unwrap();
-        assert_eq!(read, token());
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
-        assert_eq!(read.check(&tag, SECRET, user, now), Ok(()));
+        let token = token();
+        // It expires at the end of its day.
+        assert_eq!(token.expires % DAY, 0);
+        assert!((2_000_000_000..2_000_000_000 + DAY).contains(&token.expires));
+        let text = token.encode(SECRET, user);
+        let (read, tag, legacy) = ReplyToken::decode(&text.to_ascii_uppercase(), SECRET).unwrap();
+        assert_eq!((read, legacy), (token, false));
+        assert_eq!(read.check((&tag, false), SECRET, user, now()), Ok(()));
         assert_eq!(
-            read.check(&tag, SECRET, Uuid::from_u128(8), now),
+            read.check((&tag, false), SECRET, Uuid::from_u128(8), now()),
             Err(TokenError::BadSignature)
         );
         assert_eq!(
-            read.check(&tag, b"another secret", user, now),
+            read.check((&tag, false), b"another secret", user, now()),
             Err(TokenError::BadSignature)
         );
-        let later = DateTime::from_timestamp(2_000_000_001, 0).unwrap();
+        let later = DateTime::from_timestamp(i64::from(token.expires) + 1, 0).unwrap();
         assert_eq!(
-            read.check(&tag, SECRET, user, later),
+            read.check((&tag, false), SECRET, user, later),
             Err(TokenError::Expired)
         );
     }
@@ -289,14 +321,13 @@ mod tests {
     #[test]
     fn a_token_with_a_changed_version_is_refused() {
         let user = Uuid::from_u128(7);
-        let (_, tag) = ReplyToken::decode(&token().encode(SECRET, user), SECRET).unwrap();
+        let (_, tag, _) = ReplyToken::decode(&token().encode(SECRET, user), SECRET).unwrap();
         let forged = ReplyToken {
             version: 18,
             ..token()
         };
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
         assert_eq!(
-            forged.check(&tag, SECRET, user, now),
+            forged.check((&tag, false), SECRET, user, now()),
             Err(TokenError::BadSignature)
         );
         assert_eq!(
@@ -310,36 +341,36 @@ mod tests {
     }
 
     #[test]
-    fn a_token_names_its_game_only_to_the_server() {
-        // Given a token, its bytes hold neither the game id nor the seat
-        // and version in the clear …
+    fn a_token_names_its_game_only_to_the_server_and_every_mail_has_its_own() {
+        // Given a token, its bytes hold no four bytes of the game id in a row …
         let user = Uuid::from_u128(7);
-        let text = token().encode(SECRET, user);
-        let bytes = BASE32_NOPAD
-            .decode(text.to_ascii_uppercase().as_bytes())
-            .unwrap();
-        let game = token().game;
+        let bytes = |token: &ReplyToken| {
+            BASE32_NOPAD
+                .decode(token.encode(SECRET, user).to_ascii_uppercase().as_bytes())
+                .unwrap()
+        };
+        let first = token();
+        let game = first.game;
         assert!(
-            !bytes
+            !bytes(&first)
                 .windows(4)
                 .any(|w| game.as_bytes().windows(4).any(|g| g == w))
         );
-        // … the next version's token differs in every part of the payload …
-        let next = ReplyToken {
-            version: 18,
-            ..token()
-        }
-        .encode(SECRET, user);
-        let next = BASE32_NOPAD
-            .decode(next.to_ascii_uppercase().as_bytes())
-            .unwrap();
-        assert_ne!(bytes[..16], next[..16]);
+        // … a second token for the same turn, made in the same second,
+        // differs from it throughout …
+        let second = token();
+        assert_ne!(first.nonce, second.nonce);
+        let (a, b) = (bytes(&first), bytes(&second));
+        assert!(a.iter().zip(&b).filter(|(x, y)| x == y).count() < 8);
         // … and under another secret it reads as something else, whose
         // signature does not hold.
-        let (read, tag) = ReplyToken::decode(&text, b"another secret").unwrap();
-        assert_ne!(read, token());
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
-        assert!(read.check(&tag, b"another secret", user, now).is_err());
+        let text = first.encode(SECRET, user);
+        let (read, tag, _) = ReplyToken::decode(&text, b"another secret").unwrap();
+        assert_ne!(read, first);
+        assert!(
+            read.check((&tag, false), b"another secret", user, now())
+                .is_err()
+        );
         assert_eq!(
             answer_key(&tag, 17),
             format!("reply:{}:17", hex::encode(&tag))
@@ -347,28 +378,24 @@ mod tests {
     }
 
     #[test]
-    fn a_token_mailed_in_the_clear_before_still_reads() {
+    fn a_token_mailed_in_the_clear_before_still_reads_and_checks() {
         // Given a token as written before tokens were encrypted …
         let user = Uuid::from_u128(7);
-        let payload = token().payload();
-        let tag = mac(SECRET, b"reply\0", &[user.as_bytes(), &payload]);
-        let mut bytes = payload.to_vec();
+        let old = ReplyToken {
+            expires: 2_000_000_000,
+            nonce: [0; 3],
+            ..token()
+        };
+        let signed = old.signed(true);
+        let tag = mac(SECRET, b"reply\0", &[user.as_bytes(), &signed]);
+        let mut bytes = signed.clone();
         bytes.extend_from_slice(&tag[..MAC_BYTES]);
-        let old = BASE32_NOPAD.encode(&bytes).to_ascii_lowercase();
-        // … one of its readings is the token, and it checks.
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
-        let readings = ReplyToken::readings(&old, SECRET);
-        assert_eq!(readings.len(), 2);
-        let checked: Vec<_> = readings
-            .iter()
-            .filter(|(t, tag)| t.check(tag, SECRET, user, now).is_ok())
-            .collect();
-        assert_eq!(checked.len(), 1);
-        assert_eq!(checked[0].0, token());
-        // A token made now reads first as itself.
-        let new = token().encode(SECRET, user);
-        assert_eq!(ReplyToken::readings(&new, SECRET)[0].0, token());
-        assert!(ReplyToken::readings("garbage", SECRET).is_empty());
+        let text = BASE32_NOPAD.encode(&bytes).to_ascii_lowercase();
+        // … it reads as it was written, and checks.
+        let (read, tag, legacy) = ReplyToken::decode(&text, SECRET).unwrap();
+        assert_eq!((read, legacy), (old, true));
+        assert_eq!(read.check((&tag, true), SECRET, user, now()), Ok(()));
+        assert!(read.check((&tag, false), SECRET, user, now()).is_err());
     }
 
     #[test]

@@ -289,7 +289,11 @@ async fn attempt(
         }
         // Not the resolver's words: they would tell a name that does not
         // resolve from one that resolves inward (see `target::UNREACHABLE`).
-        Err(awc::error::SendRequestError::Connect(e)) => {
+        Err(awc::error::SendRequestError::Connect(
+            e @ (awc::error::ConnectError::Resolver(_)
+            | awc::error::ConnectError::NoRecords
+            | awc::error::ConnectError::Unresolved),
+        )) => {
             tracing::debug!(error = %e, "a webhook receiver could not be reached");
             Err((None, format!("request failed: {}", target::UNREACHABLE)))
         }

@@ -386,3 +386,34 @@ async fn anonymous_streams_and_long_polls_are_limited_per_address() {
     assert_eq!(mine.status().as_u16(), 200);
     drop((first, second, mine));
 }
+
+#[actix_web::test]
+async fn a_webhook_error_does_not_tell_an_inward_name_from_one_that_does_not_resolve() {
+    let app = &TestApp::spawn_with(|s| s.background.webhook_allow_private = false).await;
+    let users = app.users(3).await;
+    // `127.1` is no IP literal to a URL parser, but resolves to 127.0.0.1.
+    let urls = ["http://127.1:9/hook", "http://no-such-host.invalid:9/hook"];
+    for (user, url) in users[1..].iter().zip(urls) {
+        app.post("/v1/me/webhooks", Some(&user.token), &json!({"url": url}))
+            .await
+            .ok(201);
+    }
+    let body = json!({"ruleset": "hats", "players": 3, "invitees": ["player1", "player2"]});
+    app.created_game(&users[0], &body).await;
+    let mut errors = Vec::new();
+    for user in &users[1..] {
+        errors.push(
+            app.eventually(20, || async {
+                let hooks = app.get("/v1/me/webhooks", Some(&user.token)).await.ok(200);
+                hooks[0]["last_error"].as_str().map(str::to_owned)
+            })
+            .await,
+        );
+    }
+    assert_eq!(errors[0], errors[1]);
+    assert!(
+        errors[0].contains("could not connect to the receiver"),
+        "{}",
+        errors[0]
+    );
+}

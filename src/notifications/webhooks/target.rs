@@ -132,10 +132,10 @@ fn is_public_v6(v6: std::net::Ipv6Addr) -> bool {
         || v6.is_unicast_link_local())
 }
 
-/// What a failed delivery's `last_error` says when the receiver could not
-/// be reached: the same for a name that does not resolve, one that
-/// resolves only inward, and an address refused or not answering, so that
-/// a user learns nothing about the server's network from it.
+/// What a failed delivery's `last_error` says when the receiver's host
+/// could not be resolved to an address it may reach: the same for a name
+/// that does not resolve and one that resolves only inward, so that a user
+/// learns nothing about the server's network from it.
 pub const UNREACHABLE: &str = "could not connect to the receiver";
 
 /// Resolves host names to their public addresses only (unless
