@@ -417,3 +417,46 @@ async fn a_webhook_error_does_not_tell_an_inward_name_from_one_that_does_not_res
         errors[0]
     );
 }
+
+#[actix_web::test]
+async fn a_webhook_at_an_ipv6_literal_is_delivered() {
+    // A receiver on [::1] that answers 204 to whatever comes.
+    let listener = std::net::TcpListener::bind("[::1]:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut buf = [0u8; 16 * 1024];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    // Loopback is allowed here (as for receivers on a private network); the
+    // literal is connected to as itself.
+    let app = &TestApp::spawn().await;
+    let users = app.users(2).await;
+    let url = format!("http://[::1]:{port}/hook");
+    app.post(
+        "/v1/me/webhooks",
+        Some(&users[1].token),
+        &json!({"url": url}),
+    )
+    .await
+    .ok(201);
+    let body = json!({"ruleset": "hats", "players": 2, "invitees": ["player1"]});
+    app.created_game(&users[0], &body).await;
+    let hooks = app
+        .eventually(20, || async {
+            let hooks = app
+                .get("/v1/me/webhooks", Some(&users[1].token))
+                .await
+                .ok(200);
+            (hooks[0]["delivered"] == 1 || hooks[0]["last_error"].is_string()).then_some(hooks)
+        })
+        .await;
+    assert_eq!(hooks[0]["delivered"], 1, "{hooks}");
+    assert_eq!(hooks[0]["last_status"], 204);
+}

@@ -271,11 +271,13 @@ pub fn settings(url: &str) -> Settings {
         },
         // The defaults, but for the limits every test would trip over (all
         // its accounts register, and its games are made, from one address
-        // in moments); those have their own tests (`limits.rs`).
+        // in moments; bots play bots in several games at once); those have
+        // their own tests (`limits.rs`).
         limits: hatstand::config::LimitSettings {
             registrations_per_address: 0,
             codes_per_address: 0,
             games_per_hour: 0,
+            bot_games_at_once: 0,
             ..hatstand::config::LimitSettings::default()
         },
     }
