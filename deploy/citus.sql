@@ -55,6 +55,13 @@ SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'noti
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single
 --   coordinator every process shares them; with clients spread over several
---   nodes, each node throttles on its own.
+--   nodes, each node throttles on its own. No longer written (see
+--   limit_windows); a later release drops it.
+-- local: limit_windows
+--   The limits' counters (logins, games created, invitations mailed, reply
+--   tokens answered), reserved before the work they pay for; like
+--   login_failures, shared by every process behind one coordinator.
+-- local: login_addresses
+--   The addresses each account signed in from lately, read by logins only.
 -- local: __diesel_schema_migrations
 --   The migrations applied; migrations run on the coordinator.

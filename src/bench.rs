@@ -547,6 +547,13 @@ async fn start_server(settings: &Settings) -> Result<(String, Scratch), String> 
     // the per-token rate meant for clients, so it is off here.
     let mut settings = settings.clone();
     settings.token_rate = 0;
+    // Likewise the cost limits a load generator on one address trips over
+    // at once (its accounts, its games, its streams): `docs/limits.md`.
+    settings.limits.registrations_per_address = 0;
+    settings.limits.games_per_hour = 0;
+    settings.limits.games_at_once = 0;
+    settings.limits.streams_per_address = 0;
+    settings.limits.streams_per_user = 0;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     // The server runs on threads of its own (its own runtime, its workers),

@@ -65,8 +65,10 @@ pub struct Settings {
         global = true
     )]
     pub token_burst: u32,
-    /// Failed logins an account may have in 15 minutes before its logins
-    /// answer 429 `rate_limited` until the window ends.
+    /// Failed logins an account may have (from addresses it has not signed
+    /// in from lately) before each further login must wait longer after the
+    /// one before (1 s, 2 s, 4 s..., at most `--login-account-delay-max-secs`),
+    /// answering 429 `rate_limited` with `Retry-After` until then.
     #[arg(
         long,
         env = "HATSTAND_LOGIN_ACCOUNT_FAILURES",
@@ -74,8 +76,9 @@ pub struct Settings {
         global = true
     )]
     pub login_account_failures: i32,
-    /// Failed logins one client address may have in 15 minutes (generous:
-    /// many players share an address behind a carrier's NAT).
+    /// Failed logins one client address may have in 15 minutes, for every
+    /// account together (generous: many players share an address behind a
+    /// carrier's NAT).
     #[arg(
         long,
         env = "HATSTAND_LOGIN_ADDRESS_FAILURES",
@@ -136,6 +139,167 @@ pub struct Settings {
     pub retention: RetentionSettings,
     #[command(flatten)]
     pub mail: MailSettings,
+    #[command(flatten)]
+    pub limits: LimitSettings,
+}
+
+/// What one client may cost the server (`docs/limits.md` lists them all).
+/// A limit of 0 is no limit.
+#[derive(Debug, Clone, Args)]
+pub struct LimitSettings {
+    /// Failed logins for one account from one client address in 15
+    /// minutes; then that address answers 429 for that account until the
+    /// window ends (other addresses are not affected).
+    #[arg(
+        long,
+        env = "HATSTAND_LOGIN_PAIR_FAILURES",
+        default_value_t = 5,
+        global = true
+    )]
+    pub login_pair_failures: u32,
+    /// The first wait between failed logins of one account once it has used
+    /// its `--login-account-failures`, in seconds; it doubles with each.
+    #[arg(
+        long,
+        env = "HATSTAND_LOGIN_ACCOUNT_DELAY_SECS",
+        default_value_t = 1,
+        global = true
+    )]
+    pub login_account_delay_secs: u32,
+    /// The longest wait between failed logins of one account once it has
+    /// used its `--login-account-failures`, in seconds.
+    #[arg(
+        long,
+        env = "HATSTAND_LOGIN_ACCOUNT_DELAY_MAX_SECS",
+        default_value_t = 300,
+        global = true
+    )]
+    pub login_account_delay_max_secs: u32,
+    /// Password hashes (logins, registrations, password changes) a process
+    /// lets wait or run at once; beyond, 503 `busy` with `Retry-After`.
+    #[arg(
+        long,
+        env = "HATSTAND_PASSWORD_QUEUE",
+        default_value_t = 32,
+        global = true
+    )]
+    pub password_queue: usize,
+    /// Accounts registered from one client address an hour.
+    #[arg(
+        long,
+        env = "HATSTAND_REGISTRATIONS_PER_ADDRESS",
+        default_value_t = 20,
+        global = true
+    )]
+    pub registrations_per_address: u32,
+    /// Email confirmation codes asked for from one client address an hour.
+    #[arg(
+        long,
+        env = "HATSTAND_CODES_PER_ADDRESS",
+        default_value_t = 10,
+        global = true
+    )]
+    pub codes_per_address: u32,
+    /// Email confirmation codes mailed to one email address a day (by every
+    /// account together).
+    #[arg(
+        long,
+        env = "HATSTAND_CODES_PER_MAILBOX",
+        default_value_t = 5,
+        global = true
+    )]
+    pub codes_per_mailbox: u32,
+    /// Games one user may create an hour.
+    #[arg(
+        long,
+        env = "HATSTAND_GAMES_PER_HOUR",
+        default_value_t = 30,
+        global = true
+    )]
+    pub games_per_hour: u32,
+    /// Games one user created that may be open or active at once.
+    #[arg(
+        long,
+        env = "HATSTAND_GAMES_AT_ONCE",
+        default_value_t = 50,
+        global = true
+    )]
+    pub games_at_once: u32,
+    /// Of those, games with no human seat (bots playing bots).
+    #[arg(
+        long,
+        env = "HATSTAND_BOT_GAMES_AT_ONCE",
+        default_value_t = 2,
+        global = true
+    )]
+    pub bot_games_at_once: u32,
+    /// Seats of the strongest bot level (`ismcts`) in those games.
+    #[arg(
+        long,
+        env = "HATSTAND_STRONG_BOTS_AT_ONCE",
+        default_value_t = 6,
+        global = true
+    )]
+    pub strong_bots_at_once: u32,
+    /// Invitations one user sends an hour that are mailed and delivered to
+    /// webhooks; beyond, invitations are made and listed but not sent.
+    #[arg(
+        long,
+        env = "HATSTAND_INVITATIONS_PER_HOUR",
+        default_value_t = 30,
+        global = true
+    )]
+    pub invitations_per_hour: u32,
+    /// Invitations one user receives a day that are mailed and delivered
+    /// to webhooks; beyond, they are listed but not sent.
+    #[arg(
+        long,
+        env = "HATSTAND_INVITATIONS_RECEIVED_PER_DAY",
+        default_value_t = 20,
+        global = true
+    )]
+    pub invitations_received_per_day: u32,
+    /// Event streams and long polls one client address may hold open at
+    /// once without a token (in each process).
+    #[arg(
+        long,
+        env = "HATSTAND_STREAMS_PER_ADDRESS",
+        default_value_t = 20,
+        global = true
+    )]
+    pub streams_per_address: usize,
+    /// Event streams and long polls one user may hold open at once, over
+    /// all their sessions (in each process).
+    #[arg(
+        long,
+        env = "HATSTAND_STREAMS_PER_USER",
+        default_value_t = 20,
+        global = true
+    )]
+    pub streams_per_user: usize,
+    /// "Not accepted" mails to one seat of one game a day (a move by reply
+    /// that could not be played); beyond, such replies are dropped.
+    #[arg(
+        long,
+        env = "HATSTAND_REFUSAL_MAILS_PER_SEAT",
+        default_value_t = 10,
+        global = true
+    )]
+    pub refusal_mails_per_seat: u32,
+}
+
+impl Default for LimitSettings {
+    /// The defaults above (and the environment's), as the command line gives them.
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Only {
+            #[command(flatten)]
+            limits: LimitSettings,
+        }
+        <Only as clap::Parser>::try_parse_from(["hatstand"])
+            .map(|only| only.limits)
+            .unwrap_or_else(|e| unreachable!("the limits' defaults parse: {e}"))
+    }
 }
 
 /// Play by email: where mail goes out, where replies come in, and what the

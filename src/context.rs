@@ -30,6 +30,10 @@ pub struct Context {
     pub refresh_ttl: chrono::TimeDelta,
     /// Failed logins per account and per client address in a window.
     pub login_limits: LoginLimits,
+    /// What a user or a client address may cost (`docs/limits.md`).
+    pub cost_limits: crate::auth::limits::CostLimits,
+    /// The password threads' bounded queue.
+    pub passwords: Arc<crate::auth::password::PasswordQueue>,
     /// Whether webhooks may point to non-public addresses.
     pub webhook_allow_private: bool,
     /// The key of mail reply tokens and unsubscribe links.

@@ -105,6 +105,12 @@ error_codes! {
     Unavailable = "unavailable",
     /// A fault of the server; nothing was changed.
     Internal = "internal",
+    /// A cost limit reached (games, streams, registrations, codes): nothing
+    /// was written; `Retry-After` tells when to retry.
+    LimitReached = "limit_reached",
+    /// The password threads have as much queued as they may take; nothing
+    /// was written; `Retry-After` tells when to retry.
+    Busy = "busy",
 }
 
 impl std::fmt::Display for ErrorCode {
@@ -281,6 +287,23 @@ impl Failure {
             ErrorCode::PreconditionRequired,
             "send the version you expect, as expected_version or If-Match",
         )
+    }
+
+    /// A cost limit reached; a retry may succeed after `retry_after_secs`.
+    pub fn limit_reached(detail: impl Into<String>, retry_after_secs: u64) -> Self {
+        let mut failure = Self::new(ErrorCode::LimitReached, detail);
+        failure.retry_after = Some(retry_after_secs.max(1));
+        failure
+    }
+
+    /// The password threads are full; a retry may succeed after a second.
+    pub fn busy() -> Self {
+        let mut failure = Self::new(
+            ErrorCode::Busy,
+            "the server is checking as many passwords as it can; try again in a moment",
+        );
+        failure.retry_after = Some(1);
+        failure
     }
 
     /// The database cannot be reached now; the request changed nothing. A

@@ -21,6 +21,8 @@ pub struct Pruned {
     pub archived: i64,
     /// Events written before compaction, converted.
     pub compacted: i64,
+    /// Limit counters idle for a day and sign-in addresses gone stale.
+    pub limits: i64,
 }
 
 impl Pruned {
@@ -76,6 +78,13 @@ pub async fn prune(
             );
             *pruned.of(what) = deleted;
         }
+        // The longest window of a limit is a day (see `docs/limits.md`).
+        pruned.limits = i64::try_from(
+            db::throttle::prune(conn, chrono::TimeDelta::days(1), now)
+                .await
+                .map_err(sql)?,
+        )
+        .unwrap_or(i64::MAX);
         pruned.compacted = drain!(
             BATCH,
             db::retention::compact_events(conn, BATCH)

@@ -102,10 +102,11 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         retention,
-        login_limits: crate::auth::limits::LoginLimits {
-            per_account: settings.login_account_failures,
-            per_address: settings.login_address_failures,
-        },
+        login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
+        cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
+        passwords: Arc::new(crate::auth::password::PasswordQueue::new(
+            settings.limits.password_queue,
+        )),
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
@@ -131,6 +132,10 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         body_timeout: Duration::from_millis(settings.body_timeout_ms),
         trusted_proxies: settings.trusted_proxies.clone().into(),
         view_tags,
+        streams: Arc::new(crate::auth::limits::OpenStreams::new(
+            settings.limits.streams_per_address,
+            settings.limits.streams_per_user,
+        )),
     })
 }
 
@@ -163,10 +168,11 @@ pub async fn tool_context(
         jwt: JwtKeys::new(&secret, settings.token_ttl),
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         retention: Retention::from_settings(&settings.retention)?,
-        login_limits: crate::auth::limits::LoginLimits {
-            per_account: settings.login_account_failures,
-            per_address: settings.login_address_failures,
-        },
+        login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
+        cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
+        passwords: Arc::new(crate::auth::password::PasswordQueue::new(
+            settings.limits.password_queue,
+        )),
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: settings.background.webhook_allow_private,

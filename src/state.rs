@@ -23,6 +23,8 @@ pub struct AppState {
     pub trusted_proxies: Arc<[std::net::IpAddr]>,
     /// The key of the per-viewer entity tags.
     pub view_tags: Arc<crate::routes::tags::ViewTags>,
+    /// Streams and long polls open per client address and per user.
+    pub streams: Arc<crate::auth::limits::OpenStreams>,
 }
 
 impl std::ops::Deref for AppState {

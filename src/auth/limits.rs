@@ -1,3 +1,7 @@
+//! What a client may cost: request rates per access token, failed logins,
+//! and the cost limits of `docs/limits.md` (their rules are pure here; the
+//! counters shared by every process are in `db::throttle`).
+//!
 //! Request rates per access token: a generous token bucket per sign-in
 //! session (GCRA, by the `governor` crate), so one client in a loop cannot
 //! take the server from everyone else. Over the limit answers `429
@@ -11,6 +15,7 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use chrono::{DateTime, TimeDelta, Utc};
 use governor::clock::{Clock, DefaultClock};
 use governor::{Quota, RateLimiter};
 use uuid::Uuid;
@@ -73,14 +78,339 @@ impl TokenLimits {
     }
 }
 
-/// How many failed logins a window (15 minutes) allows before every login
-/// answers `429 rate_limited` until the window ends (settings
-/// `--login-account-failures`, 10, and `--login-address-failures`, 100:
-/// generous, since many players share an address behind a carrier's NAT).
+/// How failed logins are limited (see `docs/limits.md`): per account and
+/// client address (`pair`, a fixed window), per client address (a fixed
+/// window), and per account (`account`: rising delays, skipped from an
+/// address the account signed in from lately). Every attempt is reserved
+/// before its password is hashed; a success gives its reservation back.
 #[derive(Debug, Clone, Copy)]
 pub struct LoginLimits {
-    pub per_account: i32,
-    pub per_address: i32,
+    pub pair: Rule,
+    pub address: Rule,
+    pub account: Rule,
+}
+
+/// The window of the login limits.
+pub const LOGIN_WINDOW: TimeDelta = TimeDelta::minutes(15);
+
+impl LoginLimits {
+    /// The login limits of `settings`.
+    #[must_use]
+    pub fn from_settings(settings: &crate::config::Settings) -> Self {
+        let limits = &settings.limits;
+        LoginLimits {
+            pair: Rule::Fixed {
+                most: i32::try_from(limits.login_pair_failures).unwrap_or(i32::MAX),
+                window: LOGIN_WINDOW,
+            },
+            address: Rule::Fixed {
+                most: settings.login_address_failures,
+                window: LOGIN_WINDOW,
+            },
+            account: Rule::Slowing {
+                free: settings.login_account_failures.max(1),
+                first: TimeDelta::seconds(i64::from(limits.login_account_delay_secs.max(1))),
+                longest: TimeDelta::seconds(i64::from(limits.login_account_delay_max_secs.max(1))),
+                quiet: LOGIN_WINDOW,
+            },
+        }
+    }
+}
+
+/// The most one key may use, and how its uses are spread over time. A rule
+/// of at most 0 (`Fixed { most: 0 }`) limits nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// At most `most` uses in a window that starts at the first use and
+    /// lasts `window`; once it has passed, the next use starts a new one.
+    Fixed { most: i32, window: TimeDelta },
+    /// `free` uses at any pace; after them, each use must wait after the
+    /// one before it: `first`, then twice as long each time, at most
+    /// `longest`. A pause of `quiet` since the last use starts afresh.
+    Slowing {
+        free: i32,
+        first: TimeDelta,
+        longest: TimeDelta,
+        quiet: TimeDelta,
+    },
+}
+
+/// The uses of one key: since `start`, `used` of them, the last at `last`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub start: DateTime<Utc>,
+    pub used: i32,
+    pub last: DateTime<Utc>,
+}
+
+impl Window {
+    /// A window with no use yet.
+    #[must_use]
+    pub fn empty(now: DateTime<Utc>) -> Self {
+        Window {
+            start: now,
+            used: 0,
+            last: now,
+        }
+    }
+}
+
+impl Rule {
+    /// A fixed window of `most` uses an hour.
+    #[must_use]
+    pub fn per_hour(most: u32) -> Self {
+        Rule::Fixed {
+            most: i32::try_from(most).unwrap_or(i32::MAX),
+            window: TimeDelta::hours(1),
+        }
+    }
+
+    /// A fixed window of `most` uses a day.
+    #[must_use]
+    pub fn per_day(most: u32) -> Self {
+        Rule::Fixed {
+            most: i32::try_from(most).unwrap_or(i32::MAX),
+            window: TimeDelta::days(1),
+        }
+    }
+
+    /// Whether the rule limits anything.
+    #[must_use]
+    pub fn limits(&self) -> bool {
+        match *self {
+            Rule::Fixed { most, .. } => most > 0,
+            Rule::Slowing { .. } => true,
+        }
+    }
+
+    /// One more use of `window` at `now`: the window after it, or when
+    /// such a use may come.
+    ///
+    /// # Errors
+    /// The time from which the use would be allowed.
+    pub fn admit(&self, window: Window, now: DateTime<Utc>) -> Result<Window, DateTime<Utc>> {
+        match *self {
+            Rule::Fixed { most, window: span } => {
+                if most <= 0 {
+                    return Ok(window);
+                }
+                if window.used == 0 || window.start + span <= now {
+                    return Ok(Window {
+                        start: now,
+                        used: 1,
+                        last: now,
+                    });
+                }
+                if window.used >= most {
+                    return Err(window.start + span);
+                }
+                Ok(Window {
+                    used: window.used + 1,
+                    last: now,
+                    ..window
+                })
+            }
+            Rule::Slowing {
+                free,
+                first,
+                longest,
+                quiet,
+            } => {
+                if window.used == 0 || window.last + quiet <= now {
+                    return Ok(Window {
+                        start: now,
+                        used: 1,
+                        last: now,
+                    });
+                }
+                if window.used >= free {
+                    let doublings = u32::try_from(window.used - free).unwrap_or(0).min(30);
+                    let delay = first
+                        .checked_mul(1 << doublings.min(20))
+                        .unwrap_or(longest)
+                        .min(longest);
+                    let from = window.last + delay;
+                    if from > now {
+                        return Err(from);
+                    }
+                }
+                Ok(Window {
+                    used: window.used + 1,
+                    last: now,
+                    ..window
+                })
+            }
+        }
+    }
+
+    /// Gives one use of `window` back (a login that succeeded).
+    #[must_use]
+    pub fn release(window: Window) -> Window {
+        Window {
+            used: (window.used - 1).max(0),
+            ..window
+        }
+    }
+}
+
+/// Seconds from `now` until `until`, for `Retry-After` (at least 1).
+#[must_use]
+pub fn retry_after(until: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
+    let millis = u64::try_from((until - now).num_milliseconds()).unwrap_or(0);
+    millis.div_ceil(1000).max(1)
+}
+
+/// What a user (or a client address) may cost the server; every number is
+/// a setting (see `docs/limits.md`), 0 turning its limit off.
+#[derive(Debug, Clone, Copy)]
+pub struct CostLimits {
+    /// Accounts registered from one client address an hour.
+    pub registrations: Rule,
+    /// Email confirmation codes requested from one client address an hour.
+    pub codes_per_client: Rule,
+    /// Email confirmation codes mailed to one email address a day.
+    pub codes_per_mailbox: Rule,
+    /// Games a user creates an hour.
+    pub games: Rule,
+    /// Games a user created that are open or active at once.
+    pub games_at_once: i64,
+    /// Of those, games with no human seat (bots only).
+    pub bot_games_at_once: i64,
+    /// Seats of the strongest bot level in those games.
+    pub strong_bots_at_once: i64,
+    /// Invitations a user sends an hour that are mailed (beyond: listed only).
+    pub invitations_sent: Rule,
+    /// Invitations a user receives a day that are mailed (beyond: listed only).
+    pub invitations_received: Rule,
+    /// "Not accepted" mails to one seat of a game a day.
+    pub refusal_mails: Rule,
+}
+
+impl CostLimits {
+    /// The cost limits of `settings`.
+    #[must_use]
+    pub fn from_settings(s: &crate::config::LimitSettings) -> Self {
+        CostLimits {
+            registrations: Rule::per_hour(s.registrations_per_address),
+            codes_per_client: Rule::per_hour(s.codes_per_address),
+            codes_per_mailbox: Rule::per_day(s.codes_per_mailbox),
+            games: Rule::per_hour(s.games_per_hour),
+            games_at_once: i64::from(s.games_at_once),
+            bot_games_at_once: i64::from(s.bot_games_at_once),
+            strong_bots_at_once: i64::from(s.strong_bots_at_once),
+            invitations_sent: Rule::per_hour(s.invitations_per_hour),
+            invitations_received: Rule::per_day(s.invitations_received_per_day),
+            refusal_mails: Rule::per_day(s.refusal_mails_per_seat),
+        }
+    }
+}
+
+/// How long a key of [`Rule`] `rule` must be kept after its last use.
+#[must_use]
+pub fn keep_for(rule: &Rule) -> TimeDelta {
+    match *rule {
+        Rule::Fixed { window, .. } => window,
+        Rule::Slowing { quiet, .. } => quiet,
+    }
+}
+
+/// Streams and long polls open at once: per client address without a
+/// token, per user with one. Counted in each process (like the token
+/// rates): behind N processes, N times as many.
+pub struct OpenStreams {
+    per_address: usize,
+    per_user: usize,
+    open: std::sync::Mutex<std::collections::HashMap<StreamKey, usize>>,
+}
+
+/// Whose open streams are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamKey {
+    Address(std::net::IpAddr),
+    User(Uuid),
+}
+
+/// One open stream or long poll, counted until dropped.
+pub struct StreamHeld {
+    streams: std::sync::Arc<OpenStreams>,
+    key: StreamKey,
+}
+
+impl OpenStreams {
+    /// At most `per_address` anonymous and `per_user` signed-in streams at
+    /// once (0: no limit).
+    #[must_use]
+    pub fn new(per_address: usize, per_user: usize) -> Self {
+        OpenStreams {
+            per_address,
+            per_user,
+            open: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Counts one more stream of `key` while the answer lives.
+    ///
+    /// # Errors
+    /// `limit_reached` (`Retry-After: 5`) when `key` has as many as it may.
+    pub fn open(
+        streams: &std::sync::Arc<Self>,
+        key: StreamKey,
+    ) -> Result<Option<StreamHeld>, Failure> {
+        let most = match key {
+            StreamKey::Address(_) => streams.per_address,
+            StreamKey::User(_) => streams.per_user,
+        };
+        if most == 0 {
+            return Ok(None);
+        }
+        let mut open = streams
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = open.entry(key).or_insert(0);
+        if *count >= most {
+            let whose = match key {
+                StreamKey::Address(_) => "from this address without a token",
+                StreamKey::User(_) => "for this account",
+            };
+            return Err(Failure::limit_reached(
+                format!("at most {most} streams and long polls may be open at once {whose}"),
+                5,
+            ));
+        }
+        *count += 1;
+        Ok(Some(StreamHeld {
+            streams: std::sync::Arc::clone(streams),
+            key,
+        }))
+    }
+
+    /// How many streams of `key` are open.
+    #[must_use]
+    pub fn count(&self, key: StreamKey) -> usize {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for StreamHeld {
+    fn drop(&mut self) {
+        let mut open = self
+            .streams
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.key);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +427,107 @@ mod tests {
         let refused = limits.check(a).unwrap_err();
         assert_eq!(refused.code(), crate::error::ErrorCode::RateLimited);
         assert!(limits.check(b).is_ok());
+    }
+
+    fn at(secs: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000 + secs, 0).unwrap()
+    }
+
+    /// Uses `rule` at each of `times` (seconds), from an empty window; what
+    /// each use answered (`None`: admitted; `Some(s)`: refused until `s`).
+    fn uses(rule: Rule, times: &[i64]) -> Vec<Option<i64>> {
+        let mut window = Window::empty(at(0));
+        times
+            .iter()
+            .map(|&t| match rule.admit(window, at(t)) {
+                Ok(next) => {
+                    window = next;
+                    None
+                }
+                Err(until) => Some((until - at(0)).num_seconds()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fixed_window_admits_its_most_then_refuses_until_it_ends() {
+        // Given at most 3 an hour, when 5 uses come in the first minute and
+        // one after the hour, then the 4th and 5th wait for the window's
+        // end (an hour after the first), and the last starts a new window.
+        let rule = Rule::per_hour(3);
+        assert_eq!(
+            uses(rule, &[10, 20, 30, 40, 50, 3610, 3611]),
+            [None, None, None, Some(3610), Some(3610), None, None]
+        );
+    }
+
+    #[test]
+    fn a_rule_of_zero_admits_everything() {
+        let rule = Rule::per_hour(0);
+        assert!(!rule.limits());
+        assert!(uses(rule, &[1; 100]).iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn slowing_admits_its_free_uses_then_doubles_the_wait() {
+        // Given 2 free uses, then waits of 1 s doubling to at most 4 s …
+        let rule = Rule::Slowing {
+            free: 2,
+            first: TimeDelta::seconds(1),
+            longest: TimeDelta::seconds(4),
+            quiet: TimeDelta::minutes(15),
+        };
+        // … uses at once: two admitted, the third waits a second after the
+        // second; then 2 s, then 4 s, and never more than 4 s.
+        assert_eq!(
+            uses(rule, &[0, 0, 0, 1, 2, 3, 4, 7, 10, 11, 15]),
+            [
+                None,
+                None,
+                Some(1),
+                None,
+                Some(3),
+                None,
+                Some(7),
+                None,
+                Some(11),
+                None,
+                None
+            ]
+        );
+        // A quiet quarter of an hour starts afresh.
+        assert_eq!(uses(rule, &[0, 0, 900, 900]), [None, None, None, None]);
+    }
+
+    #[test]
+    fn a_released_use_is_given_back() {
+        let rule = Rule::per_hour(1);
+        let window = rule.admit(Window::empty(at(0)), at(0)).unwrap();
+        assert!(rule.admit(window, at(1)).is_err());
+        assert!(rule.admit(Rule::release(window), at(1)).is_ok());
+        assert_eq!(retry_after(at(10), at(0)), 10);
+        assert_eq!(retry_after(at(0), at(10)), 1);
+    }
+
+    #[test]
+    fn streams_are_counted_per_key_until_dropped() {
+        let streams = std::sync::Arc::new(OpenStreams::new(2, 1));
+        let address = StreamKey::Address("203.0.113.1".parse().unwrap());
+        let (a, b) = (
+            OpenStreams::open(&streams, address).unwrap(),
+            OpenStreams::open(&streams, address).unwrap(),
+        );
+        let refused = OpenStreams::open(&streams, address).err().unwrap();
+        assert_eq!(refused.code, crate::error::ErrorCode::LimitReached);
+        assert_eq!(refused.retry_after, Some(5));
+        let user = StreamKey::User(Uuid::from_u128(1));
+        let mine = OpenStreams::open(&streams, user).unwrap();
+        assert!(OpenStreams::open(&streams, user).is_err());
+        drop(a);
+        assert_eq!(streams.count(address), 1);
+        assert!(OpenStreams::open(&streams, address).is_ok());
+        drop((b, mine));
+        assert_eq!(streams.count(user), 0);
     }
 
     #[test]

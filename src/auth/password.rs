@@ -45,11 +45,81 @@ static HASHERS: std::sync::LazyLock<std::sync::Mutex<std::sync::mpsc::Sender<Job
         std::sync::Mutex::new(jobs)
     });
 
+/// How many password jobs a server process lets wait or run at once.
+/// Past it, a login or registration answers `503 busy` at once instead of
+/// queueing behind the others (a flood of them would otherwise make every
+/// login wait seconds). Only logins, registrations and password changes
+/// hash: no other request waits here.
+#[derive(Debug)]
+pub struct PasswordQueue {
+    capacity: usize,
+    in_flight: std::sync::atomic::AtomicUsize,
+}
+
+/// A place in a [`PasswordQueue`], given back when dropped.
+pub struct Place<'a>(&'a PasswordQueue);
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.0
+            .in_flight
+            .fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+impl PasswordQueue {
+    /// A queue taking at most `capacity` jobs at once (at least one).
+    #[must_use]
+    pub fn new(capacity: usize) -> Self {
+        PasswordQueue {
+            capacity: capacity.max(1),
+            in_flight: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    fn place(&self) -> Option<Place<'_>> {
+        self.in_flight
+            .fetch_update(
+                std::sync::atomic::Ordering::AcqRel,
+                std::sync::atomic::Ordering::Acquire,
+                |n| (n < self.capacity).then_some(n + 1),
+            )
+            .ok()
+            .map(|_| Place(self))
+    }
+
+    /// A place in the queue, for one hash or verification.
+    ///
+    /// # Errors
+    /// `busy` when the queue is full.
+    pub fn enter(&self) -> Result<Place<'_>, crate::error::Failure> {
+        self.place().ok_or_else(crate::error::Failure::busy)
+    }
+}
+
+impl Place<'_> {
+    /// Runs `work` (a hash or a verification) on the password threads; the
+    /// place is given back once it is done.
+    ///
+    /// # Errors
+    /// `internal` when no password thread could take it.
+    pub async fn run<T: Send + 'static>(
+        self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, crate::error::Failure> {
+        let answer = off_the_runtime(work)
+            .await
+            .map_err(crate::error::Failure::internal);
+        drop(self);
+        answer
+    }
+}
+
 /// Runs `work` (a hash or a verification) on the password threads.
 ///
 /// # Errors
 /// When no password thread could take it.
-pub async fn off_the_runtime<T: Send + 'static>(
+async fn off_the_runtime<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, tokio::sync::oneshot::error::RecvError> {
     let (done, answer) = tokio::sync::oneshot::channel();
@@ -202,6 +272,22 @@ mod tests {
                 .is_ok()
         );
         assert!(verify("correct horse", &theirs));
+    }
+
+    #[test]
+    fn a_full_queue_refuses_at_once_and_takes_jobs_again_once_they_end() {
+        let queue = PasswordQueue::new(2);
+        let (a, b) = (queue.place().unwrap(), queue.place().unwrap());
+        assert!(queue.place().is_none());
+        drop(a);
+        let c = queue.place();
+        assert!(c.is_some());
+        assert!(queue.place().is_none());
+        drop((b, c));
+        assert_eq!(
+            queue.in_flight.load(std::sync::atomic::Ordering::Acquire),
+            0
+        );
     }
 
     #[test]

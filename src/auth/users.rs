@@ -1,10 +1,13 @@
 //! Registering and logging in.
 
+use std::net::IpAddr;
+
 use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::limits::{LoginLimits, Rule, retry_after};
 use super::sessions::{self, AccessToken};
 use super::{Caller, password};
 use crate::context::Context;
@@ -65,17 +68,45 @@ fn check_password(password: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Creates an account.
+/// Creates an account. One client address may register
+/// `--registrations-per-address` accounts an hour (reserved before the
+/// password is hashed).
 ///
 /// # Errors
-/// `bad_request` for a username or password out of bounds, `username_taken`.
-pub async fn register(state: &Context, creds: Credentials) -> Result<RegisteredUser, Failure> {
+/// `bad_request` for a username or password out of bounds, `username_taken`,
+/// `limit_reached` (too many from this address), `busy` (the password
+/// threads are full).
+pub async fn register(
+    state: &Context,
+    creds: Credentials,
+    address: Option<IpAddr>,
+) -> Result<RegisteredUser, Failure> {
     check_username(&creds.username)?;
     check_password(&creds.password)?;
+    let now = crate::record::chain::now();
+    let keys: Vec<(String, Rule)> = address
+        .map(|a| (format!("register:{a}"), state.cost_limits.registrations))
+        .into_iter()
+        .collect();
+    let mut conn = state.pool.get().await?;
+    if let Some(until) = throttle::reserve(&mut conn, &keys, now).await? {
+        return Err(Failure::limit_reached(
+            "too many accounts were registered from this address; try again later",
+            retry_after(until, now),
+        ));
+    }
+    drop(conn);
+    let place = match state.passwords.enter() {
+        Ok(place) => place,
+        Err(busy) => {
+            give_back(state, &keys).await;
+            return Err(busy);
+        }
+    };
     let password = creds.password;
-    let hash = password::off_the_runtime(move || password::hash(&password))
-        .await
-        .map_err(Failure::internal)?
+    let hash = place
+        .run(move || password::hash(&password))
+        .await?
         .map_err(Failure::internal)?;
     let id = Uuid::new_v4();
     let mut conn = state.pool.get().await?;
@@ -91,52 +122,108 @@ pub async fn register(state: &Context, creds: Credentials) -> Result<RegisteredU
     })
 }
 
-/// Checks credentials and starts a session. Failures are counted per
-/// account and per client address in PostgreSQL, so the limits hold across
-/// every server process; a success clears the account's count.
+/// Gives back the uses of `keys` reserved for work that did not happen.
+async fn give_back(state: &Context, keys: &[(String, Rule)]) {
+    if keys.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    if let Ok(mut conn) = state.pool.get().await
+        && let Err(e) = throttle::release(&mut conn, &names).await
+    {
+        tracing::warn!(error = %e, "a reserved use could not be given back");
+    }
+}
+
+/// The keys a login for `account` from `address` is counted under (see
+/// [`LoginLimits`]): the pair and the address always; the account unless
+/// it signs in from an address it used lately (`usual`).
+fn login_keys(
+    limits: &LoginLimits,
+    account: &str,
+    address: Option<IpAddr>,
+    usual: bool,
+) -> Vec<(String, Rule)> {
+    let mut keys = Vec::with_capacity(3);
+    if let Some(address) = address {
+        keys.push((format!("login:{account}@{address}"), limits.pair));
+        keys.push((format!("login-address:{address}"), limits.address));
+    }
+    if !usual {
+        keys.push((format!("login-account:{account}"), limits.account));
+    }
+    keys
+}
+
+/// Checks credentials and starts a session.
+///
+/// Every attempt is counted before its password is hashed, in PostgreSQL
+/// with the counters' rows locked, so the limits hold across every server
+/// process and under any concurrency: for the account at this client
+/// address (a few, then that address waits out the window for that
+/// account), for the address (many, for every account), and for the
+/// account from addresses it has not signed in from lately (a few, then
+/// rising delays). A success gives its count back and notes the address as
+/// one the account signs in from. Someone else's failures therefore never
+/// lock a player out: from their usual address they are not slowed, and a
+/// refresh token never is.
 ///
 /// # Errors
-/// `unauthenticated` for an unknown user or a wrong password (the same answer).
+/// `unauthenticated` for an unknown user or a wrong password (the same
+/// answer), `rate_limited` with `Retry-After`, `busy` (the password
+/// threads are full).
 pub async fn login(
     state: &Context,
     creds: Credentials,
-    address: Option<std::net::IpAddr>,
+    address: Option<IpAddr>,
 ) -> Result<AccessToken, Failure> {
     let wrong = || Failure::unauthenticated("wrong username or password");
     if check_username(&creds.username).is_err() || check_password(&creds.password).is_err() {
         return Err(wrong());
     }
-    let account = format!("account:{}", creds.username.to_lowercase());
-    let limits = state.login_limits;
-    let mut keys = vec![(account.clone(), limits.per_account)];
-    if let Some(address) = address {
-        keys.push((format!("address:{address}"), limits.per_address));
-    }
+    let account = creds.username.to_lowercase();
     let now = crate::record::chain::now();
     let mut conn = state.pool.get().await?;
-    // Refused before the password is hashed: a storm of guesses costs a
-    // lookup each, not an argon2 computation.
-    if let Some(until) = throttle::blocked_until(&mut conn, &keys, now).await? {
-        let secs = u64::try_from((until - now).num_seconds()).unwrap_or(0) + 1;
+    let found = users::find_by_name(&mut conn, &creds.username).await?;
+    let usual = match (&found, address) {
+        (Some((id, _, _)), Some(address)) => {
+            throttle::is_usual_address(&mut conn, *id, &address.to_string(), now).await?
+        }
+        _ => false,
+    };
+    let keys = login_keys(&state.login_limits, &account, address, usual);
+    if let Some(until) = throttle::reserve(&mut conn, &keys, now).await? {
         return Err(Failure::rate_limited(
             "too many failed logins for this account or from this address; try again later",
-            secs,
+            retry_after(until, now),
         ));
     }
-    let found = users::find_by_name(&mut conn, &creds.username).await?;
     drop(conn);
     let (id, username, hash) =
         found.unwrap_or_else(|| (Uuid::nil(), String::new(), password::DECOY_HASH.to_owned()));
+    // A place on the password threads is taken once the attempt is
+    // counted: attempts refused by a limit never hold one.
+    let place = match state.passwords.enter() {
+        Ok(place) => place,
+        Err(busy) => {
+            give_back(state, &keys).await;
+            return Err(busy);
+        }
+    };
     let password = creds.password;
-    let ok = password::off_the_runtime(move || password::verify(&password, &hash))
-        .await
-        .map_err(Failure::internal)?;
-    let mut conn = state.pool.get().await?;
+    let ok = place
+        .run(move || password::verify(&password, &hash))
+        .await?;
     if !ok || id.is_nil() {
-        throttle::record_failure(&mut conn, &keys, now).await?;
         return Err(wrong());
     }
-    throttle::clear(&mut conn, &account).await?;
+    let mut conn = state.pool.get().await?;
+    let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    throttle::release(&mut conn, &names).await?;
+    if let Some(address) = address {
+        throttle::clear(&mut conn, &format!("login:{account}@{address}")).await?;
+        throttle::signed_in_from(&mut conn, id, &address.to_string(), now).await?;
+    }
     drop(conn);
     sessions::start(state, id, &username).await
 }
@@ -145,7 +232,8 @@ pub async fn login(
 /// one stays signed in).
 ///
 /// # Errors
-/// `bad_request` for a new password out of bounds, `wrong_password`.
+/// `bad_request` for a new password out of bounds, `wrong_password`,
+/// `busy` (the password threads are full).
 pub async fn change_password(
     state: &Context,
     caller: &Caller,
@@ -156,13 +244,13 @@ pub async fn change_password(
     let current = users::password_hash(&mut conn, caller.user_id).await?;
     drop(conn);
     let (old, new) = (change.current_password, change.new_password);
-    let hashed = password::off_the_runtime(move || {
-        password::verify(&old, &current).then(|| password::hash(&new))
-    })
-    .await
-    .map_err(Failure::internal)?
-    .ok_or_else(Failure::wrong_password)?
-    .map_err(Failure::internal)?;
+    let hashed = state
+        .passwords
+        .enter()?
+        .run(move || password::verify(&old, &current).then(|| password::hash(&new)))
+        .await?
+        .ok_or_else(Failure::wrong_password)?
+        .map_err(Failure::internal)?;
     let mut conn = state.pool.get().await?;
     conn.transaction::<_, Failure, _>(async |conn| {
         users::set_password_hash(conn, caller.user_id, &hashed).await?;
@@ -184,6 +272,35 @@ mod tests {
         assert!(check_username(&"a".repeat(33)).is_err());
         assert!(check_username("anné").is_err());
         assert!(check_username("a b c").is_err());
+    }
+
+    #[test]
+    fn a_login_from_a_usual_address_is_not_counted_for_the_account() {
+        let limits = LoginLimits {
+            pair: Rule::per_hour(5),
+            address: Rule::per_hour(100),
+            account: Rule::per_day(10),
+        };
+        let address: IpAddr = "203.0.113.7".parse().unwrap();
+        let keys = |address, usual| -> Vec<String> {
+            login_keys(&limits, "ann", address, usual)
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect()
+        };
+        assert_eq!(
+            keys(Some(address), false),
+            [
+                "login:ann@203.0.113.7",
+                "login-address:203.0.113.7",
+                "login-account:ann"
+            ]
+        );
+        assert_eq!(
+            keys(Some(address), true),
+            ["login:ann@203.0.113.7", "login-address:203.0.113.7"]
+        );
+        assert_eq!(keys(None, false), ["login-account:ann"]);
     }
 
     #[test]

@@ -113,6 +113,44 @@ SELECT {NOTED_JSON}",
     parse_noted(row.noted)
 }
 
+/// Inserts `notes` like [`insert`] but queues no delivery on any channel:
+/// they are listed (the inbox, its stream) and sent nowhere (an invitation
+/// beyond the invitation limits).
+///
+/// # Errors
+/// Database errors.
+pub async fn insert_unsent(
+    conn: &mut AsyncPgConnection,
+    game: Option<Uuid>,
+    notes: &Value,
+    at: DateTime<Utc>,
+) -> diesel::QueryResult<Vec<Noted>> {
+    if notes.as_array().is_none_or(Vec::is_empty) {
+        return Ok(Vec::new());
+    }
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "WITH noted AS (
+    INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+    SELECT n.user_id, $1, n.kind, n.payload, $3
+      FROM jsonb_to_recordset($2) AS n(user_id uuid, kind text, payload jsonb)
+    RETURNING user_id, id, game_id, kind, payload, created_at
+),
+fanned AS (SELECT NULL::int8 AS notification_id WHERE false)
+SELECT {NOTED_JSON}"
+        )
+    });
+    let row: NotedRow = Prepared(
+        diesel::sql_query(SQL.as_str())
+            .bind::<Nullable<SqlUuid>, _>(game)
+            .bind::<Jsonb, _>(notes)
+            .bind::<Timestamptz, _>(at),
+    )
+    .get_result(conn)
+    .await?;
+    parse_noted(row.noted)
+}
+
 /// A stored notification.
 #[derive(diesel::QueryableByName)]
 pub struct NoteRow {

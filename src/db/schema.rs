@@ -81,6 +81,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    limit_windows (key) {
+        key -> Text,
+        window_start -> Timestamptz,
+        used -> Int4,
+        last_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    login_addresses (user_id, address) {
+        user_id -> Uuid,
+        address -> Text,
+        last_login -> Timestamptz,
+    }
+}
+
+diesel::table! {
     login_failures (key) {
         key -> Text,
         window_start -> Timestamptz,
@@ -230,6 +247,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     idempotency_keys,
     invitations,
+    limit_windows,
+    login_addresses,
     login_failures,
     mail_outbox,
     notifications,

@@ -2,6 +2,7 @@
 //! from the options when public) and committed to, the creator seated.
 
 use diesel_async::AsyncConnection;
+use hatstand_engine::bots::Level;
 use hatstand_engine::random::seed_commitment;
 use hatstand_engine::{GameKind, Rules, Ruleset, with_ruleset};
 use serde::Deserialize;
@@ -16,10 +17,11 @@ use super::projection::Game;
 use super::status;
 use super::watchers::Spectators;
 use crate::auth::Caller;
+use crate::auth::limits::{CostLimits, retry_after};
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::games::{self, GameRow, LoadedGame};
-use crate::db::{event_store, users};
+use crate::db::{event_store, throttle, users};
 use crate::error::{ErrorCode, Failure};
 use crate::record::chain::{Actor, Chain, GENESIS_HASH};
 use crate::record::codec::{parse_options, to_json};
@@ -87,11 +89,70 @@ fn secret_seed() -> String {
     hex::encode(bytes)
 }
 
+/// The bot level whose seats count against `--strong-bots-at-once`.
+const STRONGEST_BOT: Level = Level::Ismcts;
+
+/// Whether `creator` may create one more game (`humans`: not one of bots
+/// alone, i.e. a human seat or no bot; `strong_bots` seats of the
+/// strongest level): the games they created
+/// this hour, and their open or active games at once (all of them, those
+/// without a human seat, the strongest bots' seats in them). The hour's
+/// count is reserved with its row locked until the creation commits, so
+/// concurrent creations by one user are counted one after the other.
+///
+/// # Errors
+/// `limit_reached` with `Retry-After` (the hour's window, or a minute for
+/// the limits at once).
+async fn within_limits(
+    conn: &mut crate::db::Conn,
+    limits: &CostLimits,
+    creator: Uuid,
+    humans: bool,
+    strong_bots: i64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), Failure> {
+    let keys = [(format!("games:{creator}"), limits.games)];
+    if let Some(until) = throttle::reserve(conn, &keys, now).await? {
+        return Err(Failure::limit_reached(
+            "you have created as many games as you may in an hour",
+            retry_after(until, now),
+        ));
+    }
+    let (games, bots_only, strong) =
+        throttle::games_at_once(conn, creator, STRONGEST_BOT.id()).await?;
+    let over = |most: i64, count: i64| most > 0 && count > most;
+    let refused = if over(limits.games_at_once, games + 1) {
+        Some(format!(
+            "you have {games} games open or in play, as many as you may"
+        ))
+    } else if !humans && over(limits.bot_games_at_once, bots_only + 1) {
+        Some(format!(
+            "you have {bots_only} games of bots alone open or in play, as many as you may"
+        ))
+    } else if strong_bots > 0 && over(limits.strong_bots_at_once, strong + strong_bots) {
+        Some(format!(
+            "your games open or in play seat {strong} {} bots; at most {} may play at once",
+            STRONGEST_BOT.id(),
+            limits.strong_bots_at_once
+        ))
+    } else {
+        None
+    };
+    match refused {
+        Some(why) => Err(Failure::limit_reached(why, AT_ONCE_RETRY_SECS)),
+        None => Ok(()),
+    }
+}
+
+/// `Retry-After` for a limit on games at once: a game ends when it ends.
+const AT_ONCE_RETRY_SECS: u64 = 60;
+
 /// Creates a game.
 ///
 /// # Errors
 /// `not_found` (ruleset), `bad_request`, `invalid_options`,
-/// `unknown_bot_level`, `humans_only`, `game_full` (more bots than seats).
+/// `unknown_bot_level`, `humans_only`, `game_full` (more bots than seats),
+/// `limit_reached` (see [`within_limits`]).
 #[tracing::instrument(skip_all, fields(game, version))]
 pub async fn create(
     state: &Context,
@@ -193,8 +254,12 @@ pub async fn create(
     };
     let mut conn = state.pool.get().await?;
     let mut new_seats = Vec::new();
+    let strong_bots = i64::try_from(bots.iter().filter(|level| **level == STRONGEST_BOT).count())
+        .unwrap_or(i64::MAX);
+    let mut humans = bots.is_empty();
     if request.join {
         let bot = users::is_bot(&mut conn, caller.user_id).await?;
+        humans = !bot;
         new_seats.push(take_seat(
             kind,
             &mut loaded,
@@ -230,8 +295,11 @@ pub async fn create(
     let row = loaded.game.clone();
     let events = chain.events;
     let seats_to_insert = new_seats.clone();
+    let limits = state.cost_limits;
+    let creator = caller.user_id;
     let told = conn
         .transaction::<_, Failure, _>(async move |conn| {
+            within_limits(conn, &limits, creator, humans, strong_bots, now).await?;
             games::insert(conn, &row)
                 .await
                 .map_err(unknown_user_is_unauthenticated)?;
@@ -239,7 +307,7 @@ pub async fn create(
                 .await
                 .map_err(unknown_user_is_unauthenticated)?;
             event_store::insert(conn, row.id, &events).await?;
-            super::invite::insert_invitations(conn, &row, &invitees, now).await
+            super::invite::insert_invitations(conn, &row, &invitees, now, &limits).await
         })
         .await?;
     state.announcer.tell(&told);

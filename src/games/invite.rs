@@ -12,10 +12,11 @@ use uuid::Uuid;
 
 use super::open_game::{OpenChange, OpenTx, must_be_open};
 use crate::auth::Caller;
+use crate::auth::limits::CostLimits;
 use crate::db::Conn;
 use crate::db::games::{GameRow, LoadedGame};
 use crate::db::notifications::{self, Noted};
-use crate::db::{invitations, users};
+use crate::db::{invitations, throttle, users};
 use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
 use crate::record::chain::Actor;
@@ -50,6 +51,13 @@ pub async fn resolve(
 /// Writes the invitations of a new game and tells each invitee (`invited`);
 /// returns the notifications to announce once committed.
 ///
+/// Each invitation is mailed and delivered to webhooks only while its
+/// inviter is within `--invitations-per-hour` and its invitee within
+/// `--invitations-received-per-day` (both counted when it is sent, in
+/// invitee order so that creations never wait on each other in a circle);
+/// beyond them it is still made, listed and in the invitee's feed, but
+/// sent nowhere: no one can bomb a player's mailbox with invitations.
+///
 /// # Errors
 /// Database errors.
 pub async fn insert_invitations(
@@ -57,26 +65,53 @@ pub async fn insert_invitations(
     game: &GameRow,
     invitees: &[Invitee],
     at: DateTime<Utc>,
+    limits: &CostLimits,
 ) -> Result<Vec<Noted>, Failure> {
     if invitees.is_empty() {
         return Ok(Vec::new());
     }
     let users: Vec<Uuid> = invitees.iter().map(|i| i.user_id).collect();
     invitations::insert(conn, game.id, &users, at).await?;
-    let notes: Vec<Note> = invitees
-        .iter()
-        .map(|i| Note {
-            user_id: i.user_id,
+    let mut ordered: Vec<&Invitee> = invitees.iter().collect();
+    ordered.sort_by_key(|i| i.user_id.to_string());
+    let (mut sent, mut listed) = (Vec::new(), Vec::new());
+    for invitee in ordered {
+        let keys = [
+            (
+                format!("invites-by:{}", game.created_by),
+                limits.invitations_sent,
+            ),
+            (
+                format!("invites-to:{}", invitee.user_id),
+                limits.invitations_received,
+            ),
+        ];
+        let note = Note {
+            user_id: invitee.user_id,
             notification: Notification::Invited {
                 game_id: game.id,
                 ruleset: game.ruleset.clone(),
                 players: game.players,
                 invited_by: game.created_by,
             },
-        })
-        .collect();
-    let rows = crate::notifications::rows(&notes)?;
-    Ok(notifications::insert(conn, Some(game.id), &rows, at).await?)
+        };
+        match throttle::reserve(conn, &keys, at).await? {
+            None => sent.push(note),
+            Some(_) => listed.push(note),
+        }
+    }
+    let mut noted =
+        notifications::insert(conn, Some(game.id), &crate::notifications::rows(&sent)?, at).await?;
+    noted.extend(
+        notifications::insert_unsent(
+            conn,
+            Some(game.id),
+            &crate::notifications::rows(&listed)?,
+            at,
+        )
+        .await?,
+    );
+    Ok(noted)
 }
 
 /// Whether `caller` may join the private game `loaded` (holding `code`).

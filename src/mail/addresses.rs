@@ -158,14 +158,19 @@ pub async fn get(ctx: &Context, caller: &Caller) -> Result<EmailSettings, Failur
     Ok(EmailSettings::from(&row))
 }
 
-/// Sets the caller's address and mails it a confirmation code.
+/// Sets the caller's address and mails it a confirmation code: one a
+/// minute per user, and (`docs/limits.md`) a few an hour per client
+/// address and a few a day per email address, whoever asks, so that no one
+/// can bomb a mailbox with codes from many accounts.
 ///
 /// # Errors
-/// `bad_request` for what is not an address.
+/// `bad_request` for what is not an address; `rate_limited` (a code less
+/// than a minute ago), `limit_reached` (per client or email address).
 pub async fn set(
     ctx: &Context,
     caller: &Caller,
     new: NewAddress,
+    client: Option<std::net::IpAddr>,
 ) -> Result<EmailSettings, Failure> {
     let address = new.address.trim();
     if address.len() > 254 || address.parse::<lettre::Address>().is_err() {
@@ -190,6 +195,22 @@ pub async fn set(
                         u64::try_from(wait).unwrap_or(1),
                     ));
                 }
+            }
+            let limits = &ctx.cost_limits;
+            let mut keys = vec![(
+                format!("codes-to:{}", address.to_lowercase()),
+                limits.codes_per_mailbox,
+            )];
+            if let Some(client) = client {
+                keys.push((format!("codes-from:{client}"), limits.codes_per_client));
+            }
+            let now = Utc::now();
+            if let Some(until) = crate::db::throttle::reserve(conn, &keys, now).await? {
+                return Err(Failure::limit_reached(
+                    "too many confirmation codes were asked for from this client address or \
+                     for this email address; try again later",
+                    crate::auth::limits::retry_after(until, now),
+                ));
             }
             // The user's row is locked: it stays until the commit.
             Ok(mail::set_address(

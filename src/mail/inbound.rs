@@ -14,6 +14,9 @@
 //!    how to send a move; a mail with neither is ignored.
 //! 6. A mail whose `Message-ID` already moved is ignored: it moves once
 //!    (its `Message-ID` is the command's idempotency key).
+//! 7. A reply token is answered once a turn (played or refused), whatever
+//!    the `Message-ID`: a replayed one is ignored; and a seat gets at most
+//!    `--refusal-mails-per-seat` "not accepted" mails a day.
 //!
 //! A mail failing these is ignored, and nothing is written. One that passes
 //! is answered by mail: the move played, or why not (the game is over, with
@@ -32,6 +35,7 @@ use uuid::Uuid;
 use super::moves::{move_line, read_move, written};
 use super::token::{ReplyToken, token_in};
 use crate::auth::Caller;
+use crate::auth::limits::Rule;
 use crate::context::Context;
 use crate::db::{games, mail};
 use crate::error::Failure;
@@ -194,7 +198,7 @@ pub async fn receive(
     let Some(token_text) = tokens(&message, envelope).into_iter().next() else {
         return ignored("not sent to a reply address");
     };
-    let Ok((token, tag)) = ReplyToken::decode(&token_text) else {
+    let Ok((token, tag, legacy)) = ReplyToken::decode(&token_text, secret) else {
         return ignored("the reply address holds no valid token");
     };
     let mut conn = ctx.pool.get().await?;
@@ -209,7 +213,7 @@ pub async fn receive(
         return ignored("the reply address's signature does not match");
     };
     let user = seat.user_id;
-    if let Err(e) = token.check(&tag, secret, user, crate::record::chain::now()) {
+    if let Err(e) = token.check((&tag, legacy), secret, user, crate::record::chain::now()) {
         return ignored(&e.to_string());
     }
     let from = message
@@ -267,6 +271,10 @@ pub async fn receive(
     let (command, said, version) = match found {
         Ok(found) => found,
         Err(why) => {
+            let answer = answering(ctx, &tag, (token.game, game.version), token.seat, true);
+            if !reserve_answer(&mut conn, &answer).await? {
+                return ignored(NOT_ANSWERED);
+            }
             let refused = payload("", Some(&why));
             mail::queue_direct(&mut conn, user, "move_refused", Some(token.game), &refused).await?;
             drop(conn);
@@ -274,6 +282,10 @@ pub async fn receive(
             return Ok(Received::Refused(why));
         }
     };
+    let once = answering(ctx, &tag, (token.game, game.version), token.seat, false);
+    if !reserve_answer(&mut conn, &once).await? {
+        return ignored(NOT_ANSWERED);
+    }
     drop(conn);
     let caller = Caller {
         user_id: user,
@@ -290,6 +302,13 @@ pub async fn receive(
     };
     let outcome = submit_as(ctx, &caller, token.game, request, precondition, Some(&key)).await;
     let mut conn = ctx.pool.get().await?;
+    if let Err(e) = &outcome
+        && !crate::routes::problem::status(e.code).is_client_error()
+    {
+        // Not answered: the mail comes again later and may be answered then.
+        let names: Vec<&str> = once.iter().map(|(k, _)| k.as_str()).collect();
+        crate::db::throttle::release(&mut conn, &names).await?;
+    }
     let received = match outcome {
         Ok(outcome) if outcome.replayed => return ignored("this mail has moved already"),
         Ok(outcome) => {
@@ -308,6 +327,11 @@ pub async fn receive(
             }
         }
         Err(e) if crate::routes::problem::status(e.code).is_client_error() => {
+            let seat_refusals =
+                answering(ctx, &tag, (token.game, game.version), token.seat, true).split_off(1);
+            if !reserve_answer(&mut conn, &seat_refusals).await? {
+                return ignored(NOT_ANSWERED);
+            }
             let why = e.detail.clone();
             let refused = payload(&said, Some(&why));
             mail::queue_direct(&mut conn, user, "move_refused", Some(token.game), &refused).await?;
@@ -317,6 +341,46 @@ pub async fn receive(
     };
     ctx.announcer.queued_mail();
     Ok(received)
+}
+
+/// Why a valid reply is dropped unanswered.
+const NOT_ANSWERED: &str = "this reply address has been answered already, or its seat has \
+                            had as many refusals as it may today";
+
+/// The limits a reply answered by mail counts against: its token, answered
+/// at most once while the game is at `version` (a replayed token, whatever
+/// its `Message-ID`, gets one answer per turn), and — for a refusal — the
+/// "not accepted" mails of its game's seat today (`--refusal-mails-per-seat`).
+fn answering(
+    ctx: &Context,
+    tag: &[u8],
+    (game, version): (Uuid, i64),
+    seat: u8,
+    refusal: bool,
+) -> Vec<(String, Rule)> {
+    let once = Rule::Fixed {
+        most: 1,
+        window: chrono::TimeDelta::days(super::token::REPLY_TTL_DAYS),
+    };
+    let mut keys = vec![(super::token::answer_key(tag, version), once)];
+    if refusal {
+        keys.push((
+            format!("refusals:{game}:{seat}"),
+            ctx.cost_limits.refusal_mails,
+        ));
+    }
+    keys
+}
+
+/// Reserves `keys` (see [`answering`]); whether the mail may be answered.
+async fn reserve_answer(
+    conn: &mut crate::db::Conn,
+    keys: &[(String, Rule)],
+) -> Result<bool, Failure> {
+    let now = crate::record::chain::now();
+    Ok(crate::db::throttle::reserve(conn, keys, now)
+        .await?
+        .is_none())
 }
 
 #[cfg(test)]

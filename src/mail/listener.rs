@@ -4,9 +4,13 @@
 //! The protocol is `mailin`'s state machine; the I/O is tokio's. Each mail
 //! is read (at most [`MAX_MAIL_BYTES`](super::inbound::MAX_MAIL_BYTES)) and
 //! handled before the answer to its final `.`: `250` when it was played or
-//! answered by mail, `550` (with the reason) when it is not a mail to act
-//! on — so the sending MTA, not this server, tells the sender — and `451`
-//! when the database is unavailable, so that it is delivered again later.
+//! answered by mail, `550` when it is not a mail to act on — so the
+//! sending MTA, not this server, tells the sender — and `451` when the
+//! database is unavailable, so that it is delivered again later.
+//!
+//! Every `550` says the same thing ([`NOT_ACCEPTED`]), whatever the reason
+//! (which is logged): a sender learns nothing from it, such as whether an
+//! address they guessed is the player's, or whether a token is well formed.
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,6 +25,9 @@ use crate::context::Context;
 
 /// The longest line read (SMTP allows 1,000 bytes; some clients send more).
 const MAX_LINE: usize = 64 * 1024;
+/// The one refusal of a mail not acted on.
+pub const NOT_ACCEPTED: &str = "5.7.1 this mail was not accepted";
+
 /// How long a client may stay silent.
 const IDLE: Duration = Duration::from_secs(300);
 
@@ -133,7 +140,10 @@ async fn session(
             } else {
                 match receive(ctx, secret, &data, &to).await {
                     Ok(Received::Moved { .. } | Received::Refused(_)) => mailin::response::OK,
-                    Ok(Received::Ignored(why)) => Response::custom(550, format!("5.7.1 {why}")),
+                    Ok(Received::Ignored(why)) => {
+                        tracing::info!(reason = %why, "a received mail was not accepted");
+                        Response::custom(550, NOT_ACCEPTED.into())
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "a mail could not be handled now");
                         Response::custom(451, "4.3.0 try again later".into())

@@ -5,9 +5,17 @@
 //! an expiry, and carries an HMAC-SHA256 (truncated to 80 bits) over those
 //! *and the seat's user*, keyed by the server's mail secret: only the
 //! server can make one, it moves only that user's seat, and only at that
-//! version. It is written in lowercase base32 (mail systems may change the
-//! case of an address), 56 characters, so that `play+<token>@<domain>`
-//! keeps within the 64 characters an address's local part may have.
+//! version. What it names is encrypted, so that a forwarded mail's reply
+//! address names no game: the tag is a synthetic IV (SIV), and the payload
+//! is XORed with HMAC-SHA256 of it under a key derived for that (an
+//! authenticated encryption: a token tells nothing but whether it is the
+//! same as another). A random nonce in the payload makes every mail's
+//! token its own, so each can be answered once a turn. It is written in
+//! lowercase base32 (mail systems may change the case of an address), 58
+//! characters, so that `play+<token>@<domain>` keeps within the 64
+//! characters an address's local part may have; the expiry is the end of
+//! a day, to leave room for the nonce. Tokens mailed before they were
+//! encrypted (56 characters, in the clear) still read until they expire.
 
 use chrono::{DateTime, Utc};
 use data_encoding::BASE32_NOPAD;
@@ -22,7 +30,12 @@ pub const REPLY_PREFIX: &str = "play+";
 pub const REPLY_TTL_DAYS: i64 = 30;
 
 const MAC_BYTES: usize = 10;
-const PAYLOAD_BYTES: usize = 16 + 1 + 4 + 4;
+/// Game, seat, version, expiry (a day number), nonce.
+const PAYLOAD_BYTES: usize = 16 + 1 + 4 + 2 + 3;
+/// The payload of tokens mailed before they were encrypted: expiry in
+/// seconds, no nonce.
+const LEGACY_PAYLOAD_BYTES: usize = 16 + 1 + 4 + 4;
+const DAY: u32 = 86_400;
 
 /// What a reply token says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,8 +43,11 @@ pub struct ReplyToken {
     pub game: Uuid,
     pub seat: u8,
     pub version: u32,
-    /// Unix seconds.
+    /// Unix seconds (the end of a day, in tokens made now).
     pub expires: u32,
+    /// Random: every mail's token is its own, even two for one turn made
+    /// in the same second (each is answered once a turn).
+    pub nonce: [u8; 3],
 }
 
 /// Why a reply token is refused.
@@ -55,65 +71,127 @@ fn mac(secret: &[u8], domain: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     mac.finalize().into_bytes().into()
 }
 
+/// XORs `payload` with the key stream of `tag`: HMAC-SHA256 under the
+/// mail secret, in a domain of its own, of the tag (the synthetic IV).
+fn cipher(secret: &[u8], tag: &[u8], payload: &mut [u8]) {
+    let stream = mac(secret, b"reply-stream\0", &[tag]);
+    for (byte, key) in payload.iter_mut().zip(stream) {
+        *byte ^= key;
+    }
+}
+
+/// The key under which a reply token's answer is counted
+/// (`db::throttle`) while its game is at `version`: a token is answered at
+/// most once per turn.
+#[must_use]
+pub fn answer_key(tag: &[u8], version: i64) -> String {
+    format!(
+        "{}{}:{version}",
+        crate::db::throttle::REPLY_PREFIX,
+        hex::encode(tag)
+    )
+}
+
 impl ReplyToken {
-    /// A token for `seat` of `game` at `version`, good until `expires`.
+    /// A token for `seat` of `game` at `version`, good until `expires`
+    /// (rounded up to the end of its day, UTC).
     #[must_use]
     pub fn new(game: Uuid, seat: u8, version: i64, expires: DateTime<Utc>) -> Self {
+        let secs = u32::try_from(expires.timestamp()).unwrap_or(u32::MAX - DAY);
         ReplyToken {
             game,
             seat,
             version: u32::try_from(version).unwrap_or(u32::MAX),
-            expires: u32::try_from(expires.timestamp()).unwrap_or(u32::MAX),
+            expires: secs.div_ceil(DAY).saturating_mul(DAY),
+            nonce: rand::random(),
         }
     }
 
     fn payload(&self) -> [u8; PAYLOAD_BYTES] {
+        let day = u16::try_from(self.expires / DAY).unwrap_or(u16::MAX);
         let mut bytes = [0u8; PAYLOAD_BYTES];
         bytes[..16].copy_from_slice(self.game.as_bytes());
         bytes[16] = self.seat;
         bytes[17..21].copy_from_slice(&self.version.to_be_bytes());
-        bytes[21..].copy_from_slice(&self.expires.to_be_bytes());
+        bytes[21..23].copy_from_slice(&day.to_be_bytes());
+        bytes[23..].copy_from_slice(&self.nonce);
+        bytes
+    }
+
+    /// What the signature covers: the payload in the clear.
+    fn signed(&self, legacy: bool) -> Vec<u8> {
+        if !legacy {
+            return self.payload().to_vec();
+        }
+        let mut bytes = self.payload()[..21].to_vec();
+        bytes.extend_from_slice(&self.expires.to_be_bytes());
         bytes
     }
 
     /// The token as written in an address, signed for `user`.
     #[must_use]
     pub fn encode(&self, secret: &[u8], user: Uuid) -> String {
-        let payload = self.payload();
+        let mut payload = self.payload();
         let tag = mac(secret, b"reply\0", &[user.as_bytes(), &payload]);
+        let tag = &tag[..MAC_BYTES];
+        cipher(secret, tag, &mut payload);
         let mut bytes = payload.to_vec();
-        bytes.extend_from_slice(&tag[..MAC_BYTES]);
+        bytes.extend_from_slice(tag);
         BASE32_NOPAD.encode(&bytes).to_ascii_lowercase()
     }
 
-    /// Reads a token without checking it (the seat's user, which the
-    /// signature covers, is found from its game and seat).
+    /// Reads a token (decrypting it with `secret`) without checking it:
+    /// the seat's user, which the signature covers, is found from its game
+    /// and seat, then [`ReplyToken::check`] checks it. A token mailed
+    /// before tokens were encrypted (shorter, in the clear) reads as it
+    /// was written, until it expires; `true` beside it says so.
     ///
     /// # Errors
     /// [`TokenError::Malformed`].
-    pub fn decode(text: &str) -> Result<(Self, Vec<u8>), TokenError> {
-        let bytes = BASE32_NOPAD
+    pub fn decode(text: &str, secret: &[u8]) -> Result<(Self, Vec<u8>, bool), TokenError> {
+        let mut bytes = BASE32_NOPAD
             .decode(text.to_ascii_uppercase().as_bytes())
             .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() == LEGACY_PAYLOAD_BYTES + MAC_BYTES {
+            let (payload, tag) = bytes.split_at(LEGACY_PAYLOAD_BYTES);
+            let mut expires = [0u8; 4];
+            expires.copy_from_slice(&payload[21..]);
+            let token = ReplyToken {
+                expires: u32::from_be_bytes(expires),
+                nonce: [0; 3],
+                ..Self::from_payload(payload)?
+            };
+            return Ok((token, tag.to_vec(), true));
+        }
         if bytes.len() != PAYLOAD_BYTES + MAC_BYTES {
             return Err(TokenError::Malformed);
         }
-        let (payload, tag) = bytes.split_at(PAYLOAD_BYTES);
-        let array = |range: std::ops::Range<usize>| -> [u8; 4] {
-            let mut out = [0u8; 4];
-            out.copy_from_slice(&payload[range]);
-            out
+        let (payload, tag) = bytes.split_at_mut(PAYLOAD_BYTES);
+        cipher(secret, tag, payload);
+        let mut day = [0u8; 2];
+        day.copy_from_slice(&payload[21..23]);
+        let mut nonce = [0u8; 3];
+        nonce.copy_from_slice(&payload[23..]);
+        let token = ReplyToken {
+            expires: u32::from(u16::from_be_bytes(day)) * DAY,
+            nonce,
+            ..Self::from_payload(payload)?
         };
+        Ok((token, tag.to_vec(), false))
+    }
+
+    /// The game, seat and version of `payload` (in the clear).
+    fn from_payload(payload: &[u8]) -> Result<Self, TokenError> {
         let game = Uuid::from_slice(&payload[..16]).map_err(|_| TokenError::Malformed)?;
-        Ok((
-            ReplyToken {
-                game,
-                seat: payload[16],
-                version: u32::from_be_bytes(array(17..21)),
-                expires: u32::from_be_bytes(array(21..25)),
-            },
-            tag.to_vec(),
-        ))
+        let mut version = [0u8; 4];
+        version.copy_from_slice(&payload[17..21]);
+        Ok(ReplyToken {
+            game,
+            seat: payload[16],
+            version: u32::from_be_bytes(version),
+            expires: 0,
+            nonce: [0; 3],
+        })
     }
 
     /// Checks `tag` (from [`ReplyToken::decode`]) for `user` and the expiry at `now`.
@@ -122,7 +200,7 @@ impl ReplyToken {
     /// [`TokenError::BadSignature`], [`TokenError::Expired`].
     pub fn check(
         &self,
-        tag: &[u8],
+        (tag, legacy): (&[u8], bool),
         secret: &[u8],
         user: Uuid,
         now: DateTime<Utc>,
@@ -132,7 +210,7 @@ impl ReplyToken {
             .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
         verifier.update(b"reply\0");
         verifier.update(user.as_bytes());
-        verifier.update(&self.payload());
+        verifier.update(&self.signed(legacy));
         if tag.len() != MAC_BYTES || verifier.verify_truncated_left(tag).is_err() {
             return Err(TokenError::BadSignature);
         }
@@ -202,6 +280,10 @@ mod tests {
         )
     }
 
+    fn now() -> DateTime<Utc> {
+        DateTime::from_timestamp(1_900_000_000, 0).unwrap()
+    }
+
     #[test]
     fn a_reply_address_fits_the_64_characters_of_a_local_part() {
         let address = reply_address(&token(), SECRET, Uuid::nil(), "example.com");
@@ -213,22 +295,25 @@ mod tests {
     #[test]
     fn a_token_reads_back_and_checks_for_its_user_only() {
         let user = Uuid::from_u128(7);
-        let text = token().encode(SECRET, user);
-        let (read, tag) = ReplyToken::decode(&text.to_ascii_uppercase()).unwrap();
-        assert_eq!(read, token());
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
-        assert_eq!(read.check(&tag, SECRET, user, now), Ok(()));
+        let token = token();
+        // It expires at the end of its day.
+        assert_eq!(token.expires % DAY, 0);
+        assert!((2_000_000_000..2_000_000_000 + DAY).contains(&token.expires));
+        let text = token.encode(SECRET, user);
+        let (read, tag, legacy) = ReplyToken::decode(&text.to_ascii_uppercase(), SECRET).unwrap();
+        assert_eq!((read, legacy), (token, false));
+        assert_eq!(read.check((&tag, false), SECRET, user, now()), Ok(()));
         assert_eq!(
-            read.check(&tag, SECRET, Uuid::from_u128(8), now),
+            read.check((&tag, false), SECRET, Uuid::from_u128(8), now()),
             Err(TokenError::BadSignature)
         );
         assert_eq!(
-            read.check(&tag, b"another secret", user, now),
+            read.check((&tag, false), b"another secret", user, now()),
             Err(TokenError::BadSignature)
         );
-        let later = DateTime::from_timestamp(2_000_000_001, 0).unwrap();
+        let later = DateTime::from_timestamp(i64::from(token.expires) + 1, 0).unwrap();
         assert_eq!(
-            read.check(&tag, SECRET, user, later),
+            read.check((&tag, false), SECRET, user, later),
             Err(TokenError::Expired)
         );
     }
@@ -236,21 +321,81 @@ mod tests {
     #[test]
     fn a_token_with_a_changed_version_is_refused() {
         let user = Uuid::from_u128(7);
-        let (_, tag) = ReplyToken::decode(&token().encode(SECRET, user)).unwrap();
+        let (_, tag, _) = ReplyToken::decode(&token().encode(SECRET, user), SECRET).unwrap();
         let forged = ReplyToken {
             version: 18,
             ..token()
         };
-        let now = DateTime::from_timestamp(1_900_000_000, 0).unwrap();
         assert_eq!(
-            forged.check(&tag, SECRET, user, now),
+            forged.check((&tag, false), SECRET, user, now()),
             Err(TokenError::BadSignature)
         );
         assert_eq!(
-            ReplyToken::decode("not-a-token"),
+            ReplyToken::decode("not-a-token", SECRET),
             Err(TokenError::Malformed)
         );
-        assert_eq!(ReplyToken::decode("aaaa"), Err(TokenError::Malformed));
+        assert_eq!(
+            ReplyToken::decode("aaaa", SECRET),
+            Err(TokenError::Malformed)
+        );
+    }
+
+    #[test]
+    fn a_token_names_its_game_only_to_the_server_and_every_mail_has_its_own() {
+        // Given a token, its bytes hold no four bytes of the game id in a row …
+        let user = Uuid::from_u128(7);
+        let bytes = |token: &ReplyToken| {
+            BASE32_NOPAD
+                .decode(token.encode(SECRET, user).to_ascii_uppercase().as_bytes())
+                .unwrap()
+        };
+        let first = token();
+        let game = first.game;
+        assert!(
+            !bytes(&first)
+                .windows(4)
+                .any(|w| game.as_bytes().windows(4).any(|g| g == w))
+        );
+        // … a second token for the same turn, made in the same second,
+        // differs from it throughout …
+        let second = token();
+        assert_ne!(first.nonce, second.nonce);
+        let (a, b) = (bytes(&first), bytes(&second));
+        assert!(a.iter().zip(&b).filter(|(x, y)| x == y).count() < 8);
+        // … and under another secret it reads as something else, whose
+        // signature does not hold.
+        let text = first.encode(SECRET, user);
+        let (read, tag, _) = ReplyToken::decode(&text, b"another secret").unwrap();
+        assert_ne!(read, first);
+        assert!(
+            read.check((&tag, false), b"another secret", user, now())
+                .is_err()
+        );
+        assert_eq!(
+            answer_key(&tag, 17),
+            format!("reply:{}:17", hex::encode(&tag))
+        );
+    }
+
+    #[test]
+    fn a_token_mailed_in_the_clear_before_still_reads_and_checks() {
+        // Given a token as written before tokens were encrypted …
+        let user = Uuid::from_u128(7);
+        let old = ReplyToken {
+            expires: 2_000_000_000,
+            nonce: [0; 3],
+            ..token()
+        };
+        let signed = old.signed(true);
+        let tag = mac(SECRET, b"reply\0", &[user.as_bytes(), &signed]);
+        let mut bytes = signed.clone();
+        bytes.extend_from_slice(&tag[..MAC_BYTES]);
+        let text = BASE32_NOPAD.encode(&bytes).to_ascii_lowercase();
+        // … it reads as it was written, and checks.
+        let (read, tag, legacy) = ReplyToken::decode(&text, SECRET).unwrap();
+        assert_eq!((read, legacy), (old, true));
+        assert_eq!(read.check((&tag, true), SECRET, user, now()), Ok(()));
+        assert!(read.check((&tag, false), SECRET, user, now()).is_err());
     }
 
     #[test]

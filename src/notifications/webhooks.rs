@@ -287,6 +287,16 @@ async fn attempt(
                 Err((Some(status), format!("the receiver answered {status}")))
             }
         }
+        // Not the resolver's words: they would tell a name that does not
+        // resolve from one that resolves inward (see `target::UNREACHABLE`).
+        Err(awc::error::SendRequestError::Connect(
+            e @ (awc::error::ConnectError::Resolver(_)
+            | awc::error::ConnectError::NoRecords
+            | awc::error::ConnectError::Unresolved),
+        )) => {
+            tracing::debug!(error = %e, "a webhook receiver could not be reached");
+            Err((None, format!("request failed: {}", target::UNREACHABLE)))
+        }
         Err(e) => Err((None, format!("request failed: {e}"))),
     }
 }

@@ -1,9 +1,8 @@
 //! `/v1/auth`: accounts and tokens.
 
-use std::net::IpAddr;
-
 use actix_web::{HttpResponse, post, web};
 
+use super::client::ClientAddress;
 use super::problem::{Problem, problems};
 use super::{Answer, Reply, State};
 use crate::auth::Caller;
@@ -16,8 +15,12 @@ use crate::auth::users::{self, Credentials, PasswordChange, RegisteredUser};
     responses((status = 201, description = "The new account", body = RegisteredUser), RegisterAccountProblems)
 )]
 #[post("/auth/register")]
-pub async fn register(state: State, body: super::body::Json<Credentials>) -> Answer {
-    let user = users::register(&state, body.into_inner()).await?;
+pub async fn register(
+    state: State,
+    address: ClientAddress,
+    body: super::body::Json<Credentials>,
+) -> Answer {
+    let user = users::register(&state, body.into_inner(), address.0).await?;
     Ok(HttpResponse::Created().json(user))
 }
 
@@ -25,37 +28,17 @@ pub async fn register(state: State, body: super::body::Json<Credentials>) -> Ans
 /// a short-lived access token (JWT, HS256) and a refresh token.
 #[utoipa::path(
     operation_id = "sign_in", tag = "auth", request_body = Credentials,
-    responses((status = 200, description = "The new session's access and refresh tokens", body = AccessToken), (status = 429, description = "`rate_limited`: too many failed logins for the account (10 in 15 minutes) or from the address (100); `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds until a login may succeed"))), SignInProblems)
+    responses((status = 200, description = "The new session's access and refresh tokens", body = AccessToken), (status = 429, description = "`rate_limited`: too many failed logins for the account from this address (5 in 15 minutes), from the address (100), or for the account from addresses it has not signed in from lately (10, then rising delays); `Retry-After` says when to try again (see docs/limits.md)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds until a login may succeed"))), (status = 503, description = "`busy`: the password threads have as much queued as they may take; `Retry-After` says when to try again", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds until a retry may be taken"))), SignInProblems)
 )]
 #[post("/auth/login")]
 pub async fn login(
     state: State,
-    req: actix_web::HttpRequest,
+    address: ClientAddress,
     body: super::body::Json<Credentials>,
 ) -> Reply<AccessToken> {
-    let address = client_address(&req, &state.trusted_proxies);
     Ok(web::Json(
-        users::login(&state, body.into_inner(), address).await?,
+        users::login(&state, body.into_inner(), address.0).await?,
     ))
-}
-
-/// The client's address: the peer's, not a header a client could forge;
-/// but when the peer is a trusted proxy, the last address in
-/// `X-Forwarded-For` — the one that proxy added (any before it came from
-/// the client). The proxy's own when it added none.
-fn client_address(req: &actix_web::HttpRequest, trusted: &[IpAddr]) -> Option<IpAddr> {
-    let peer = req.peer_addr()?.ip();
-    if !trusted.contains(&peer) {
-        return Some(peer);
-    }
-    let forwarded = req
-        .headers()
-        .get_all("x-forwarded-for")
-        .last()
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.rsplit(',').next())
-        .and_then(|v| v.trim().parse().ok());
-    Some(forwarded.unwrap_or(peer))
 }
 
 /// Trades the session's refresh token for a new pair. The refresh token sent
@@ -117,6 +100,8 @@ problems! {
     RegisterAccountProblems {
         BadRequest: "username or password out of bounds, malformed body",
         UsernameTaken,
+        LimitReached: "too many accounts registered from this address in the hour",
+        Busy: "the password threads are full",
     }
     /// What `sign_in` answers besides the common problems.
     SignInProblems { BadRequest: "malformed body", Unauthenticated: "wrong username or password" }
@@ -130,5 +115,6 @@ problems! {
     ChangePasswordProblems {
         BadRequest: "new password out of bounds, malformed body",
         WrongPassword: "the current password is wrong",
+        Busy: "the password threads are full",
     }
 }

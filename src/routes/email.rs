@@ -34,10 +34,11 @@ pub async fn get_email(state: State, caller: Caller) -> Reply<EmailSettings> {
 pub async fn set_email(
     state: State,
     caller: Caller,
+    client: super::client::ClientAddress,
     body: super::body::Json<NewAddress>,
 ) -> Reply<EmailSettings> {
     Ok(web::Json(
-        addresses::set(&state, &caller, body.into_inner()).await?,
+        addresses::set(&state, &caller, body.into_inner(), client.0).await?,
     ))
 }
 
@@ -135,7 +136,11 @@ problems! {
     /// What `get_email` and `remove_email` answer besides the common problems.
     GetEmailProblems { NotFound: "the caller has no address" }
     /// What `set_email` answers besides the common problems.
-    SetEmailProblems { BadRequest: "not an email address", RateLimited: "a code was sent less than a minute ago" }
+    SetEmailProblems {
+        BadRequest: "not an email address",
+        RateLimited: "a code was sent less than a minute ago",
+        LimitReached: "too many codes asked for from this client address in the hour, or for this email address in the day",
+    }
     /// What `confirm_email` answers besides the common problems.
     ConfirmEmailProblems {
         BadRequest: "a wrong or expired code, or too many tries",

@@ -39,12 +39,19 @@ pub struct EventsQuery {
 pub async fn list(
     state: State,
     caller: MaybeCaller,
+    address: super::client::ClientAddress,
     id: Id,
     query: Query<EventsQuery>,
     req: HttpRequest,
 ) -> Answer {
     let q = query.into_inner();
-    let viewer = caller.0.map(|c| c.user_id);
+    let viewer = caller.0.as_ref().map(|c| c.user_id);
+    // A long poll holds its place among the streams until it answers.
+    let _held = if q.wait.unwrap_or(0) > 0 {
+        super::client::hold_stream(&state, caller.0.as_ref(), address.0)?
+    } else {
+        None
+    };
     let page = events::list(
         &state,
         viewer,
@@ -66,5 +73,8 @@ pub async fn list(
 
 problems! {
     /// What `list_events` answers besides the common problems.
-    ListEventsProblems { BadRequest: "bad parameters" }
+    ListEventsProblems {
+        BadRequest: "bad parameters",
+        LimitReached: "a long poll beyond the streams and long polls open at once",
+    }
 }

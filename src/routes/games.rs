@@ -259,19 +259,23 @@ pub async fn vacation(
     operation_id = "stream_game_events", tag = "games",
     params(GamePath, ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The seq of the last event received"), super::extract::StreamQuery),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String))
+    responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String), StreamGameEventsProblems)
 )]
 #[get("/games/{id}/stream")]
 pub async fn stream(
     state: State,
     caller: MaybeCaller,
+    address: super::client::ClientAddress,
     id: Id,
     req: HttpRequest,
     query: Query<super::extract::StreamQuery>,
 ) -> Answer {
     let after = super::extract::resume_after(&req, query.after)?;
+    let held = super::client::hold_stream(&state, caller.0.as_ref(), address.0)?;
     let events = streams::game(&state, caller.0.as_ref(), id.into_inner(), after).await?;
-    Ok(super::extract::event_stream(events))
+    Ok(super::extract::event_stream(super::client::holding(
+        events, held,
+    )))
 }
 
 problems! {
@@ -283,6 +287,11 @@ problems! {
         UnknownBotLevel: "a level in `bots` or `autoplay_level` that does not exist",
         HumansOnly: "bots asked for in a `humans_only` game",
         GameFull: "more bots than free seats",
+        LimitReached: "too many games created in the hour, or open at once (all, bots only, strongest bots' seats)",
+    }
+    /// What `stream_game_events` answers besides the common problems.
+    StreamGameEventsProblems {
+        LimitReached: "as many streams and long polls open as a client address (without a token) or a user may have",
     }
     /// What `add_bot` answers besides the common problems.
     AddBotProblems {

@@ -185,7 +185,9 @@ pub async fn stream(
     query: Query<StreamQuery>,
 ) -> Answer {
     let after = resume_after(&req, query.after)?;
-    Ok(event_stream(streams::user(&state, &caller, after).await?))
+    let held = super::client::hold_stream(&state, Some(&caller), None)?;
+    let notes = streams::user(&state, &caller, after).await?;
+    Ok(event_stream(super::client::holding(notes, held)))
 }
 
 /// Registers a webhook: each of the caller's notifications is POSTed to
@@ -241,6 +243,7 @@ problems! {
     /// What `stream_notifications` answers besides the common problems.
     StreamNotificationsProblems {
         CursorExpired: "notifications after `Last-Event-ID` may have been pruned; reconnect without it and refetch",
+        LimitReached: "as many streams and long polls open as a user may have",
     }
     /// What `create_webhook` answers besides the common problems.
     CreateWebhookProblems { BadRequest: "not an absolute http(s) URL", TooManyWebhooks }

@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod auth;
 pub mod body;
+pub mod client;
 pub mod commands;
 pub mod email;
 pub mod events;

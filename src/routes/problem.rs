@@ -75,6 +75,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        C::LimitReached => StatusCode::TOO_MANY_REQUESTS,
+        C::Busy => StatusCode::SERVICE_UNAVAILABLE,
         C::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -110,6 +112,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",
+        C::LimitReached => "Limit reached",
+        C::Busy => "Busy",
         C::Internal => "Internal server error",
         // A code without a title of its own: its status's reason phrase.
         _ => status(code).canonical_reason().unwrap_or("Error"),

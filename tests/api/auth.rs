@@ -246,7 +246,7 @@ async fn the_generated_secret_survives_a_restart() {
 }
 
 #[actix_web::test]
-async fn failed_logins_are_throttled_per_account_across_processes_with_retry_after() {
+async fn failed_logins_are_throttled_per_account_and_address_across_processes_with_retry_after() {
     let app = TestApp::spawn().await;
     let ann = app.register("ann").await;
     app.register("bob").await;
@@ -265,15 +265,19 @@ async fn failed_logins_are_throttled_per_account_across_processes_with_retry_aft
             (reply.status().as_u16(), retry)
         }
     };
-    // Given ten wrong passwords for ann, all refused as wrong …
-    for _ in 0..crate::support::settings(&app.db.url).login_account_failures {
+    // Given five wrong passwords for ann from this address, all refused as
+    // wrong …
+    for _ in 0..crate::support::settings(&app.db.url)
+        .limits
+        .login_pair_failures
+    {
         assert_eq!(
             login(app.base.clone(), "ann", "wrong-password").await,
             (401, None)
         );
     }
-    // … then even the right password is 429 with Retry-After, on this process
-    // and on another one on the same database …
+    // … then even the right password from here is 429 with Retry-After, on
+    // this process and on another one on the same database …
     let second =
         crate::support::start_server(&app.db.url, &crate::support::settings(&app.db.url)).await;
     for base in [app.base.clone(), second] {
@@ -296,11 +300,12 @@ async fn failed_logins_are_throttled_per_account_across_processes_with_retry_aft
     assert_eq!(login(app.base.clone(), "bob", "password123").await.0, 200);
     app.get("/v1/me/games", Some(&ann.token)).await.ok(200);
     // When the window has passed, ann logs in again and her count is cleared.
-    app.sql("UPDATE login_failures SET window_start = window_start - interval '16 minutes'")
+    app.sql("UPDATE limit_windows SET window_start = window_start - interval '16 minutes'")
         .await;
     assert_eq!(login(app.base.clone(), "ann", "password123").await.0, 200);
     assert_eq!(
-        app.count("login_failures WHERE key = 'account:ann'").await,
+        app.count("limit_windows WHERE key = 'login:ann@127.0.0.1'")
+            .await,
         0
     );
 }
@@ -310,7 +315,8 @@ async fn an_address_with_too_many_failures_is_throttled_for_every_account() {
     let app = TestApp::spawn().await;
     app.register("carol").await;
     app.sql(&format!(
-        "INSERT INTO login_failures VALUES ('address:127.0.0.1', now(), {})",
+        "INSERT INTO limit_windows VALUES ('login-address:127.0.0.1', now(), {}, now())
+         ON CONFLICT (key) DO UPDATE SET used = EXCLUDED.used, window_start = now()",
         crate::support::settings(&app.db.url).login_address_failures
     ))
     .await;
@@ -344,7 +350,8 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited() {
     let limit = crate::support::settings(&proxied.db.url).login_address_failures;
     proxied
         .sql(&format!(
-            "INSERT INTO login_failures VALUES ('address:203.0.113.7', now(), {limit})"
+            "INSERT INTO limit_windows VALUES ('login-address:203.0.113.7', now(), {limit}, now())
+             ON CONFLICT (key) DO UPDATE SET used = EXCLUDED.used, window_start = now()"
         ))
         .await;
     // The proxy's entry (the last) names the client; one the client wrote
@@ -367,13 +374,13 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited() {
     );
     assert_eq!(
         proxied
-            .count("login_failures WHERE key = 'address:198.51.100.9'")
+            .count("limit_windows WHERE key = 'login-address:198.51.100.9' AND used = 1")
             .await,
         1
     );
     assert_eq!(
         proxied
-            .count("login_failures WHERE key = 'address:127.0.0.1'")
+            .count("limit_windows WHERE key = 'login-address:127.0.0.1' AND used > 0")
             .await,
         0
     );
@@ -383,7 +390,8 @@ async fn behind_a_trusted_proxy_the_forwarded_address_is_the_one_limited() {
     direct.register("dave").await;
     direct
         .sql(&format!(
-            "INSERT INTO login_failures VALUES ('address:203.0.113.7', now(), {limit})"
+            "INSERT INTO limit_windows VALUES ('login-address:203.0.113.7', now(), {limit}, now())
+             ON CONFLICT (key) DO UPDATE SET used = EXCLUDED.used, window_start = now()"
         ))
         .await;
     forwarded_login(&direct, "203.0.113.7", "password123")

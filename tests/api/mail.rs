@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::future::join_all;
 use lettre::address::Envelope;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use mail_parser::MessageParser;
@@ -17,6 +18,9 @@ use tokio::sync::{Mutex, mpsc};
 
 use crate::play::verified_audit;
 use crate::support::{TestApp, User};
+
+/// What the SMTP listener says of every mail it does not act on.
+const NOT_ACCEPTED: &str = "this mail was not accepted";
 
 /// A mail the catcher received: its envelope recipients and its bytes.
 #[derive(Debug, Clone)]
@@ -556,10 +560,13 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
     let forged_to = format!("play+{}@play.test", String::from_utf8(forged).unwrap());
     let raw = reply(from, &forged_to, "forged@mail.test", &turn, "1");
     let refused = smtp_in(listen, from, &forged_to, &raw).await.unwrap_err();
-    assert!(refused.contains("signature"), "{refused}");
+    // Every refusal says the same; `mail-in` (the operator's) says why.
+    assert!(refused.contains(NOT_ACCEPTED), "{refused}");
+    assert!(mail_in(&app, &raw).await.contains("signature"));
     nothing_written().await;
 
-    // The token of this game with another game's id in it.
+    // The token of this game with another game's id where it would be in
+    // the clear (it is encrypted: nothing reads there).
     let mut bytes = data_encoding::BASE32_NOPAD
         .decode(token.to_ascii_uppercase().as_bytes())
         .unwrap();
@@ -575,8 +582,9 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
         smtp_in(listen, from, &moved_to, &raw)
             .await
             .unwrap_err()
-            .contains("signature")
+            .contains(NOT_ACCEPTED)
     );
+    assert!(mail_in(&app, &raw).await.contains("signature"));
     nothing_written().await;
 
     // An expired token, signed with the server's own key.
@@ -598,7 +606,7 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
         uuid::Uuid::parse_str(&id).unwrap(),
         seat as u8,
         game["version"].as_i64().unwrap(),
-        chrono::Utc::now() - chrono::Duration::minutes(1),
+        chrono::Utc::now() - chrono::Duration::days(1),
     );
     let expired_to = hatstand::mail::token::reply_address(
         &expired,
@@ -611,8 +619,9 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
         smtp_in(listen, from, &expired_to, &raw)
             .await
             .unwrap_err()
-            .contains("expired")
+            .contains(NOT_ACCEPTED)
     );
+    assert!(mail_in(&app, &raw).await.contains("expired"));
     nothing_written().await;
 
     // A sender who is not the player.
@@ -621,8 +630,9 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
         smtp_in(listen, "mallory@mail.test", to, &raw)
             .await
             .unwrap_err()
-            .contains("sender")
+            .contains(NOT_ACCEPTED)
     );
+    assert!(mail_in(&app, &raw).await.contains("sender"));
     nothing_written().await;
 
     // An auto-reply.
@@ -634,7 +644,7 @@ async fn mail_that_is_not_a_valid_move_is_refused_and_writes_nothing() {
         smtp_in(listen, from, to, away.as_bytes())
             .await
             .unwrap_err()
-            .contains("automatic")
+            .contains(NOT_ACCEPTED)
     );
     let said = mail_in(&app, away.as_bytes()).await;
     assert!(said.contains("ignored: an automatic mail"), "{said}");
@@ -1039,6 +1049,93 @@ async fn a_code_whose_mail_is_given_up_leaves_the_outbox() {
     assert_eq!(
         app.count("mail_outbox WHERE payload ->> 'address' = 'lost@mail.test'")
             .await,
+        1
+    );
+}
+
+/// A replayed reply token is answered once a turn, however many fresh
+/// `Message-ID`s it comes with, even all at once; and a seat gets at most
+/// `--refusal-mails-per-seat` "not accepted" mails a day.
+#[actix_web::test]
+async fn a_replayed_reply_is_answered_once_a_turn_and_refusals_are_limited_per_seat() {
+    let catcher = Catcher::start().await;
+    let listen: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let smtp = format!("smtp://{}", catcher.address);
+    let app = TestApp::spawn_with(|s| {
+        s.mail.smtp_url = Some(smtp);
+        s.mail.smtp_listen = Some(listen);
+        s.mail.mail_domain = "play.test".into();
+        s.limits.refusal_mails_per_seat = 2;
+    })
+    .await;
+    let addresses = ["gil@mail.test", "hob@mail.test"];
+    let users = players_with_addresses(&app, &catcher, &addresses).await;
+    let id = app.started_game(&users, "hats", json!({})).await;
+    let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap() as usize;
+    let from = addresses[seat];
+    let mut kept = Vec::new();
+    let turn = loop {
+        let mail = catcher.next_to(from, &mut kept).await;
+        if mail.reply_to().is_some() && mail.text().contains(&format!("/#/games/{id}")) {
+            break mail;
+        }
+    };
+    let refusals = || app.count("mail_outbox WHERE kind = 'move_refused'");
+    let to = turn.reply_to().unwrap();
+    let version = app.game(&id, None).await["version"].clone();
+    // Given ten replies with no move to one turn mail, each with its own
+    // Message-ID, sent at once …
+    let burst = join_all((0..10).map(|n| {
+        let raw = reply(
+            from,
+            &to,
+            &format!("burst-{n}@mail.test"),
+            &turn,
+            "no move here",
+        );
+        let to = to.clone();
+        async move { smtp_in(listen, from, &to, &raw).await }
+    }))
+    .await;
+    // … one is answered, the others refused alike, and nothing was played.
+    assert_eq!(burst.iter().filter(|r| r.is_ok()).count(), 1);
+    assert!(
+        burst
+            .iter()
+            .filter_map(|r| r.as_ref().err())
+            .all(|e| e.contains(NOT_ACCEPTED))
+    );
+    assert_eq!(refusals().await, 1);
+    assert_eq!(app.game(&id, None).await["version"], version);
+    // The answer's own reply address is answered once more: the seat's
+    // second refusal today, its last.
+    let answer = loop {
+        let mail = catcher.next_to(from, &mut kept).await;
+        if mail.subject() == "Your move was not accepted" {
+            break mail;
+        }
+    };
+    let again = answer.reply_to().unwrap();
+    let raw = reply(from, &again, "again@mail.test", &answer, "no move here");
+    smtp_in(listen, from, &again, &raw).await.unwrap();
+    assert_eq!(refusals().await, 2);
+    let last = loop {
+        let mail = catcher.next_to(from, &mut kept).await;
+        if mail.subject() == "Your move was not accepted" {
+            break mail;
+        }
+    };
+    let third = last.reply_to().unwrap();
+    let raw = reply(from, &third, "third@mail.test", &last, "no move here");
+    let refused = smtp_in(listen, from, &third, &raw).await.unwrap_err();
+    assert!(refused.contains(NOT_ACCEPTED), "{refused}");
+    assert_eq!(refusals().await, 2);
+    // A move by that last address is still played: the limit is on refusals.
+    let (code, _) = listed_moves(&last.text())[0].clone();
+    let raw = reply(from, &third, "move@mail.test", &last, &code);
+    smtp_in(listen, from, &third, &raw).await.unwrap();
+    assert_eq!(
+        app.count("mail_outbox WHERE kind = 'move_accepted'").await,
         1
     );
 }

@@ -29,6 +29,8 @@ struct Table {
     /// Every mail received, in order.
     mails: Vec<Caught>,
     replies: usize,
+    /// The server's mail key (reply tokens are encrypted with it).
+    secret: Vec<u8>,
 }
 
 impl Table {
@@ -47,6 +49,7 @@ impl Table {
             addresses.push(address);
         }
         let id = app.started_game(&users, ruleset, options).await;
+        let secret = mail_secret(&app).await;
         let mut table = Table {
             app,
             catcher,
@@ -56,6 +59,7 @@ impl Table {
             addresses,
             mails: Vec::new(),
             replies: 0,
+            secret,
         };
         table.settle().await;
         table
@@ -207,7 +211,7 @@ async fn play_out(table: &mut Table, late_building: bool) {
             .latest_turn_mail(seat)
             .unwrap_or_else(|| panic!("no turn mail for seat {seat} after {moves} moves"));
         if late_building && to_act.len() > 1 {
-            let shown = crate::mail_play::token_version(&mail);
+            let shown = crate::mail_play::token_version(&mail, &table.secret);
             assert!(
                 moves < 2 || shown < game["version"].as_i64().unwrap(),
                 "the building replies are late"
@@ -238,11 +242,27 @@ async fn play_out(table: &mut Table, late_building: bool) {
 }
 
 /// The version a mail's reply address holds.
-fn token_version(mail: &Caught) -> i64 {
+fn token_version(mail: &Caught, secret: &[u8]) -> i64 {
     let to = mail.reply_to().unwrap();
     let token = hatstand::mail::token::token_in(&to).unwrap();
-    let (token, _) = hatstand::mail::token::ReplyToken::decode(token).unwrap();
+    let (token, _, _) = hatstand::mail::token::ReplyToken::decode(token, secret).unwrap();
     i64::from(token.version)
+}
+
+/// The server's mail key, as stored.
+async fn mail_secret(app: &TestApp) -> Vec<u8> {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        value: String,
+    }
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let row: Row = diesel::sql_query("SELECT value FROM server_secrets WHERE name = 'mail'")
+        .get_result(&mut conn)
+        .await
+        .unwrap();
+    hex::decode(row.value).unwrap()
 }
 
 #[actix_web::test]

@@ -17,6 +17,7 @@ mod events;
 mod export;
 mod games;
 mod invitations;
+mod limits;
 mod mail;
 mod mail_play;
 mod metrics;

@@ -269,6 +269,17 @@ pub fn settings(url: &str) -> Settings {
             mail_tick_ms: 100,
             mail_attempts: 3,
         },
+        // The defaults, but for the limits every test would trip over (all
+        // its accounts register, and its games are made, from one address
+        // in moments; bots play bots in several games at once); those have
+        // their own tests (`limits.rs`).
+        limits: hatstand::config::LimitSettings {
+            registrations_per_address: 0,
+            codes_per_address: 0,
+            games_per_hour: 0,
+            bot_games_at_once: 0,
+            ..hatstand::config::LimitSettings::default()
+        },
     }
 }
 
@@ -386,7 +397,7 @@ impl TestApp {
         }
     }
 
-    async fn reply(
+    pub async fn reply(
         mut response: awc::ClientResponse<
             impl futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>
             + Unpin,

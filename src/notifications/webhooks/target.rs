@@ -61,63 +61,109 @@ pub fn refusal(host: &str, allow_private: bool) -> Option<String> {
         }
     };
     inward.then(|| {
-        format!("url must not point to a loopback, private or link-local address ({host})")
+        format!("url must not point to a loopback, private, link-local or other non-public address ({host})")
     })
 }
 
 /// Whether `ip` is a public unicast address: not unspecified, loopback,
-/// private (RFC 1918, unique local), shared (RFC 6598), link-local,
-/// multicast, broadcast, documentation, benchmarking or reserved. An
-/// IPv4-mapped IPv6 address is judged as its IPv4 address.
+/// private (RFC 1918, unique local, the old site-local `fec0::/10`),
+/// shared (RFC 6598), link-local, multicast, broadcast, documentation,
+/// benchmarking, the IETF protocol block (`192.0.0.0/24`), the 6to4 relay
+/// block, or reserved. An IPv6 address that carries an IPv4 address to
+/// reach is judged as that address (IPv4-mapped `::ffff:0:0/96`, 6to4
+/// `2002::/16`); IPv4-compatible `::/96`, NAT64 (`64:ff9b::/96`,
+/// `64:ff9b:1::/48`, which a NAT64 gateway would carry to any IPv4 address,
+/// private ones too), Teredo (`2001::/32`), ORCHID and the discard block
+/// are never public.
+#[must_use]
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_unspecified()
-                || v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || v4.is_documentation()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b))
-                || (a == 198 && (b == 18 || b == 19))
-                || a >= 240)
-        }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => is_public(IpAddr::V4(v4)),
-            None => {
-                let documentation = v6.segments()[..2] == [0x2001, 0x0db8];
-                !(v6.is_unspecified()
-                    || v6.is_loopback()
-                    || v6.is_multicast()
-                    || v6.is_unique_local()
-                    || v6.is_unicast_link_local()
-                    || documentation)
-            }
-        },
+        IpAddr::V4(v4) => is_public_v4(v4),
+        IpAddr::V6(v6) => is_public_v6(v6),
     }
 }
 
-/// Resolves host names to their public addresses only.
-struct PublicOnly;
+fn is_public_v4(v4: std::net::Ipv4Addr) -> bool {
+    let [a, b, c, _] = v4.octets();
+    !(v4.is_unspecified()
+        || v4.is_loopback()
+        || v4.is_private()
+        || v4.is_link_local()
+        || v4.is_broadcast()
+        || v4.is_multicast()
+        || v4.is_documentation()
+        || a == 0
+        || (a == 100 && (64..128).contains(&b))
+        || (a == 192 && b == 0 && c == 0)
+        || (a == 192 && b == 88 && c == 99)
+        || (a == 198 && (b == 18 || b == 19))
+        || a >= 240)
+}
 
-impl Resolve for PublicOnly {
+fn is_public_v6(v6: std::net::Ipv6Addr) -> bool {
+    if let Some(v4) = v6.to_ipv4_mapped() {
+        return is_public_v4(v4);
+    }
+    let s = v6.segments();
+    if s[0] == 0x2002 {
+        // 6to4: the IPv4 address of the relay is in bits 16..48.
+        let [a, b] = s[1].to_be_bytes();
+        let [c, d] = s[2].to_be_bytes();
+        return is_public_v4(std::net::Ipv4Addr::new(a, b, c, d));
+    }
+    let ipv4_compatible = s[..6] == [0; 6];
+    let nat64 = s[..2] == [0x0064, 0xff9b] && (s[2..6] == [0; 4] || s[2] == 1);
+    let teredo = s[..2] == [0x2001, 0];
+    let benchmarking = s[..3] == [0x2001, 0x0002, 0];
+    let orchid = s[0] == 0x2001 && (0x0010..0x0040).contains(&s[1]);
+    let discard = s[..4] == [0x0100, 0, 0, 0];
+    let documentation = s[..2] == [0x2001, 0x0db8] || s[0] == 0x3fff && s[1] < 0x1000;
+    let site_local = s[0] & 0xffc0 == 0xfec0;
+    !(ipv4_compatible
+        || nat64
+        || teredo
+        || benchmarking
+        || orchid
+        || discard
+        || documentation
+        || site_local
+        || v6.is_multicast()
+        || v6.is_unique_local()
+        || v6.is_unicast_link_local())
+}
+
+/// What a failed delivery's `last_error` says when the receiver's host
+/// could not be resolved to an address it may reach: the same for a name
+/// that does not resolve and one that resolves only inward, so that a user
+/// learns nothing about the server's network from it.
+pub const UNREACHABLE: &str = "could not connect to the receiver";
+
+/// Resolves host names to their public addresses only (unless
+/// `allow_private`), and takes an IP literal as itself (`[2001:db8::1]`
+/// too: the resolver is given the URL's host with its brackets).
+struct Guarded {
+    allow_private: bool,
+}
+
+impl Resolve for Guarded {
     fn lookup<'a>(
         &'a self,
         host: &'a str,
         port: u16,
     ) -> LocalBoxFuture<'a, Result<Vec<SocketAddr>, Box<dyn std::error::Error>>> {
         Box::pin(async move {
-            let all: Vec<SocketAddr> = tokio::net::lookup_host((host, port)).await?.collect();
+            let literal = host.trim_start_matches('[').trim_end_matches(']');
+            let all: Vec<SocketAddr> = match literal.parse::<IpAddr>() {
+                Ok(ip) => vec![SocketAddr::new(ip, port)],
+                Err(_) => tokio::net::lookup_host((literal, port)).await?.collect(),
+            };
+            if self.allow_private {
+                return Ok(all);
+            }
             let public: Vec<SocketAddr> =
                 all.iter().copied().filter(|a| is_public(a.ip())).collect();
-            if public.is_empty() && !all.is_empty() {
-                return Err(format!(
-                    "{host} resolves only to loopback, private or link-local addresses"
-                )
-                .into());
+            if public.is_empty() {
+                return Err(format!("{host} resolves only to non-public addresses").into());
             }
             Ok(public)
         })
@@ -167,11 +213,7 @@ pub fn client(
     timeout: Duration,
     allow_private: bool,
 ) -> awc::Client {
-    let resolver = if allow_private {
-        Resolver::default()
-    } else {
-        Resolver::custom(PublicOnly)
-    };
+    let resolver = Resolver::custom(Guarded { allow_private });
     let connector = awc::Connector::new()
         .connector(TcpConnector::new(resolver).service())
         .rustls_0_23(tls);
@@ -221,9 +263,31 @@ mod tests {
             "2001:db8::1",
             "::ffff:127.0.0.1",
             "::ffff:169.254.169.254",
+            // The forms that reach this host or a private network.
+            "::127.0.0.1",
+            "::8.8.8.8",
+            "64:ff9b::7f00:1",
+            "64:ff9b::808:808",
+            "64:ff9b:1::a00:1",
+            "2002:7f00:1::",
+            "2002:a00:1::1",
+            "2002:c0a8:101::1",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "fec0::1",
+            "feff::1",
+            "192.0.0.8",
+            "192.0.0.170",
+            "192.88.99.1",
+            "2001:2::1",
+            "2001:10::1",
+            "100::1",
+            "3fff::1",
         ] {
             assert!(!public(ip), "{ip}");
         }
+        // 6to4 of a public address is as public as it.
+        assert!(public("2002:808:808::1"));
+        assert!(public("2a00:1450:4001:80b::200e"));
     }
 
     #[test]
@@ -238,6 +302,12 @@ mod tests {
             "http://[::1]/hook",
             "http://169.254.169.254/latest/meta-data",
             "http://10.0.0.5/hook",
+            "http://[::127.0.0.1]/hook",
+            "http://[64:ff9b::7f00:1]/hook",
+            "http://[2002:7f00:1::]/hook",
+            "http://[fec0::1]/hook",
+            "http://192.0.0.8/hook",
+            "http://[::ffff:10.0.0.1]/hook",
         ] {
             assert!(check_url(inward, false).is_err(), "{inward}");
             assert!(check_url(inward, true).is_ok(), "{inward}");
@@ -257,11 +327,24 @@ mod tests {
 
     #[actix_web::test]
     async fn names_resolve_to_public_addresses_only() {
-        let refused = PublicOnly.lookup("localhost", 80).await.unwrap_err();
+        let guarded = Guarded {
+            allow_private: false,
+        };
+        let refused = guarded.lookup("localhost", 80).await.unwrap_err();
         assert!(
             refused.to_string().contains("resolves only to"),
             "{refused}"
         );
+        // IP literals are taken as they are, brackets or not, and judged.
+        let public = guarded.lookup("[2606:4700::1111]", 443).await.unwrap();
+        assert_eq!(public, ["[2606:4700::1111]:443".parse().unwrap()]);
+        assert!(guarded.lookup("[::127.0.0.1]", 80).await.is_err());
+        assert!(guarded.lookup("192.0.0.8", 80).await.is_err());
+        let open = Guarded {
+            allow_private: true,
+        };
+        let inward = open.lookup("[::1]", 8080).await.unwrap();
+        assert_eq!(inward, ["[::1]:8080".parse().unwrap()]);
     }
 
     #[test]

@@ -1,0 +1,2 @@
+DROP TABLE login_addresses;
+DROP TABLE limit_windows;
