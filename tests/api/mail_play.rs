@@ -510,11 +510,14 @@ async fn replies_are_read_forgivingly_but_never_on_a_doubtful_read() {
     if several > 1 {
         assert!(refused.contains("could mean"), "{refused}");
     }
-    // … as are a code and words naming different moves …
+    // … as are a code and words naming different moves (a reply address
+    // is answered once a turn: the player answers the refusal, which
+    // carries a new one) …
+    let refusal = table.latest_turn_mail(seat).unwrap();
     table
         .answer(
             seat,
-            &turn,
+            &refusal,
             &format!("1 {}", hatstand::mail::moves::written(&legal[1])),
         )
         .await;
@@ -522,8 +525,9 @@ async fn replies_are_read_forgivingly_but_never_on_a_doubtful_read() {
     assert!(refused.contains("name different moves"), "{refused}");
     assert_eq!(table.app.count("events").await, events);
     // … and a greeting, then the code written `#2`, is played.
+    let refusal = table.latest_turn_mail(seat).unwrap();
     table
-        .answer(seat, &turn, "Hello bruno,\n\n#2\n\nCheers")
+        .answer(seat, &refusal, "Hello bruno,\n\n#2\n\nCheers")
         .await;
     let accepted = table.last_answer(seat);
     assert!(
@@ -534,10 +538,10 @@ async fn replies_are_read_forgivingly_but_never_on_a_doubtful_read() {
         "{}",
         accepted.subject()
     );
-    // The answer threads under the turn mail.
+    // The answer threads under the mail it answers.
     let references = accepted.header("References").unwrap_or_default();
     assert!(
-        references.contains(&turn.header("Message-ID").unwrap()),
+        references.contains(&refusal.header("Message-ID").unwrap()),
         "{references}"
     );
     // A second reply to the same turn mail says which move was played.
