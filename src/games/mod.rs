@@ -17,6 +17,7 @@ pub mod export;
 pub mod invite;
 pub mod join;
 pub mod leave;
+pub mod log;
 pub mod open_game;
 pub mod projection;
 pub mod read;

@@ -45,9 +45,13 @@ pub struct Game {
     #[schema(example = "active")]
     #[schema(value_type = crate::games::GameStatus)]
     pub status: String,
-    /// The number of events in the game's log; every accepted command raises it.
+    /// The number of events in the game's log; every accepted command raises
+    /// it. The concurrency token: players count `counters` instead.
     #[schema(example = 17)]
     pub version: i64,
+    /// The turn, trick, round or deal now, as the rule book counts them (Top
+    /// Hats' play turn is in the game's log, `GET /v1/games/{id}/log`).
+    pub counters: crate::narration::Counters,
     /// The number of seats.
     #[schema(example = 3)]
     pub players: u8,
@@ -230,12 +234,16 @@ pub fn project<R: Ruleset>(
             (raw_json(&R::view(state, viewer))?, to_act, legal, result)
         }
     };
+    let counters = serde_json::from_str(view.get())
+        .map(|shown| crate::narration::counters(&game.ruleset, &shown, None))
+        .unwrap_or_default();
     Ok(Game {
         id: game.id,
         ruleset: game.ruleset.clone(),
         rules: game.rules(),
         status: game.status.clone(),
         version: game.version,
+        counters,
         players: u8::try_from(game.players).unwrap_or(0),
         options: shown_options(game),
         seats: seat_infos(seats),

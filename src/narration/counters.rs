@@ -10,12 +10,12 @@
 //!
 //! Never the log's `version`, which counts events, not moves.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The counters of one moment of a game; absent where a ruleset or phase
 /// has none.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Counters {
     /// The turn being played (from 1).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -20,6 +20,7 @@ use crate::games::create::{self as creating, CreateGame};
 use crate::games::invite::Decline;
 use crate::games::join::{Join, JoinGame};
 use crate::games::leave;
+use crate::games::log::{self as logging, GameLog};
 use crate::games::open_game;
 use crate::games::projection::Game;
 use crate::games::read::{self, Filter, GamePage};
@@ -147,6 +148,28 @@ pub(super) const fn privacy_of(seat: Option<u8>) -> Privacy {
         Some(_) => Privacy::Hidden,
         None => Privacy::PerViewer,
     }
+}
+
+/// The game's story in words, as the caller may know it (the same
+/// sentences as the turn mails): every move so far, the turn, trick,
+/// round or deal now, and the caller's last move.
+#[utoipa::path(
+    operation_id = "get_game_log", tag = "games", params(GamePath, IfNoneMatch),
+    security((), ("bearer" = [])),
+    responses((status = 200, description = "The game's story as the caller may know it", body = GameLog, headers(("ETag" = String, description = "This viewer's tag of this answer"), ("Cache-Control" = String, description = "`private, no-store` (a seat's story names its cards)"), ("Vary" = String, description = "`Authorization`"))), (status = 304, description = "Unchanged for this viewer; no body"), GetGameLogProblems)
+)]
+#[get("/games/{id}/log")]
+pub async fn log(state: State, caller: MaybeCaller, id: Id, req: HttpRequest) -> Answer {
+    let viewer = caller.0.map(|c| c.user_id);
+    let told = logging::log(&state, viewer, id.into_inner()).await?;
+    tags::json(
+        &req,
+        &state.view_tags,
+        "get_game_log",
+        viewer,
+        Privacy::Hidden,
+        &told,
+    )
 }
 
 /// Takes a seat (the lowest free one unless `seat` is given). The game starts
@@ -289,6 +312,8 @@ problems! {
         GameFull: "more bots than free seats",
         LimitReached: "too many games created in the hour, or open at once (all, bots only, strongest bots' seats)",
     }
+    /// What `get_game_log` answers besides the common problems.
+    GetGameLogProblems { BadRequest: "malformed id" }
     /// What `stream_game_events` answers besides the common problems.
     StreamGameEventsProblems {
         LimitReached: "as many streams and long polls open as a client address (without a token) or a user may have",

@@ -72,6 +72,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(games::create)
                 .service(games::list)
                 .service(games::get)
+                .service(games::log)
                 .service(games::join)
                 .service(games::add_bot)
                 .service(games::decline)

@@ -211,6 +211,7 @@ async fn every_tagged_operation_answers_304_only_to_its_own_viewer() {
         checked,
         [
             "get_game",
+            "get_game_log",
             "get_game_state",
             "list_events",
             "list_games",

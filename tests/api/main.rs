@@ -18,6 +18,7 @@ mod export;
 mod games;
 mod invitations;
 mod limits;
+mod log;
 mod mail;
 mod mail_play;
 mod metrics;

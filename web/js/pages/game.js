@@ -29,6 +29,7 @@ export async function show(root, { id, code }) {
         || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)) {
         game = fresh;
         draw();
+        tell();
       }
     } catch (error) {
       // Signed out or in as someone else meanwhile: the page is redrawn.
@@ -52,6 +53,7 @@ export async function show(root, { id, code }) {
       clearAlerts();
       window.dispatchEvent(new CustomEvent('hatstand:moved'));
       draw();
+      tell();
     } catch (error) {
       if (error.name === 'AbortError') return;
       refusal = `${label}: ${explain(error)}`;
@@ -71,6 +73,22 @@ export async function show(root, { id, code }) {
     return act(`Move not accepted (${board.describe(command)})`, () => sendCommand(id, game.version, command));
   };
 
+  // The game's story in words (GET /v1/games/{id}/log): the last moves
+  // and the move log, told as this viewer may know them.
+  let story = null;
+  const tell = async () => {
+    try {
+      const fresh = await get(`/v1/games/${id}/log`);
+      if (!story || fresh.version !== story.version) {
+        story = fresh;
+        draw();
+      }
+    } catch (error) {
+      // A table seen with its invite code before joining has no log yet.
+      if (error.name !== 'AbortError' && error.status !== 404) flash(explain(error));
+    }
+  };
+
   const draw = () => {
     const focused = document.activeElement;
     const refocus = focused?.dataset?.cmd ?? focused?.dataset?.select;
@@ -83,16 +101,19 @@ export async function show(root, { id, code }) {
     page.replaceChildren(...[
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
-        h('span', { class: 'muted' }, `${game.players} players · rules ${game.rules} · move ${game.version}`),
+        h('span', { class: 'muted', id: 'counters' }, [`${game.players} players`, counted(game.counters), `rules ${game.rules}`]
+          .filter(Boolean).join(' · ')),
         h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream),
         h('a', { class: 'rules-link', href: `#/rules/${game.ruleset}`, 'data-action': 'rules' },
           `How to play ${rulesetName(game.ruleset)}`)),
       seatList(game, names),
       statusLine(game, names),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
+      story && story.version === game.version ? lastMoves(game, story) : null,
       game.status === 'open' ? openTable(game, code, act) : null,
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, 'The table'), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
+      story && story.lines.length ? moveLog(story) : null,
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
       footer(game, act)].filter(Boolean));
     if (refocus) {
@@ -102,6 +123,7 @@ export async function show(root, { id, code }) {
     }
   };
   draw();
+  tell();
 
   let pending = null;
   const reloadSoon = () => {
@@ -138,6 +160,36 @@ export async function show(root, { id, code }) {
     clearInterval(clock);
     clearTimeout(pending);
   };
+}
+
+/** "turn 4", "round 2 of 15 · trick 3", "deal 1 of 2 · trick 5": the counters players count. */
+export function counted(counters) {
+  if (!counters) return '';
+  const parts = [];
+  if (counters.round) parts.push(counters.rounds ? `round ${counters.round} of ${counters.rounds}` : `round ${counters.round}`);
+  if (counters.trick) parts.push(`trick ${counters.trick}`);
+  if (counters.turn) parts.push(`turn ${counters.turn}`);
+  return parts.join(' · ');
+}
+
+/** What happened since the viewer's last move (a spectator: the last few
+ * things), in the words of the log. */
+function lastMoves(game, story) {
+  const since = story.my_last_move;
+  const lines = since === null || since === undefined
+    ? story.lines.slice(-3)
+    : story.lines.filter((line) => line.seq > since);
+  if (!lines.length) return null;
+  return h('div', { class: 'last-moves', id: 'last-moves', 'aria-live': 'polite' },
+    h('h2', { class: 'small' }, since === null || since === undefined ? 'Last moves' : 'Since your last move'),
+    h('ul', {}, lines.map((line) => h('li', { 'data-seq': line.seq }, line.text))));
+}
+
+/** The whole game so far, in words, newest last. */
+function moveLog(story) {
+  return h('details', { class: 'move-log', id: 'move-log' },
+    h('summary', {}, `Move log (${story.lines.length})`),
+    h('ol', {}, story.lines.map((line) => h('li', { 'data-seq': line.seq }, line.text))));
 }
 
 function seatList(game, names) {
