@@ -215,6 +215,14 @@ pub trait BotRules: Ruleset + Sized {
         legal[below(rng, legal.len())].clone()
     }
 
+    /// The commands a search weighs at its root, all of `seen.legal` by
+    /// default. A ruleset with many commands of which most are plainly poor
+    /// keeps the few its heuristic rates best (the greedy command always
+    /// among them), so that a small budget is spent on those; never empty.
+    fn root_candidates(seen: &Seen<'_, Self>) -> Vec<Self::Command> {
+        seen.legal.to_vec()
+    }
+
     /// Whether a search lets the other seats choose by
     /// [`BotRules::playout_command`] in its tree too (an opponent model),
     /// instead of by their own statistics there. Single-observer ISMCTS

@@ -131,7 +131,52 @@ impl BotRules for Hats {
     /// The other seats play as the playouts do in the tree too, each from
     /// its own hand.
     const OTHERS_BY_POLICY: bool = true;
+
+    /// The [`ROOT_MAIN`] main actions the greedy player rates best, the
+    /// [`ROOT_OPTIONAL`] best cards to give away (discard or offer), and
+    /// every answer to a swap: the greedy command is always among them.
+    fn root_candidates(seen: &Seen<'_, Self>) -> Vec<HatsCommand> {
+        let me = seen.seat.index();
+        let table = Table::of(seen.view);
+        let hand = seen.view.hand.clone().unwrap_or_default();
+        let unseen = unaccounted(seen);
+        let mut main = Vec::new();
+        let mut optional = Vec::new();
+        let mut out = Vec::new();
+        for &command in seen.legal {
+            match command {
+                HatsCommand::Exchange { .. } | HatsCommand::BlackHat { .. } => {
+                    main.push((value_of(&table, me, &hand, command), command));
+                }
+                HatsCommand::DiscardDraw { card } | HatsCommand::OfferSwap { card } => {
+                    optional.push((value_of_giving(&table, me, &hand, card, &unseen), command));
+                }
+                _ => out.push(command),
+            }
+        }
+        for (mut list, keep) in [(main, ROOT_MAIN), (optional, ROOT_OPTIONAL)] {
+            list.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // Ties with the last kept are kept too: greedy breaks them at random.
+            let floor = list.get(keep.saturating_sub(1)).map(|(v, _)| *v - 1e-9);
+            out.extend(
+                list.into_iter()
+                    .filter(|(v, _)| floor.is_none_or(|f| *v >= f))
+                    .map(|(_, c)| c),
+            );
+        }
+        if out.is_empty() {
+            seen.legal.to_vec()
+        } else {
+            out
+        }
+    }
 }
+
+/// The main actions a search weighs at its root.
+const ROOT_MAIN: usize = 6;
+
+/// The cards to give away a search weighs at its root.
+const ROOT_OPTIONAL: usize = 3;
 
 /// One playout command in this many is drawn at random.
 const RANDOM_ONE_IN: usize = 10;
