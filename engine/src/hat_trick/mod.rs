@@ -196,7 +196,7 @@ impl Ruleset for HatTrick {
                 });
             }
             HatTrickEvent::TrickWon(t) => {
-                state.played.extend(state.trick.drain(..));
+                state.played.append(&mut state.trick);
                 if let Some(won) = state.tricks_won.get_mut(t.winner.index()) {
                     *won += 1;
                 }
