@@ -5,7 +5,9 @@
 //! Level `a` plays one seat and level `b` every other seat; `a`'s seat
 //! rotates through the table from game to game, so no seat's advantage
 //! counts for either. A game counts 1 for `a` when it wins alone, ½ when
-//! it shares the win or nobody wins (a draw), 0 otherwise. The last line
+//! it shares the win or nobody wins (a draw), 0 otherwise. The line before
+//! the last compares that share with the fair share (one game in `players`):
+//! `<a> wins <r>× its fair share of <f>% (95% CI <lo>–<hi>×)`. The last line
 //! reads `arena: <a> vs <b>: <w>% (95% CI <lo>–<hi>) over <n> games, <d>
 //! decisions/s`.
 
@@ -16,6 +18,7 @@ use clap::Args;
 use hatstand::engine::bots::arena::{self, Played, Table};
 use hatstand::engine::bots::{BotRules, Level};
 use hatstand::engine::{GameKind, Ruleset, with_ruleset};
+use hatstand::record::out::AUTOPLAY_ITERATIONS;
 
 /// Options of `hatstand arena`.
 #[derive(Debug, Clone, Args)]
@@ -32,8 +35,9 @@ pub struct ArenaArgs {
     /// The two levels, `a,b`: `a` takes one seat, `b` the others.
     #[arg(long, default_value = "ismcts,random")]
     pub bots: String,
-    /// Search iterations per `ismcts` decision.
-    #[arg(long, default_value_t = 1000)]
+    /// Search iterations per `ismcts` decision (default: the server's
+    /// autoplay budget, `record::out::AUTOPLAY_ITERATIONS`).
+    #[arg(long, default_value_t = AUTOPLAY_ITERATIONS)]
     pub iterations: u32,
     /// A wall-clock limit per decision, in milliseconds (none by default:
     /// the iterations alone bound a search, so a run is reproducible).
@@ -229,6 +233,14 @@ fn print_table<R: Ruleset>(
     }
     println!(
         "  {a} scores {m:+.2} ± {m_ci:.2} per game against the mean of the {b} seats (95% CI)"
+    );
+    let fair = 1.0 / players as f64;
+    println!(
+        "  {a} wins {:.2}× its fair share of {:.1}% (95% CI {:.2}–{:.2}×)",
+        w / fair,
+        100.0 * fair,
+        (w - w_ci).max(0.0) / fair,
+        (w + w_ci).min(1.0) / fair,
     );
     println!(
         "arena: {a} vs {b}: {:.1}% (95% CI {:.1}–{:.1}) over {n} games, {per_second:.0} decisions/s",

@@ -83,13 +83,13 @@ fn decide<R: BotRules>(
             "seat {seat_no} has nothing to play"
         )));
     }
-    let seen = Seen::<R> {
-        options: &options,
-        players: loaded.seats.len(),
-        seat: seat(usize::from(seat_no)),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<R>::new(
+        &options,
+        loaded.seats.len(),
+        seat(usize::from(seat_no)),
+        &view,
+        &legal,
+    );
     let budget = Budget {
         iterations: MAX_ITERATIONS,
         deadline: Some(Instant::now() + budget),

@@ -127,13 +127,7 @@ pub fn autoplay_command<R: BotRules>(
     let mut seed = [0u8; 32];
     randomness.stream("autoplay", version).fill_bytes(&mut seed);
     let view = R::view(state, Viewer::Seat(seat));
-    let seen = Seen::<R> {
-        options,
-        players,
-        seat,
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<R>::new(options, players, seat, &view, &legal);
     let budget = Budget::iterations(AUTOPLAY_ITERATIONS);
     Some(bots::decide(
         level,

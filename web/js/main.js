@@ -15,6 +15,7 @@ const routes = [
   [/^#\/signup$/, () => import('./pages/signin.js'), () => ({ mode: 'signup' })],
   [/^#\/new$/, () => import('./pages/new-game.js'), () => ({})],
   [/^#\/watch$/, () => import('./pages/watch.js'), () => ({})],
+  [/^#\/bots$/, () => import('./pages/bots.js'), () => ({})],
   [/^#\/settings$/, () => import('./pages/settings.js'), () => ({})],
   [/^#\/games\/([0-9a-f-]{36})$/, () => import('./pages/game.js'), (m, q) => ({ id: m[1], code: q.get('code') })],
   [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],

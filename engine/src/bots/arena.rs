@@ -64,13 +64,7 @@ pub fn play<R: BotRules>(
         };
         let legal = R::legal_commands(&state, actor);
         let view = R::view(&state, Viewer::Seat(actor));
-        let seen = Seen::<R> {
-            options,
-            players,
-            seat: actor,
-            view: &view,
-            legal: &legal,
-        };
+        let seen = Seen::<R>::new(options, players, actor, &view, &legal);
         let started = Instant::now();
         let budget = Budget {
             iterations: table.iterations,

@@ -1,10 +1,17 @@
 //! Bots: players that decide from what their seat sees, and nothing else.
 //!
-//! A bot is given a [`Seen`]: the game's options, the number of seats, its
-//! seat, **its seat's redacted view** (exactly what `GET /v1/games/{id}` shows
-//! that seat) and the legal commands listed there. It never receives the
-//! engine state, so it cannot cheat: two games that look the same from its
-//! seat get the same command from it under the same random seed.
+//! A bot is given a [`Seen`]: the game's **public** options, the number of
+//! seats, its seat, **its seat's redacted view** (exactly what `GET
+//! /v1/games/{id}` shows that seat) and the legal commands listed there. It
+//! never receives the engine state, so it cannot cheat: two games that look
+//! the same from its seat get the same command from it under the same random
+//! seed.
+//!
+//! The options a bot is shown are [`BotRules::public_options`] of the game's:
+//! [`Seen::new`] is the only way to make a [`Seen`] and strips them itself, so
+//! no ruleset's bot can read what players are not shown (explicit deals,
+//! `options.deals`, which set puzzles, replayed deals and duplicate
+//! tournaments, are hidden from every seat).
 //!
 //! Three levels play every ruleset and every player count:
 //! - [`Level::Random`]: a uniformly random legal command;
@@ -117,9 +124,12 @@ impl Budget {
 }
 
 /// Everything a bot is told: what its seat sees, nothing more.
-pub struct Seen<'a, R: Ruleset + ?Sized> {
-    /// The game's options (public).
-    pub options: &'a R::Options,
+///
+/// Made only by [`Seen::new`], which keeps of the options what every player
+/// is shown ([`BotRules::public_options`]).
+pub struct Seen<'a, R: BotRules> {
+    /// The game's public options (private: only [`Seen::new`] sets them).
+    options: R::Options,
     /// Seats at the table.
     pub players: usize,
     /// The bot's seat.
@@ -130,8 +140,43 @@ pub struct Seen<'a, R: Ruleset + ?Sized> {
     pub legal: &'a [R::Command],
 }
 
+impl<'a, R: BotRules> Seen<'a, R> {
+    /// What `seat` is told: the public part of the game's `options`
+    /// ([`BotRules::public_options`]; explicit deals never get through), the
+    /// number of seats, the seat's redacted `view` and its `legal` commands.
+    #[must_use]
+    pub fn new(
+        options: &R::Options,
+        players: usize,
+        seat: Seat,
+        view: &'a R::View,
+        legal: &'a [R::Command],
+    ) -> Seen<'a, R> {
+        Seen {
+            options: R::public_options(options),
+            players,
+            seat,
+            view,
+            legal,
+        }
+    }
+
+    /// The game's options as every player is shown them.
+    #[must_use]
+    pub fn options(&self) -> &R::Options {
+        &self.options
+    }
+}
+
 /// What a ruleset gives its bots beyond the engine contract.
 pub trait BotRules: Ruleset + Sized {
+    /// The options as every player is shown them: whatever a seat may not
+    /// see (explicit deals) removed, so that a bot decides from the public
+    /// rules of the game alone. [`Seen::new`] applies it; a ruleset states
+    /// it (no default), so a new option stays hidden from bots until its
+    /// ruleset says it is public.
+    fn public_options(options: &Self::Options) -> Self::Options;
+
     /// A complete state the game could be in, given only what `seen.seat`
     /// sees: every hidden card (or hat) is drawn from `rng` among those the
     /// view leaves unaccounted for, respecting what the view proves (hand
@@ -168,6 +213,14 @@ pub trait BotRules: Ruleset + Sized {
     ) -> Self::Command {
         let _ = (state, actor);
         legal[below(rng, legal.len())].clone()
+    }
+
+    /// The commands a search weighs at its root, all of `seen.legal` by
+    /// default. A ruleset with many commands of which most are plainly poor
+    /// keeps the few its heuristic rates best (the greedy command always
+    /// among them), so that a small budget is spent on those; never empty.
+    fn root_candidates(seen: &Seen<'_, Self>) -> Vec<Self::Command> {
+        seen.legal.to_vec()
     }
 
     /// Whether a search lets the other seats choose by
@@ -242,6 +295,6 @@ pub fn decide<R: BotRules>(
 
 /// A uniformly random legal command.
 #[must_use]
-pub fn random<R: Ruleset>(seen: &Seen<'_, R>, rng: &mut impl RngCore) -> R::Command {
+pub fn random<R: BotRules>(seen: &Seen<'_, R>, rng: &mut impl RngCore) -> R::Command {
     seen.legal[below(rng, seen.legal.len())].clone()
 }

@@ -4,7 +4,8 @@
 //! One tree of commands is shared by all determinizations. An iteration:
 //! 1. draws a complete state consistent with the bot's view
 //!    ([`BotRules::determinize`]);
-//! 2. walks down from the root: at each step the first seat to act chooses;
+//! 2. walks down from the root (whose commands are the ruleset's candidates,
+//!    [`BotRules::root_candidates`], all legal ones by default): at each step the first seat to act chooses;
 //!    every child whose command is legal now gains one *availability*; if a
 //!    legal command has no child yet, one is added and the walk stops there,
 //!    else the child with the best UCB score (mean reward + `C`·√(ln
@@ -64,15 +65,18 @@ pub fn ismcts<R: BotRules>(seen: &Seen<'_, R>, budget: Budget, rng: &mut BotRng)
         availability: 0,
         reward: 0.0,
     }];
+    let root = R::root_candidates(seen);
     for iteration in 0..budget.iterations {
-        if iteration % 16 == 15
+        // Checked before every iteration (a clock read is nothing beside
+        // one), so a search overruns its deadline by one iteration at most.
+        if iteration > 0
             && budget
                 .deadline
                 .is_some_and(|deadline| std::time::Instant::now() >= deadline)
         {
             break;
         }
-        iterate::<R>(seen, &mut nodes, rng);
+        iterate::<R>(seen, &root, &mut nodes, rng);
     }
     let best = nodes[0]
         .children
@@ -94,7 +98,12 @@ pub fn ismcts<R: BotRules>(seen: &Seen<'_, R>, budget: Budget, rng: &mut BotRng)
 }
 
 /// One iteration: determinize, select, expand, play out, back up.
-fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, rng: &mut BotRng) {
+fn iterate<R: BotRules>(
+    seen: &Seen<'_, R>,
+    root: &[R::Command],
+    nodes: &mut Vec<Node<R::Command>>,
+    rng: &mut BotRng,
+) {
     let mut state = R::determinize(seen, rng);
     let randomness = Randomness::from_seed(&format!("ismcts-{:016x}", rng.next_u64()));
     let mut path = vec![0usize];
@@ -105,7 +114,7 @@ fn iterate<R: BotRules>(seen: &Seen<'_, R>, nodes: &mut Vec<Node<R::Command>>, r
             break;
         }
         let (actor, legal) = if current == 0 {
-            (seen.seat, seen.legal.to_vec())
+            (seen.seat, root.to_vec())
         } else {
             let Some(actor) = R::to_act(&state).first().copied() else {
                 break;

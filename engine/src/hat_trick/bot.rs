@@ -3,21 +3,21 @@
 //! # Determinization
 //!
 //! Everything public is copied from the view: the deal number, dealer, trump,
-//! indicator, the trick under way, tricks taken, scoring tricks, predictions,
-//! scores and the last scored deal (the view holds only the last one, so the
-//! rebuilt state's score sheet has only that deal; nothing in play reads the
-//! earlier ones). The seat's own hand is its own. The other cards of the deck
-//! are *unaccounted for*: they are in another seat's hand (the view gives
-//! each count), among the face-down left-over cards (the view gives their
-//! number), or were played to an earlier trick of the deal (the view does not
-//! list those: whatever remains). They are dealt at random into those places,
-//! respecting what the view proves:
+//! indicator, the trick under way and the cards played to the earlier tricks
+//! of the deal, tricks taken, scoring tricks, predictions, scores and the
+//! last scored deal (the view holds only the last one, so the rebuilt state's
+//! score sheet has only that deal; nothing in play reads the earlier ones).
+//! The seat's own hand is its own. Explicit deals are never read: players
+//! are not shown them ([`BotRules::public_options`] removes them). The other
+//! cards of the deck are *unaccounted for*: they are in another seat's hand
+//! (the view gives each count) or among the face-down left-over cards (the
+//! view gives their number); whatever remains beyond those (only in a game
+//! stored before views listed the cards played) was played. They are dealt
+//! at random into those places, respecting what the view proves:
 //!
 //! - the cut card is in the dealer's hand while the view names its holder,
 //!   and has been played once it does not;
-//! - with an explicit deal in the options (public), each seat's cards come
-//!   from its own dealt hand and the left-over cards are those dealt;
-//! - a seat that did not follow the led suit in the trick under way holds
+//! - a seat that did not follow the led suit in a trick of the deal holds
 //!   none of it, nor whatever the rule of play would have made it play
 //!   instead (the highest trump or card of the same colour: none of it, or
 //!   none above the card it played);
@@ -28,18 +28,29 @@ use super::HatTrick;
 use super::cards::{Card, Hand, JOKERS, Suit, bits};
 use super::commands::HatTrickCommand;
 use super::events::HandView;
-use super::options::{IndicatorKind, PlayRule};
+use super::options::{HatTrickOptions, IndicatorKind, PlayRule};
 use super::rules::{led_suit, trick_winner};
+use super::scoring::RoundResult;
 use super::state::{HatTrickState, Play, Trump};
+use super::view;
 use super::view::HatTrickView;
 use crate::bots::{BotRng, BotRules, Seen};
 use crate::random::below;
 use crate::ruleset::Seat;
+use crate::ruleset::{GameResult, Viewer};
 
 /// Attempts at a constrained deal before the constraints of play are dropped.
 const ATTEMPTS: usize = 32;
 
 impl BotRules for HatTrick {
+    /// Everything but the explicit deals, which players are not shown.
+    fn public_options(options: &HatTrickOptions) -> HatTrickOptions {
+        HatTrickOptions {
+            deals: Vec::new(),
+            ..options.clone()
+        }
+    }
+
     fn determinize(seen: &Seen<'_, Self>, rng: &mut BotRng) -> HatTrickState {
         let mut state = public_state(seen);
         let places = hidden_places(seen, &state);
@@ -99,6 +110,75 @@ impl BotRules for HatTrick {
         let predict = sure_of_last_trick(seen, card) && seen.legal.contains(&claim);
         HatTrickCommand::Play { card, predict }
     }
+
+    /// Each seat's margin over the best other seat in the final totals
+    /// (lowest wins in the negative game), squashed into `0..=1`; the search
+    /// stops sooner, at [`BotRules::horizon_rewards`], which scores the
+    /// match the same way.
+    fn rewards(result: &GameResult<RoundResult>, _players: usize) -> Vec<f64> {
+        margin_rewards(&result.scores, lowest_wins(&result.rounds))
+    }
+
+    /// The greedy heuristic from the actor's own view of `state`, except a
+    /// uniformly random command one time in [`RANDOM_ONE_IN`].
+    fn playout_command(
+        state: &HatTrickState,
+        actor: Seat,
+        legal: &[HatTrickCommand],
+        rng: &mut BotRng,
+    ) -> HatTrickCommand {
+        if below(rng, RANDOM_ONE_IN) == 0 {
+            return legal[below(rng, legal.len())].clone();
+        }
+        let view = view::view(state, Viewer::Seat(actor));
+        let seen = Seen::<HatTrick>::new(&state.options, state.n(), actor, &view, legal);
+        HatTrick::greedy(&seen, rng)
+    }
+
+    /// The other seats play the greedy heuristic in the tree as well, each
+    /// from its own cards.
+    const OTHERS_BY_POLICY: bool = true;
+
+    /// Once the deal of `seen` is scored (or the match is over), the totals'
+    /// margins, as [`BotRules::rewards`]: the later deals are dealt afresh
+    /// and this decision changes nothing in them.
+    fn horizon_rewards(seen: &Seen<'_, Self>, state: &HatTrickState) -> Option<Vec<f64>> {
+        let past = state.round != seen.view.round || state.finished;
+        past.then(|| {
+            margin_rewards(
+                &state.scores,
+                state.options.mode == super::options::Mode::Negative,
+            )
+        })
+    }
+}
+
+/// One playout command in this many is drawn at random.
+const RANDOM_ONE_IN: usize = 10;
+
+/// The points of a margin that make it count (about a scoring trick).
+const MARGIN_SCALE: f64 = 5.0;
+
+/// Whether the lowest total wins: a match of negative deals only.
+fn lowest_wins(rounds: &[RoundResult]) -> bool {
+    !rounds.is_empty() && rounds.iter().all(|r| r.negative)
+}
+
+/// Per seat, the logistic of its margin over the best other seat in
+/// `scores` (in the negative game: the best other's total minus its own),
+/// in points of scale [`MARGIN_SCALE`].
+fn margin_rewards(scores: &[i32], lowest_wins: bool) -> Vec<f64> {
+    let sign = if lowest_wins { -1.0 } else { 1.0 };
+    (0..scores.len())
+        .map(|i| {
+            let best_other = (0..scores.len())
+                .filter(|&j| j != i)
+                .map(|j| sign * f64::from(scores[j]))
+                .fold(f64::MIN, f64::max);
+            let margin = sign * f64::from(scores[i]) - best_other;
+            1.0 / (1.0 + (-margin / MARGIN_SCALE).exp())
+        })
+        .collect()
 }
 
 /// Where unaccounted-for cards may be.
@@ -138,7 +218,7 @@ struct Places {
 fn public_state(seen: &Seen<'_, HatTrick>) -> HatTrickState {
     let view = seen.view;
     let players = usize::from(view.players);
-    let table = seen.options.table(players);
+    let table = seen.options().table(players);
     let mut hands = vec![Hand::default(); players];
     if let (Some(own), Some(HandView::Cards(h))) = (
         hands.get_mut(seen.seat.index()),
@@ -148,7 +228,7 @@ fn public_state(seen: &Seen<'_, HatTrick>) -> HatTrickState {
     }
     HatTrickState {
         players: view.players,
-        options: seen.options.clone(),
+        options: seen.options().clone(),
         rounds: view.rounds,
         round: view.round,
         dealer: view.dealer,
@@ -161,6 +241,7 @@ fn public_state(seen: &Seen<'_, HatTrick>) -> HatTrickState {
         trick_number: view.trick_number,
         leader: view.leader,
         trick: view.trick.clone(),
+        played: view.played.clone(),
         tricks_won: view.tricks_won.clone(),
         scoring: view.scoring_tricks,
         predictions: view.predictions,
@@ -174,11 +255,14 @@ fn public_state(seen: &Seen<'_, HatTrick>) -> HatTrickState {
 fn hidden_places(seen: &Seen<'_, HatTrick>, state: &HatTrickState) -> Places {
     let view = seen.view;
     let players = state.n();
-    let table = seen.options.table(players);
-    let trick_cards = view.trick.iter().fold(0, |m, p| m | p.card.bit());
+    let table = seen.options().table(players);
+    let trick_cards = view
+        .trick
+        .iter()
+        .chain(&view.played)
+        .fold(0, |m, p| m | p.card.bit());
     let shown_left = view.left.iter().flatten().fold(0, |m, c| m | c.bit());
     let mut unknown = table.deck.0 & !state.hands[seen.seat.index()].0 & !trick_cards & !shown_left;
-    let explicit = seen.options.deals.get(usize::from(view.round));
     let mut holders: Vec<Holder> = (0..players)
         .filter(|&s| s != seen.seat.index())
         .map(|s| Holder {
@@ -187,7 +271,7 @@ fn hidden_places(seen: &Seen<'_, HatTrick>, state: &HatTrickState) -> Places {
                 Some(HandView::Count(k)) => usize::from(*k),
                 _ => 0,
             },
-            allowed: explicit.map_or(!0, |d| d.hands.get(s).map_or(0, |h| Hand::of(h).0)),
+            allowed: !0,
             max_jokers: u32::MAX,
             fixed: 0,
         })
@@ -195,7 +279,7 @@ fn hidden_places(seen: &Seen<'_, HatTrick>, state: &HatTrickState) -> Places {
     holders.push(Holder {
         slot: Slot::Left,
         count: view.left.iter().filter(|c| c.is_none()).count(),
-        allowed: explicit.map_or(!0, |d| Hand::of(&d.left).0),
+        allowed: !0,
         max_jokers: u32::MAX,
         fixed: 0,
     });
@@ -229,16 +313,18 @@ fn hidden_places(seen: &Seen<'_, HatTrick>, state: &HatTrickState) -> Places {
 /// the module documentation).
 fn restrict_by_trick(seen: &Seen<'_, HatTrick>, holders: &mut [Holder]) {
     let view = seen.view;
-    for (i, play) in view.trick.iter().enumerate() {
-        let Some(h) = holders
-            .iter_mut()
-            .find(|h| h.slot == Slot::Seat(play.seat.index()))
-        else {
-            continue;
-        };
-        h.allowed &= !cards_refused(seen, &view.trick[..i], play.card);
+    for trick in tricks_of_deal(view) {
+        for (i, play) in trick.iter().enumerate() {
+            let Some(h) = holders
+                .iter_mut()
+                .find(|h| h.slot == Slot::Seat(play.seat.index()))
+            else {
+                continue;
+            };
+            h.allowed &= !cards_refused(seen, &trick[..i], play.card);
+        }
     }
-    if let Some(by) = seen.options.joker_by_trick {
+    if let Some(by) = seen.options().joker_by_trick {
         for h in holders.iter_mut() {
             if let Slot::Seat(s) = h.slot {
                 let played = view.trick.iter().any(|p| p.seat.index() == s);
@@ -247,6 +333,24 @@ fn restrict_by_trick(seen: &Seen<'_, HatTrick>, holders: &mut [Holder]) {
             }
         }
     }
+}
+
+/// The tricks of the deal so far, the one under way last: the earlier ones
+/// cut from `played` (the first trick of 5 players has 4 cards, every other
+/// trick one per seat).
+fn tricks_of_deal(view: &HatTrickView) -> Vec<&[Play]> {
+    let n = usize::from(view.players);
+    let mut out = Vec::with_capacity(usize::from(view.trick_number));
+    let mut rest: &[Play] = &view.played;
+    let mut size = if n == 5 { n - 1 } else { n };
+    while !rest.is_empty() {
+        let (trick, later) = rest.split_at(size.min(rest.len()));
+        out.push(trick);
+        rest = later;
+        size = n;
+    }
+    out.push(&view.trick);
+    out
 }
 
 /// The cards a seat cannot hold after playing `card` on `before`: the led
@@ -262,7 +366,7 @@ fn cards_refused(seen: &Seen<'_, HatTrick>, before: &[Play], card: Card) -> u64 
     let colour = led.partner();
     let trump = seen.view.trump.suit();
     let none_of = |s: Option<Suit>| s.map_or(0, Suit::mask);
-    let refused = match (seen.options.play_rule, trump) {
+    let refused = match (seen.options().play_rule, trump) {
         (PlayRule::Standard, Some(t)) if suit == t => higher(card),
         (PlayRule::Standard, Some(t)) => t.mask(),
         (PlayRule::Standard, None) if suit == colour => higher(card),
@@ -446,7 +550,7 @@ fn sure_of_last_trick(seen: &Seen<'_, HatTrick>, card: Card) -> bool {
     let (Some(last), None) = (kept.next(), kept.next()) else {
         return false;
     };
-    let deck = seen.options.table(usize::from(view.players)).deck.0;
+    let deck = seen.options().table(usize::from(view.players)).deck.0;
     let in_trick = view.trick.iter().fold(card.bit(), |m, p| m | p.card.bit());
     last.suit().is_some()
         && last.suit() == view.trump.suit()

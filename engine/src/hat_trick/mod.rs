@@ -77,6 +77,9 @@
 //! - After the last card of a deal the same command records the trick, the
 //!   deal's score and the next deal (or the end of the match).
 //! - A trick of jokers only (impossible with these decks) would go to its leader.
+//! - Views list the cards played to the earlier tricks of the deal
+//!   (`played`, in order; every `played` event shows them anyway), so that a
+//!   player (or a bot) need not keep the deal's history to know them.
 //! - Views name the cut card's holder (`indicator_holder`, the dealer) while it
 //!   is still in their hand; the indicator itself stays public all deal.
 //! - A prediction is made with a play (`predict: true`), by any seat about to
@@ -167,6 +170,7 @@ impl Ruleset for HatTrick {
                 state.trick_number = 1;
                 state.leader = d.dealer.left(n);
                 state.trick.clear();
+                state.played.clear();
                 state.tricks_won.iter_mut().for_each(|t| *t = 0);
                 state.scoring = [None; 3];
                 state.predictions = [None; 2];
@@ -192,7 +196,7 @@ impl Ruleset for HatTrick {
                 });
             }
             HatTrickEvent::TrickWon(t) => {
-                state.trick.clear();
+                state.played.append(&mut state.trick);
                 if let Some(won) = state.tricks_won.get_mut(t.winner.index()) {
                     *won += 1;
                 }
@@ -213,6 +217,7 @@ impl Ruleset for HatTrick {
             }
             HatTrickEvent::RoundScored(r) => {
                 state.scores.clone_from(&r.totals);
+                state.played.clear();
                 state.results.push(r.clone());
             }
             HatTrickEvent::MatchEnded(_) => state.finished = true,

@@ -99,6 +99,11 @@ pub struct HatTrickState {
     pub leader: Seat,
     /// The cards played to the current trick, in order.
     pub trick: Vec<Play>,
+    /// The cards played to the earlier tricks of this deal, in order (public:
+    /// every `played` event shows them). Emptied when the deal is scored, so
+    /// a finished match has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played: Vec<Play>,
     /// Tricks taken this deal, per seat.
     pub tricks_won: Vec<u8>,
     /// Winners of the scoring tricks so far: 1st, 6th, last.
@@ -133,6 +138,7 @@ impl HatTrickState {
             trick_number: 0,
             leader: seat(0),
             trick: Vec::with_capacity(6),
+            played: Vec::new(),
             tricks_won: vec![0; players],
             scoring: [None; 3],
             predictions: [None; 2],

@@ -1,7 +1,8 @@
 //! What each viewer sees: the public table and their own hand.
 //!
 //! Public: trump and whether the deal is negative, the indicator (face up, or
-//! the cut card with its holder), the current trick, tricks taken,
+//! the cut card with its holder), the current trick and the cards played to
+//! the earlier tricks of the deal (each in a `played` event too), tricks taken,
 //! predictions, scores. Private: each seat's own hand. Left-over cards other
 //! than the indicator stay hidden until the audit.
 
@@ -45,6 +46,9 @@ pub struct HatTrickView {
     pub sitting_out: Option<Seat>,
     /// The cards played to it so far.
     pub trick: Vec<Play>,
+    /// The cards played to the earlier tricks of this deal, in order (each
+    /// trick as many cards as seats play to it); empty between deals.
+    pub played: Vec<Play>,
     /// Tricks taken this deal, per seat.
     pub tricks_won: Vec<u8>,
     /// Who took the 1st, 6th and last trick so far.
@@ -106,6 +110,7 @@ pub fn view(state: &HatTrickState, viewer: Viewer) -> HatTrickView {
         leader: state.leader,
         sitting_out: state.sitting_out(),
         trick: state.trick.clone(),
+        played: state.played.clone(),
         tricks_won: state.tricks_won.clone(),
         scoring_tricks: state.scoring,
         predictions: state.predictions,

@@ -18,18 +18,18 @@
 //! partner who answers) is a random card of the offerer's hand.
 //!
 //! Explicit deals in the options are never read: the server hides them from
-//! players. The number of past reshuffles is not public either; it only names
+//! players, and [`BotRules::public_options`] removes them. The number of past reshuffles is not public either; it only names
 //! the random stream of the next reshuffle, so it starts again at zero.
 
 use super::HatsRound;
 use super::cards::{Card, cards_in_play};
 use super::scoring::{collection_score, cookie_holder, favourite_score};
 use super::state::{HatsState, Step};
-use super::{Hats, HatsCommand, HatsView};
+use super::{Hats, HatsCommand, HatsOptions, HatsView};
 use crate::bots::{BotRng, BotRules, Seen, win_share_rewards};
 use crate::random::{below, shuffle};
-use crate::ruleset::GameResult;
 use crate::ruleset::seat;
+use crate::ruleset::{GameResult, Seat};
 
 /// Points of the last cookie, as the greedy player counts them.
 const COOKIE: f64 = 5.0;
@@ -40,6 +40,14 @@ const COOKIE: f64 = 5.0;
 const KEEP_PER_NUMBER: f64 = 0.1;
 
 impl BotRules for Hats {
+    /// Everything but the explicit deal, which players are not shown.
+    fn public_options(options: &HatsOptions) -> HatsOptions {
+        HatsOptions {
+            first_seat: options.first_seat,
+            deals: Vec::new(),
+        }
+    }
+
     fn determinize(seen: &Seen<'_, Self>, rng: &mut BotRng) -> HatsState {
         determinize(seen, rng)
     }
@@ -87,7 +95,91 @@ impl BotRules for Hats {
             })
             .collect()
     }
+
+    /// The main action the greedy player would make from the actor's hand
+    /// in `state` (or, answering a swap, the card with which the partner
+    /// makes its best main action), without the discard it would weigh (too
+    /// slow for a playout); a uniformly random command one time in
+    /// [`RANDOM_ONE_IN`], which is how a playout discards.
+    fn playout_command(
+        state: &HatsState,
+        actor: Seat,
+        legal: &[HatsCommand],
+        rng: &mut BotRng,
+    ) -> HatsCommand {
+        if below(rng, RANDOM_ONE_IN) == 0 {
+            return legal[below(rng, legal.len())];
+        }
+        let me = actor.index();
+        let table = Table::of_state(state);
+        if state.step == Step::AnsweringSwap {
+            let offerer = usize::from(state.current);
+            return pick(legal, rng, |command| match command {
+                HatsCommand::AnswerSwap { card } => best_main(&table, offerer, &[card]),
+                _ => f64::NEG_INFINITY,
+            });
+        }
+        let hand = &state.hands[me];
+        pick(legal, rng, |command| match command {
+            HatsCommand::Exchange { .. } | HatsCommand::BlackHat { .. } => {
+                value_of(&table, me, hand, command)
+            }
+            _ => f64::NEG_INFINITY,
+        })
+    }
+
+    /// The other seats play as the playouts do in the tree too, each from
+    /// its own hand.
+    const OTHERS_BY_POLICY: bool = true;
+
+    /// The [`ROOT_MAIN`] main actions the greedy player rates best, the
+    /// [`ROOT_OPTIONAL`] best cards to give away (discard or offer), and
+    /// every answer to a swap: the greedy command is always among them.
+    fn root_candidates(seen: &Seen<'_, Self>) -> Vec<HatsCommand> {
+        let me = seen.seat.index();
+        let table = Table::of(seen.view);
+        let hand = seen.view.hand.clone().unwrap_or_default();
+        let unseen = unaccounted(seen);
+        let mut main = Vec::new();
+        let mut optional = Vec::new();
+        let mut out = Vec::new();
+        for &command in seen.legal {
+            match command {
+                HatsCommand::Exchange { .. } | HatsCommand::BlackHat { .. } => {
+                    main.push((value_of(&table, me, &hand, command), command));
+                }
+                HatsCommand::DiscardDraw { card } | HatsCommand::OfferSwap { card } => {
+                    optional.push((value_of_giving(&table, me, &hand, card, &unseen), command));
+                }
+                _ => out.push(command),
+            }
+        }
+        for (mut list, keep) in [(main, ROOT_MAIN), (optional, ROOT_OPTIONAL)] {
+            list.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // Ties with the last kept are kept too: greedy breaks them at random.
+            let floor = list.get(keep.saturating_sub(1)).map(|(v, _)| *v - 1e-9);
+            out.extend(
+                list.into_iter()
+                    .filter(|(v, _)| floor.is_none_or(|f| *v >= f))
+                    .map(|(_, c)| c),
+            );
+        }
+        if out.is_empty() {
+            seen.legal.to_vec()
+        } else {
+            out
+        }
+    }
 }
+
+/// The main actions a search weighs at its root.
+const ROOT_MAIN: usize = 6;
+
+/// The cards to give away a search weighs at its root.
+const ROOT_OPTIONAL: usize = 3;
+
+/// One playout command in this many is drawn at random.
+const RANDOM_ONE_IN: usize = 10;
 
 /// The part of a search's reward given by the win (the rest by the margin).
 const WIN_WEIGHT: f64 = 0.7;
@@ -117,7 +209,7 @@ fn margins(scores: &[i32]) -> Vec<i32> {
 fn determinize(seen: &Seen<'_, Hats>, rng: &mut BotRng) -> HatsState {
     let view = seen.view;
     let players = seen.players;
-    let mut state = HatsState::new(players, seen.options.first_seat, None);
+    let mut state = HatsState::new(players, seen.options().first_seat, None);
     state.started = !view.line.is_empty();
     state.line.clone_from(&view.line);
     state.collections = view.seats.iter().map(|s| s.collection.clone()).collect();
@@ -199,6 +291,14 @@ impl Table {
             line: view.line.clone(),
             collections: view.seats.iter().map(|s| s.collection.clone()).collect(),
             black_hats: view.seats.iter().map(|s| s.black_hats).collect(),
+        }
+    }
+
+    fn of_state(state: &HatsState) -> Table {
+        Table {
+            line: state.line.clone(),
+            collections: state.collections.clone(),
+            black_hats: state.black_hats.iter().map(Vec::len).collect(),
         }
     }
 

@@ -51,6 +51,12 @@ const UNDER: usize = 2;
 const NOBODY: usize = 3;
 
 impl BotRules for TopHats {
+    /// All of them: Top Hats has no explicit deals, and a preset position is
+    /// public by the rulings (the options show it to every seat).
+    fn public_options(options: &Options) -> Options {
+        options.clone()
+    }
+
     fn determinize(seen: &Seen<'_, Self>, rng: &mut BotRng) -> State {
         let mut state = public_state(seen);
         match seen.view.phase {
@@ -300,8 +306,8 @@ impl Group {
 
 /// Play: the hidden hats of every stack, drawn among the hats unaccounted for.
 fn deal_board(seen: &Seen<'_, TopHats>, state: &mut State, rng: &mut BotRng) {
-    let (groups, removed) = match &seen.options.position {
-        Some(_) => preset_groups(seen.options, seen.view),
+    let (groups, removed) = match &seen.options().position {
+        Some(_) => preset_groups(seen.options(), seen.view),
         None => built_groups(seen.view),
     };
     let hidden = if groups.iter().all(Group::consistent) {

@@ -11,6 +11,7 @@ import { preferences } from '../device.js';
 import { rulesetName, seatNames, timeLeft, when } from '../format.js';
 import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
+import { BOT_LEVELS } from '../bot-levels.js';
 
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
@@ -267,7 +268,7 @@ function openTable(game, code, act) {
         shareLink(`${location.origin}/#/games/${game.id}`));
     }
     const level = h('select', { 'aria-label': 'Bot level', id: 'bot-level' },
-      ['random', 'greedy', 'ismcts'].map((v) => h('option', { value: v }, v)));
+      BOT_LEVELS.map(([v, name]) => h('option', { value: v }, name)));
     parts.push(h('div', { class: 'actions' }, level,
       h('button', { type: 'button', class: 'quiet', 'data-action': 'add-bot',
         onClick: () => act('Cannot add a bot', () => post(`/v1/games/${game.id}/bots`, { level: level.value })) },

@@ -6,9 +6,10 @@ import { h } from '../dom.js';
 import { get, post, session } from '../api.js';
 import { explain, flash, go } from '../ui.js';
 import { requireSignIn } from './signin.js';
+import { BOT_LEVELS } from '../bot-levels.js';
 
 const CLOCKS = [['', 'No clock'], ['PT1H', '1 hour a turn'], ['PT24H', '1 day a turn'], ['P3D', '3 days a turn']];
-const SEAT_KINDS = [['human', 'A person'], ['random', 'Bot: random'], ['greedy', 'Bot: greedy'], ['ismcts', 'Bot: strong (ISMCTS)']];
+const SEAT_KINDS = [['human', 'A person'], ...BOT_LEVELS.map(([id, name]) => [id, `Bot: ${name}`])];
 /** Options the form asks for elsewhere, or that take more than a field. */
 /** Who may watch a game (its `spectators` option). */
 const WATCHERS = [
@@ -68,6 +69,7 @@ export async function show(root) {
     h('label', { for: 'players' }, 'Players'), players,
     h('p', { class: 'hint' }, 'You take seat 1; seats are numbered 1, 2, 3… clockwise.'),
     seatsBox,
+    h('p', { class: 'hint' }, 'Bots play easy, medium or hard: ', h('a', { href: '#/bots' }, 'how strong each is'), '.'),
     optionsBox,
     h('label', { for: 'turn-timeout' }, 'Turn clock'), clock,
     h('label', { class: 'check' }, priv, 'Private: only people with the link or invited can join'),

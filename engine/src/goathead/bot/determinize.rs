@@ -319,7 +319,7 @@ pub(super) fn determinize(seen: &Seen<'_, Goathead>, rng: &mut BotRng) -> Goathe
     GoatheadState {
         players: view.players,
         rounds: view.rounds,
-        deals: seen.options.deals.clone(),
+        deals: seen.options().deals.clone(),
         round: view.round,
         dealer: view.dealer,
         game_points: view.game_points.clone(),

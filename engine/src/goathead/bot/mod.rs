@@ -17,13 +17,21 @@ use super::cards::{Card, CardSet, Contract, Suit};
 use super::commands::GoatheadCommand;
 use super::state::GoatheadState;
 use super::view::GoatheadView;
-use super::{Goathead, GoatheadRound};
+use super::{Goathead, GoatheadOptions, GoatheadRound};
 use crate::bots::{BotRng, BotRules, Seen};
 use crate::ruleset::{GameResult, Seat, seat};
 
 type Command = GoatheadCommand;
 
 impl BotRules for Goathead {
+    /// Everything but the explicit deals, which players are not shown.
+    fn public_options(options: &GoatheadOptions) -> GoatheadOptions {
+        GoatheadOptions {
+            rounds: options.rounds,
+            deals: Vec::new(),
+        }
+    }
+
     fn determinize(seen: &Seen<'_, Self>, rng: &mut BotRng) -> GoatheadState {
         determinize::determinize(seen, rng)
     }

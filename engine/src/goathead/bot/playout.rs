@@ -47,13 +47,7 @@ pub(super) fn command(
     let view = Goathead::view(state, Viewer::Seat(actor));
     // The heuristic reads no option.
     let options = GoatheadOptions::default();
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: state.player_count(),
-        seat: actor,
-        view: &view,
-        legal,
-    };
+    let seen = Seen::<Goathead>::new(&options, state.player_count(), actor, &view, legal);
     greedy(&seen).unwrap_or_else(|| random(rng))
 }
 

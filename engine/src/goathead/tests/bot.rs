@@ -2,7 +2,9 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::{assert_same_choices, determinizations};
+use crate::testing::{
+    Twin, Twins, assert_same_choices, assert_twins_decide_alike, determinizations, twin_piles,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -167,13 +169,7 @@ fn given_an_announcement_then_determinizations_give_the_announcer_both_black_jac
     assert_eq!(state.actor(), Some(s(2)));
     let view1 = Goathead::view(&state, Viewer::Seat(s(2)));
     let legal1 = Goathead::legal_commands(&state, s(2));
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: 4,
-        seat: s(2),
-        view: &view1,
-        legal: &legal1,
-    };
+    let seen = Seen::<Goathead>::new(&options, 4, s(2), &view1, &legal1);
     for seed in 0..20 {
         let d = Goathead::determinize(&seen, &mut BotRng::seed_from_u64(seed));
         assert!(d.current.hands[0].contains(JC) && d.current.hands[0].contains(JS));
@@ -234,6 +230,65 @@ fn given_two_games_that_differ_only_in_hidden_cards_then_every_level_decides_the
     assert!(differing >= 15, "only {differing} states differed");
 }
 
+/// A shuffled deal of `players` seats, as an explicit deal.
+fn shuffled_deal(players: usize, seed: u64) -> Deal {
+    let mut state = Goathead::new_game(players, options()).unwrap();
+    let opening = Goathead::start(&state, &Randomness::from_seed(&format!("twin {seed}")));
+    apply_all::<Goathead>(&mut state, &opening);
+    Deal {
+        hands: state
+            .current
+            .hands
+            .iter()
+            .map(|h| h.iter().collect())
+            .collect(),
+        kitty: state.current.kitty.iter().collect(),
+    }
+}
+
+/// Twin games of two explicit deals for the first seat to bid (see
+/// [`twin_piles`]: the piles are the hands, then the kitty); the twin also
+/// has another deal 1.
+fn deal_twins(players: usize, case: u64) -> Twins<Goathead> {
+    let mut rng = ChaCha8Rng::seed_from_u64(case);
+    let first = shuffled_deal(players, case);
+    let second = shuffled_deal(players, case + 1000);
+    let game_of = |piles: &[Vec<Card>], second: &Deal| {
+        let deal = Deal {
+            hands: piles[..players].to_vec(),
+            kitty: piles[players].clone(),
+        };
+        let options = GoatheadOptions {
+            rounds: 2,
+            deals: vec![deal, second.clone()],
+        };
+        Twin {
+            state: game_with(players, 2, options.deals.clone()),
+            options,
+        }
+    };
+    let mut piles = first.hands.clone();
+    piles.push(first.kitty.clone());
+    let game = game_of(&piles, &second);
+    let me = Goathead::to_act(&game.state)[0];
+    let (twin, control) = twin_piles(&piles, players, me, &[], &mut rng);
+    Twins {
+        seat: me,
+        game,
+        twin: game_of(&twin, &shuffled_deal(players, case + 2000)),
+        control: game_of(&control, &second),
+    }
+}
+
+#[test]
+fn given_twin_games_of_explicit_deals_then_every_level_decides_the_same_and_a_changed_own_hand_differs()
+ {
+    for players in 3..=4 {
+        let cases: Vec<Twins<Goathead>> = (0..30).map(|k| deal_twins(players, k)).collect();
+        assert_twins_decide_alike::<Goathead>(players, &cases, 8, 64);
+    }
+}
+
 #[test]
 fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_for_the_same_seed() {
     let options = options();
@@ -242,13 +297,7 @@ fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_f
             for (state, s) in decision_points(players, &options, seed) {
                 let view = Goathead::view(&state, Viewer::Seat(s));
                 let legal = Goathead::legal_commands(&state, s);
-                let seen = Seen::<Goathead> {
-                    options: &options,
-                    players,
-                    seat: s,
-                    view: &view,
-                    legal: &legal,
-                };
+                let seen = Seen::<Goathead>::new(&options, players, s, &view, &legal);
                 let a = Goathead::greedy(&seen, &mut BotRng::seed_from_u64(9));
                 let b = Goathead::greedy(&seen, &mut BotRng::seed_from_u64(9));
                 assert!(legal.contains(&a), "{a:?} is not legal");
@@ -263,13 +312,13 @@ fn greedy_in(state: &GoatheadState, seat: u8) -> GoatheadCommand {
     let options = options();
     let view = Goathead::view(state, Viewer::Seat(s(usize::from(seat))));
     let legal = Goathead::legal_commands(state, s(usize::from(seat)));
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: state.player_count(),
-        seat: s(usize::from(seat)),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<Goathead>::new(
+        &options,
+        state.player_count(),
+        s(usize::from(seat)),
+        &view,
+        &legal,
+    );
     Goathead::greedy(&seen, &mut BotRng::seed_from_u64(1))
 }
 
@@ -372,13 +421,7 @@ fn given_a_search_from_a_round_then_its_horizon_is_that_round_scored() {
     let mut state = game_with(3, 2, options.deals.clone());
     let view = Goathead::view(&state, Viewer::Seat(s(1)));
     let legal = Goathead::legal_commands(&state, s(1));
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: 3,
-        seat: s(1),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<Goathead>::new(&options, 3, s(1), &view, &legal);
     // When the round is being played, then the search plays on.
     assert_eq!(Goathead::horizon_rewards(&seen, &state), None);
     greedy_until(&mut state, |st| st.current.tricks.len() == 5);
@@ -426,13 +469,7 @@ fn seat2_samples(state: &GoatheadState, samples: u64) -> Vec<GoatheadState> {
     let options = options();
     let view = Goathead::view(state, Viewer::Seat(s(2)));
     let legal = Goathead::legal_commands(state, s(2));
-    let seen = Seen::<Goathead> {
-        options: &options,
-        players: 3,
-        seat: s(2),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<Goathead>::new(&options, 3, s(2), &view, &legal);
     (0..samples)
         .map(|seed| Goathead::determinize(&seen, &mut BotRng::seed_from_u64(seed)))
         .collect()

@@ -2,7 +2,10 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::{assert_same_choices, determinizations};
+use crate::hat_trick::rules;
+use crate::testing::{
+    Twin, Twins, assert_same_choices, assert_twins_decide_alike, determinizations, twin_piles,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -124,46 +127,113 @@ fn given_every_variant_then_determinizations_keep_the_view_and_the_legal_command
 }
 
 #[test]
-fn given_an_explicit_deal_then_determinizations_give_each_seat_cards_of_its_own_hand() {
+fn given_an_explicit_deal_then_determinizations_keep_the_view_and_the_legal_commands() {
     for players in 2..=6 {
-        let dealt = started(players, HatTrickOptions::default());
-        let deal = Deal {
-            hands: dealt.hands.iter().map(|h| h.cards().collect()).collect(),
-            left: dealt.left.clone(),
-            indicator: dealt.indicator,
-        };
         let options = HatTrickOptions {
             rounds: Some(1),
-            deals: vec![deal],
+            deals: vec![shuffled_deal(players, 0, 3)],
             ..HatTrickOptions::default()
         };
         let mut rng = BotRng::seed_from_u64(players as u64);
         for (state, s) in decision_points(players, &options, 7) {
             check_laws(&state, &options, s, &mut rng, false);
-            let view = HatTrick::view(&state, Viewer::Seat(s));
-            let legal = HatTrick::legal_commands(&state, s);
-            let seen = Seen::<HatTrick> {
-                options: &options,
-                players,
-                seat: s,
-                view: &view,
-                legal: &legal,
-            };
-            let d = HatTrick::determinize(&seen, &mut rng);
-            for (h, original) in d.hands.iter().zip(&dealt.hands) {
-                assert_eq!(
-                    h.0 & !original.0,
-                    0,
-                    "a card from another hand: {players}p seat {s} trick {} {:?} {:?}",
-                    state.trick_number,
-                    d.hands,
-                    dealt.hands
-                );
-            }
-            assert_eq!(d.left, dealt.left);
         }
     }
 }
+
+/// Deal `round` of a `players`-seat game shuffled from `seed`, as an
+/// explicit deal.
+fn shuffled_deal(players: usize, round: u8, seed: u64) -> Deal {
+    let state = HatTrick::new_game(players, HatTrickOptions::default()).unwrap();
+    let dealt = rules::deal(
+        &state,
+        round,
+        &Randomness::from_seed(&format!("twin deal {seed}")),
+    );
+    Deal {
+        hands: dealt.hands.iter().map(|h| h.cards().collect()).collect(),
+        left: dealt.left,
+        indicator: dealt.indicator,
+    }
+}
+
+/// `piles` with the lowest card of pile `me` exchanged for the highest of
+/// another seat's hand (none of `public`, no joker): a change the seat sees,
+/// large enough that even the greedy player's cheap discards change.
+fn weakest_for_strongest(
+    piles: &[Vec<Card>],
+    players: usize,
+    me: usize,
+    public: &[Card],
+) -> Vec<Vec<Card>> {
+    let free = |c: &Card| !public.contains(c) && c.suit().is_some();
+    let mine = (0..piles[me].len())
+        .filter(|&i| free(&piles[me][i]))
+        .min_by_key(|&i| piles[me][i].rank());
+    let theirs = (0..players)
+        .filter(|&p| p != me)
+        .flat_map(|p| (0..piles[p].len()).map(move |j| (p, j)))
+        .filter(|&(p, j)| free(&piles[p][j]))
+        .max_by_key(|&(p, j)| piles[p][j].rank());
+    let mut out = piles.to_vec();
+    if let (Some(i), Some((p, j))) = (mine, theirs) {
+        let card = out[me][i];
+        out[me][i] = out[p][j];
+        out[p][j] = card;
+    }
+    out
+}
+
+/// Twin games of two explicit deals for the first seat to play (see
+/// [`twin_piles`]): the twin also has another deal 1.
+fn deal_twins(players: usize, case: u64) -> Twins<HatTrick> {
+    let mut rng = ChaCha8Rng::seed_from_u64(case);
+    let first = shuffled_deal(players, 0, case);
+    let second = shuffled_deal(players, 1, case + 1000);
+    let game_of = |piles: Vec<Vec<Card>>, second: Deal| {
+        let mut hands = piles;
+        let left = hands.pop().unwrap_or_default();
+        let deal = Deal {
+            hands,
+            left,
+            indicator: first.indicator,
+        };
+        let options = HatTrickOptions {
+            rounds: Some(2),
+            deals: vec![deal, second],
+            ..HatTrickOptions::default()
+        };
+        Twin {
+            state: started(players, options.clone()),
+            options,
+        }
+    };
+    let mut piles = first.hands.clone();
+    piles.push(first.left.clone());
+    let game = game_of(piles.clone(), second.clone());
+    let me = HatTrick::to_act(&game.state)[0];
+    let public: Vec<Card> = first.indicator.into_iter().collect();
+    let (twin, _) = twin_piles(&piles, players, me, &public, &mut rng);
+    let control = weakest_for_strongest(&piles, players, me.index(), &public);
+    Twins {
+        seat: me,
+        game,
+        twin: game_of(twin, shuffled_deal(players, 1, case + 2000)),
+        control: game_of(control, second),
+    }
+}
+
+#[test]
+fn given_twin_games_of_explicit_deals_then_every_level_decides_the_same_and_a_changed_own_hand_differs()
+ {
+    for players in 2..=6 {
+        let cases: Vec<Twins<HatTrick>> = (0..TWIN_CASES).map(|k| deal_twins(players, k)).collect();
+        assert_twins_decide_alike::<HatTrick>(players, &cases, 11, 64);
+    }
+}
+
+/// Twin cases per table.
+const TWIN_CASES: u64 = 16;
 
 #[test]
 fn given_a_seat_that_did_not_follow_then_determinizations_give_it_none_of_the_led_suit_nor_trump() {
@@ -185,13 +255,7 @@ fn given_a_seat_that_did_not_follow_then_determinizations_give_it_none_of_the_le
     let options = HatTrickOptions::default();
     let view = HatTrick::view(&state, Viewer::Seat(seat(2)));
     let legal = HatTrick::legal_commands(&state, seat(2));
-    let seen = Seen::<HatTrick> {
-        options: &options,
-        players: 3,
-        seat: seat(2),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<HatTrick>::new(&options, 3, seat(2), &view, &legal);
     for k in 0..20 {
         let d = HatTrick::determinize(&seen, &mut BotRng::seed_from_u64(k));
         let hearts_or_trump = Suit::H.mask() | Suit::S.mask();
@@ -251,13 +315,7 @@ fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_f
         for (state, s) in decision_points(players, &options, 3).iter().step_by(2) {
             let view = HatTrick::view(state, Viewer::Seat(*s));
             let legal = HatTrick::legal_commands(state, *s);
-            let seen = Seen::<HatTrick> {
-                options: &options,
-                players,
-                seat: *s,
-                view: &view,
-                legal: &legal,
-            };
+            let seen = Seen::<HatTrick>::new(&options, players, *s, &view, &legal);
             let a = HatTrick::greedy(&seen, &mut BotRng::seed_from_u64(9));
             let b = HatTrick::greedy(&seen, &mut BotRng::seed_from_u64(9));
             assert!(legal.contains(&a), "{a:?} is not legal");
@@ -270,13 +328,13 @@ fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_f
 fn greedy_in(state: &HatTrickState, who: u8) -> HatTrickCommand {
     let view = HatTrick::view(state, Viewer::Seat(seat(usize::from(who))));
     let legal = HatTrick::legal_commands(state, seat(usize::from(who)));
-    let seen = Seen::<HatTrick> {
-        options: &state.options,
-        players: state.n(),
-        seat: seat(usize::from(who)),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<HatTrick>::new(
+        &state.options,
+        state.n(),
+        seat(usize::from(who)),
+        &view,
+        &legal,
+    );
     HatTrick::greedy(&seen, &mut BotRng::seed_from_u64(1))
 }
 

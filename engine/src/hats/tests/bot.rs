@@ -2,7 +2,9 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::{assert_same_choices, determinizations};
+use crate::testing::{
+    Twin, Twins, assert_same_choices, assert_twins_decide_alike, determinizations, twin_piles,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -82,13 +84,7 @@ fn seen_of<'a>(
     view: &'a HatsView,
     legal: &'a [HatsCommand],
 ) -> Seen<'a, Hats> {
-    Seen {
-        options,
-        players: state.player_count(),
-        seat,
-        view,
-        legal,
-    }
+    Seen::new(options, state.player_count(), seat, view, legal)
 }
 
 /// Asserts the laws of `determinize` for `seat` in `state`: the seat's view
@@ -199,6 +195,51 @@ fn given_two_games_that_differ_only_in_hidden_cards_then_every_level_decides_the
         }
     }
     assert!(differing > 15, "only {differing} states differed");
+}
+
+/// Twin games of an explicit deal for the seat that starts (see
+/// [`twin_piles`]: the piles are the hands, then the deck).
+fn deal_twins(players: usize, case: u64) -> Twins<Hats> {
+    let mut swaps = ChaCha8Rng::seed_from_u64(case);
+    let first_seat = u8::try_from(case % players as u64).unwrap();
+    let mut shuffled = Hats::new_game(players, HatsOptions::default()).unwrap();
+    let opening = Hats::start(&shuffled, &Randomness::from_seed(&format!("twin {case}")));
+    apply_all::<Hats>(&mut shuffled, &opening);
+    let game_of = |piles: &[Vec<Card>]| {
+        let deal = Deal {
+            line: shuffled.line.clone(),
+            hands: piles[..players].to_vec(),
+            deck: piles[players].clone(),
+        };
+        let options = HatsOptions {
+            first_seat,
+            deals: vec![deal],
+        };
+        let mut state = Hats::new_game(players, options.clone()).unwrap();
+        let opening = Hats::start(&state, &rng());
+        apply_all::<Hats>(&mut state, &opening);
+        Twin { options, state }
+    };
+    let mut piles = shuffled.hands.clone();
+    piles.push(shuffled.deck.clone());
+    let game = game_of(&piles);
+    let me = Hats::to_act(&game.state)[0];
+    let (twin, control) = twin_piles(&piles, players, me, &[], &mut swaps);
+    Twins {
+        seat: me,
+        game,
+        twin: game_of(&twin),
+        control: game_of(&control),
+    }
+}
+
+#[test]
+fn given_twin_games_of_explicit_deals_then_every_level_decides_the_same_and_a_changed_own_hand_differs()
+ {
+    for players in 2..=4 {
+        let cases: Vec<Twins<Hats>> = (0..12).map(|k| deal_twins(players, k)).collect();
+        assert_twins_decide_alike::<Hats>(players, &cases, 4, 64);
+    }
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! determinizations agree with the view, it cannot tell apart games that look
 //! the same, and greedy beats random.
 
-use crate::testing::{assert_same_choices, determinizations};
+use crate::testing::{
+    Twin, Twins, assert_same_choices, assert_twins_decide_alike, determinizations,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -12,7 +14,7 @@ use crate::bots::{BotRng, BotRules, Level, Seen};
 use crate::random::below;
 use crate::ruleset::{Viewer, seat};
 use crate::top_hats::board::{Stack, cells_of};
-use crate::top_hats::state::STACKS;
+use crate::top_hats::state::{Phase, STACKS};
 
 /// Determinizations drawn at every decision point.
 const SAMPLES: usize = 3;
@@ -162,13 +164,7 @@ fn given_a_chain_that_removed_a_hat_then_determinizations_say_so() {
     let view = TopHats::view(&state, Viewer::Seat(Seat(0)));
     let legal = TopHats::legal_commands(&state, Seat(0));
     let opts = options("d4=n c3=bbr d3=rrb f3=b b6=r", 0);
-    let seen = Seen::<TopHats> {
-        options: &opts,
-        players: 2,
-        seat: Seat(0),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<TopHats>::new(&opts, 2, Seat(0), &view, &legal);
     let d = TopHats::determinize(&seen, &mut BotRng::seed_from_u64(1));
     assert_eq!(d.chain, state.chain);
 }
@@ -231,6 +227,64 @@ fn given_two_games_that_differ_only_in_hidden_hats_then_every_level_decides_the_
     assert!(differing > 10, "only {differing} states differed");
 }
 
+/// `state` where `seat` built its first stack with another hat under its top
+/// (one of another colour from what is left of its pool): a difference only
+/// `seat` sees, and its legal builds change with its pool. `None` when its
+/// pool holds no other colour.
+fn own_stack_changed(state: &State, seat: Seat) -> Option<State> {
+    let me = seat.index();
+    let mut s = state.clone();
+    let under = s.built[me][0][0];
+    let other = (0..3u8).find(|&c| c != under && s.pools[me][usize::from(c)] > 0)?;
+    s.built[me][0][0] = other;
+    s.pools[me][usize::from(other)] -= 1;
+    s.pools[me][usize::from(under)] += 1;
+    Some(s)
+}
+
+#[test]
+fn given_twin_games_while_building_then_every_level_decides_the_same_and_a_changed_own_stack_differs()
+ {
+    // Top Hats has no explicit deals (a preset position is public): the
+    // twins differ in the hats other seats built under their tops.
+    let options = Options::default();
+    for players in 2..=3 {
+        let mut cases = Vec::new();
+        for seed in 0..40u64 {
+            let points = decision_points(players, &options, 300 + seed);
+            let building = points.iter().filter(|(state, s)| {
+                state.phase == Phase::Building
+                    && state.built_count[s.index()] >= 3
+                    && (0..players).all(|b| state.built_count[b] >= 1)
+            });
+            for (state, s) in building.skip(usize::try_from(seed % 3).unwrap()).take(1) {
+                let Some(control) = own_stack_changed(state, *s) else {
+                    continue;
+                };
+                let twin = reshuffled(state, *s);
+                if twin == *state {
+                    continue;
+                }
+                let game = |state: State| Twin {
+                    options: options.clone(),
+                    state,
+                };
+                cases.push(Twins {
+                    seat: *s,
+                    game: game(state.clone()),
+                    twin: game(twin),
+                    control: game(control),
+                });
+            }
+            if cases.len() == 12 {
+                break;
+            }
+        }
+        assert_eq!(cases.len(), 12, "too few building states");
+        assert_twins_decide_alike::<TopHats>(players, &cases, 4, 64);
+    }
+}
+
 #[test]
 fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_for_the_same_seed() {
     let options = Options::default();
@@ -238,13 +292,7 @@ fn given_any_decision_point_then_greedy_sends_a_legal_command_and_the_same_one_f
         for (state, s) in decision_points(players, &options, 3).iter().step_by(3) {
             let view = TopHats::view(state, Viewer::Seat(*s));
             let legal = TopHats::legal_commands(state, *s);
-            let seen = Seen::<TopHats> {
-                options: &options,
-                players,
-                seat: *s,
-                view: &view,
-                legal: &legal,
-            };
+            let seen = Seen::<TopHats>::new(&options, players, *s, &view, &legal);
             let a = TopHats::greedy(&seen, &mut BotRng::seed_from_u64(9));
             let b = TopHats::greedy(&seen, &mut BotRng::seed_from_u64(9));
             assert!(legal.contains(&a), "{a:?} is not legal");
@@ -264,13 +312,7 @@ fn given_two_captures_then_greedy_takes_the_one_that_gives_it_the_stack() {
     let legal = TopHats::legal_commands(&state, Seat(0));
     assert_eq!(legal.len(), 2);
     let opts = options(spec, 0);
-    let seen = Seen::<TopHats> {
-        options: &opts,
-        players: 2,
-        seat: Seat(0),
-        view: &view,
-        legal: &legal,
-    };
+    let seen = Seen::<TopHats>::new(&opts, 2, Seat(0), &view, &legal);
     for seed in 0..5 {
         assert_eq!(
             TopHats::greedy(&seen, &mut BotRng::seed_from_u64(seed)),
