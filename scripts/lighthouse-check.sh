@@ -13,6 +13,14 @@ server=${LIGHTHOUSE_SERVER:-postgres://postgres@127.0.0.1:5432}
 version=12.8.2 # the last major that runs on Debian's Node 20
 dir=target/lighthouse
 floors='{"performance": 0.90, "accessibility": 0.95, "best-practices": 0.95}'
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 if [ "$(cat "$dir/version" 2>/dev/null)" != "$version" ]; then
   mkdir -p "$dir"
   npm install --prefix "$dir" --silent --no-audit --no-fund "lighthouse@$version" >/dev/null
