@@ -15,6 +15,20 @@ return [...document.querySelectorAll('#board [data-cmd], #board [data-select]')]
   .filter((el) => el.getClientRects().length > 0 && !el.disabled && el.getAttribute('aria-pressed') !== 'true')
   .map((el) => [el, el.dataset.cmd ?? null, el.dataset.select ?? null]);
 """
+# What the page tells of the game: the log's version and lines, the
+# viewer's last move, and the lines shown since it.
+LOG = """
+const log = document.getElementById('move-log');
+const game = document.querySelector('section#game');
+if (!log || !game) return null;
+const lines = [...log.querySelectorAll('li[data-seq]')].map((li) => Number(li.dataset.seq));
+return {
+  version: Number(log.dataset.version),
+  lines: lines.length,
+  mine: game.dataset.myLastMove === undefined || game.dataset.myLastMove === '' ? null : Number(game.dataset.myLastMove),
+  since: document.querySelectorAll('#last-moves li').length,
+};
+"""
 # Every third move (the second, the fifth, …) is made with the keyboard.
 KEYBOARD_EVERY = 3
 
@@ -66,7 +80,23 @@ class Play:
             seen.append((now["status"], now["toAct"]))
         if len(set(map(repr, seen))) != 1:
             raise CheckFailed(f"the players' pages disagree at version {version}: {seen}")
+        if self.moves:
+            for player in self.players:
+                self.check_told(player, version)
         return {"status": seen[0][0], "toAct": seen[0][1]}
+
+    def check_told(self, player, version):
+        """After a move, `player`'s page tells it: the move log is told at
+        this version, and a player whose last move is not the latest sees
+        what happened since (a trick is one line, so lines are not moves)."""
+        told = wait_for(
+            lambda: player.run(LOG) if (player.run(LOG) or {}).get("version") == version else None,
+            f"{player.name}: the move log told at version {version}",
+        )
+        if told["lines"] < 1:
+            raise CheckFailed(f"{player.name}: the move log is empty after {self.moves} moves")
+        if told["mine"] is not None and told["mine"] < version and not told["since"]:
+            raise CheckFailed(f"{player.name}: no 'since your last move' line after others moved")
 
     def move(self, player, version):
         """Makes one move on `player`'s board; returns the new version."""

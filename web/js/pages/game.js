@@ -99,6 +99,8 @@ export async function show(root, { id, code }) {
     page.dataset.status = game.status;
     page.dataset.mySeat = game.my_seat ?? '';
     page.dataset.toAct = game.to_act.join(',');
+    // What the move log was told at (read by the browser check).
+    page.dataset.myLastMove = story?.my_last_move ?? '';
     page.replaceChildren(...[
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
@@ -188,7 +190,7 @@ function lastMoves(game, story) {
 
 /** The whole game so far, in words, newest last. */
 function moveLog(story) {
-  return h('details', { class: 'move-log', id: 'move-log' },
+  return h('details', { class: 'move-log', id: 'move-log', 'data-version': story.version },
     h('summary', {}, `Move log (${story.lines.length})`),
     h('ol', {}, story.lines.map((line) => h('li', { 'data-seq': line.seq }, line.text))));
 }
