@@ -17,6 +17,17 @@ pub struct BotTurn {
     pub level: String,
 }
 
+/// The turns bots owe (see [`waiting`]).
+pub(crate) const WAITING: &str =
+    "SELECT DISTINCT ON (g.updated_at, g.id) g.id AS game_id, s.seat, u.bot_level AS level
+               FROM users u
+               JOIN seats s ON s.user_id = u.id AND s.game_status = 'active'
+                           AND s.resigned_at IS NULL
+               JOIN games g ON g.id = s.game_id AND s.seat = ANY (g.to_act)
+              WHERE u.bot_level IS NOT NULL AND g.status = 'active'
+              ORDER BY g.updated_at, g.id, s.seat
+              LIMIT $1";
+
 /// Up to `limit` active games that wait on a seat of a built-in bot, the
 /// longest waiting first. Nothing is locked: [`claim`] does that.
 ///
@@ -31,17 +42,7 @@ pub struct BotTurn {
 /// Database errors.
 pub async fn waiting(conn: &mut AsyncPgConnection, limit: i64) -> QueryResult<Vec<BotTurn>> {
     crate::db::prepared::Prepared(
-        diesel::sql_query(
-            "SELECT DISTINCT ON (g.updated_at, g.id) g.id AS game_id, s.seat, u.bot_level AS level
-               FROM users u
-               JOIN seats s ON s.user_id = u.id AND s.game_status = 'active'
-                           AND s.resigned_at IS NULL
-               JOIN games g ON g.id = s.game_id AND s.seat = ANY (g.to_act)
-              WHERE u.bot_level IS NOT NULL AND g.status = 'active'
-              ORDER BY g.updated_at, g.id, s.seat
-              LIMIT $1",
-        )
-        .bind::<diesel::sql_types::BigInt, _>(limit),
+        diesel::sql_query(WAITING).bind::<diesel::sql_types::BigInt, _>(limit),
     )
     .load(conn)
     .await

@@ -509,6 +509,21 @@ pub async fn version(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Opti
 /// id of the last game returned (games are ordered by both).
 pub type EndedCursor = (DateTime<Utc>, Uuid);
 
+/// A user's games that are over, by end time: `seats_ended`.
+pub(crate) const ENDED_OF_USER: &str =
+    "SELECT s.game_finished_at AS at, s.game_id AS id FROM seats s
+  WHERE s.user_id = $1 AND s.game_finished_at IS NOT NULL
+    AND (s.game_finished_at, s.game_id) > ($2, $3)
+  ORDER BY s.game_finished_at, s.game_id
+  LIMIT $4";
+
+/// Every game that is over, by end time: `games_ended`.
+pub(crate) const ENDED: &str = "SELECT g.finished_at AS at, g.id FROM games g
+  WHERE g.finished_at IS NOT NULL
+    AND (g.finished_at, g.id) > ($1, $2)
+  ORDER BY g.finished_at, g.id
+  LIMIT $3";
+
 /// Up to `limit` games that are over (finished or abandoned) and ended after
 /// `after`, oldest first; only those `user` was seated in, when given. The
 /// end time is `finished_at` (the last `updated_at` of a game, fixed once it
@@ -536,33 +551,21 @@ pub async fn ended_after(
     let rows: Vec<Ended> = match user {
         Some(user) => {
             super::prepared::Prepared(
-                diesel::sql_query(
-                    "SELECT s.game_finished_at AS at, s.game_id AS id FROM seats s
-                      WHERE s.user_id = $1 AND s.game_finished_at IS NOT NULL
-                        AND (s.game_finished_at, s.game_id) > ($2, $3)
-                      ORDER BY s.game_finished_at, s.game_id
-                      LIMIT $4",
-                )
-                .bind::<SqlUuid, _>(user)
-                .bind::<Timestamptz, _>(time)
-                .bind::<SqlUuid, _>(id)
-                .bind::<BigInt, _>(limit),
+                diesel::sql_query(ENDED_OF_USER)
+                    .bind::<SqlUuid, _>(user)
+                    .bind::<Timestamptz, _>(time)
+                    .bind::<SqlUuid, _>(id)
+                    .bind::<BigInt, _>(limit),
             )
             .load(conn)
             .await?
         }
         None => {
             super::prepared::Prepared(
-                diesel::sql_query(
-                    "SELECT g.finished_at AS at, g.id FROM games g
-                      WHERE g.finished_at IS NOT NULL
-                        AND (g.finished_at, g.id) > ($1, $2)
-                      ORDER BY g.finished_at, g.id
-                      LIMIT $3",
-                )
-                .bind::<Timestamptz, _>(time)
-                .bind::<SqlUuid, _>(id)
-                .bind::<BigInt, _>(limit),
+                diesel::sql_query(ENDED)
+                    .bind::<Timestamptz, _>(time)
+                    .bind::<SqlUuid, _>(id)
+                    .bind::<BigInt, _>(limit),
             )
             .load(conn)
             .await?
@@ -661,7 +664,7 @@ pub struct ListedRow {
     pub seats: Value,
 }
 
-fn list_sql() -> String {
+pub(crate) fn list_sql() -> String {
     [LIST_HEAD, SEATS_JSON, LIST_TAIL].concat()
 }
 
@@ -736,7 +739,7 @@ const MEMBER_TAIL: &str = "
 /// member's active games only (a seat is to act only in an active game)
 /// and checks each one's `to_act`: the turn moves on every command, and an
 /// index on it would cost every command a write.
-fn member_sql(status: bool, cursor: bool, my_turn: bool) -> &'static str {
+pub(crate) fn member_sql(status: bool, cursor: bool, my_turn: bool) -> &'static str {
     static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
         (0..8)
             .map(|bits| {
@@ -789,6 +792,13 @@ async fn list_member(
     .await
 }
 
+/// The active games whose deadline passed: the partial index `games_due`.
+pub(crate) const DUE_DEADLINES: &str = "SELECT id FROM games
+          WHERE status = 'active' AND deadline <= now()
+          ORDER BY deadline
+          LIMIT 16
+            FOR UPDATE SKIP LOCKED";
+
 /// Locks up to 16 active games whose deadline has passed, earliest first,
 /// skipping those another worker holds (`FOR UPDATE SKIP LOCKED`): no two
 /// processes time out one game.
@@ -801,15 +811,7 @@ pub async fn claim_due_deadlines(conn: &mut AsyncPgConnection) -> QueryResult<Ve
         #[diesel(sql_type = SqlUuid)]
         id: Uuid,
     }
-    let due: Vec<Due> = diesel::sql_query(
-        "SELECT id FROM games
-          WHERE status = 'active' AND deadline <= now()
-          ORDER BY deadline
-          LIMIT 16
-            FOR UPDATE SKIP LOCKED",
-    )
-    .load(conn)
-    .await?;
+    let due: Vec<Due> = diesel::sql_query(DUE_DEADLINES).load(conn).await?;
     Ok(due.into_iter().map(|d| d.id).collect())
 }
 

@@ -12,6 +12,7 @@ pub mod listen;
 pub mod locate;
 pub mod mail;
 pub mod notifications;
+pub mod plans;
 pub mod pools;
 pub mod prepared;
 pub mod retention;
@@ -171,7 +172,7 @@ pub async fn migrate(url: &str) -> Result<(), String> {
         if ran > 0 {
             tracing::info!(migrations = ran, "database migrated");
         }
-        Ok(())
+        Ok::<(), String>(())
     })
     .await
     .map_err(|e| e.to_string())??;
@@ -218,7 +219,9 @@ fn rebuild_invalid_indexes(
 ///
 /// # Errors
 /// Database errors.
-pub async fn maintenance_warnings(conn: &mut AsyncPgConnection) -> diesel::QueryResult<Vec<String>> {
+pub async fn maintenance_warnings(
+    conn: &mut AsyncPgConnection,
+) -> diesel::QueryResult<Vec<String>> {
     use diesel::sql_types::{Array, Bool, Text};
     use diesel_async::RunQueryDsl;
     #[derive(diesel::QueryableByName)]

@@ -18,6 +18,7 @@ mod games;
 mod invitations;
 mod mail;
 mod metrics;
+mod plans;
 mod play;
 mod processes;
 mod retention;
