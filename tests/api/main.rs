@@ -15,6 +15,7 @@ mod deadlines;
 mod events;
 mod export;
 mod games;
+mod inbox;
 mod invitations;
 mod mail;
 mod metrics;
