@@ -2,13 +2,13 @@
 //!
 //! On a fresh database of its own (no `--base`), the bench
 //!
-//! 1. seats its probe players over HTTP: `heavy`, who plays a few live
-//!    games with a partner, and `newcomer`, who has no game at all;
-//! 2. measures the *empty* database: the command path (the tables of a
-//!    plain `hatstand bench`, `--games` of them for `--seconds`), then every
-//!    read endpoint, [`ROUNDS`] requests each, one at a time;
-//! 3. grows it by `N` games that are over: copies of the games step 2
-//!    finished (played by the engines through the server), each under a new
+//! 1. starts two servers, each on a fresh database, and on each seats its
+//!    probe players over HTTP: `heavy`, who plays a few live games with a
+//!    partner, and `newcomer`, who has no game at all; then warms each up
+//!    with one command run (the tables of a plain `hatstand bench`,
+//!    `--games` of them for `--seconds`);
+//! 2. grows the second database by `N` games that are over: copies of the games its
+//!    warm-up finished (played by the engines through the server), each under a new
 //!    id and new players, spread over the two years before now. Written in
 //!    bulk (`INSERT … SELECT`, a batch of games a statement), not over HTTP.
 //!    Like a real server's history, the games over for more than the
@@ -17,9 +17,20 @@
 //!    players' notifications. `heavy` sits in one game of every
 //!    [`HEAVY_EVERY`], so their history grows with the server's; the other
 //!    seats go to `N / 10` filler players;
+//! 3. writes the same into the first database, but only heavy's games: the
+//!    *small* side, where heavy has the same history (and the server the
+//!    same accounts) but the other players' games are missing. What heavy
+//!    asks for is then the same on both sides (full pages of their own
+//!    games), and only the server's size differs;
 //! 4. lets PostgreSQL catch up as autovacuum would (`VACUUM ANALYZE`);
-//! 5. measures again, the same requests by the same players, and prints each
-//!    figure beside the empty database's.
+//! 5. measures [`MEASURED`] rounds, each on the small side and then on the
+//!    grown side: the command path (a command run), then every read
+//!    endpoint, [`ROUNDS`] requests each, one at a time; and prints the
+//!    median of each figure, the grown side's beside the small side's.
+//!    Taking turns, the two sides share whatever else loads the machine.
+//!
+//! Both servers run in this process: the server CPU per command counts the
+//! idle one's background workers too (a few wake-ups a second).
 //!
 //! The copies keep their template's events byte for byte: their records
 //! name the template's players and times, not the copy's seats (reads do
@@ -82,13 +93,52 @@ struct Latency {
     p95: f64,
 }
 
-/// Runs `--grow n`.
+/// Measured rounds: each plays the command path and asks every read, on
+/// the small side and then on the grown one; the figures printed are
+/// each one's median over the rounds.
+pub const MEASURED: usize = 3;
+
+/// One database with its server: the bench's own.
+struct Side {
+    base: String,
+    scratch: Scratch,
+    meter: super::cpu::Meter,
+    cast: Option<Cast>,
+}
+
+impl Side {
+    async fn start(settings: &Settings) -> Result<Side, String> {
+        let (base, scratch) = start_server(settings).await?;
+        let meter = super::cpu::Meter {
+            server: super::cpu::Server::InProcess,
+            database: Some(scratch.name.clone()),
+        };
+        Ok(Side {
+            base,
+            scratch,
+            meter,
+            cast: None,
+        })
+    }
+
+    fn cast(&self) -> Result<&Cast, String> {
+        self.cast
+            .as_ref()
+            .ok_or_else(|| "no cast seated".to_owned())
+    }
+}
+
+/// Runs `--grow n`: two servers, each on a database of its own, both
+/// seated alike and warmed up by one command run; the second grown by `n`
+/// games, the first by heavy's share of them; then [`MEASURED`] rounds,
+/// each measuring the small side and the grown side in turn, so that whatever else loads the machine weighs on
+/// both alike.
 ///
 /// # Errors
-/// When the server cannot be started, a request fails, or the fill does.
+/// When a server cannot be started, a request fails, or the fill does.
 pub async fn run(args: &BenchArgs, settings: &Settings, n: u64) -> Result<(), String> {
     if args.base.is_some() {
-        return Err("--grow needs the bench's own server and database (no --base)".to_owned());
+        return Err("--grow needs the bench's own servers and databases (no --base)".to_owned());
     }
     let options: Value =
         serde_json::from_str(&args.options).map_err(|e| format!("--options: {e}"))?;
@@ -97,11 +147,8 @@ pub async fn run(args: &BenchArgs, settings: &Settings, n: u64) -> Result<(), St
     let players = args.players.unwrap_or_else(|| {
         hatstand_engine::with_ruleset!(kind, |R| <R as hatstand_engine::Ruleset>::MIN_PLAYERS)
     });
-    let (base, scratch) = start_server(settings).await?;
-    let meter = super::cpu::Meter {
-        server: super::cpu::Server::InProcess,
-        database: Some(scratch.name.clone()),
-    };
+    let mut small = Side::start(settings).await?;
+    let mut grown = Side::start(settings).await?;
     let client = Net {
         client: awc::Client::builder()
             .timeout(Duration::from_secs(60))
@@ -110,37 +157,46 @@ pub async fn run(args: &BenchArgs, settings: &Settings, n: u64) -> Result<(), St
         acks: None,
     };
     let outcome = async {
-        let mut cast = seat_cast(&client, &base, &args.ruleset, &options, players).await?;
-        println!(
-            "grow: the empty database: {} tables of {} for {} s, then {ROUNDS} requests per read",
-            args.games, args.ruleset, args.seconds
-        );
-        let empty_commands =
-            report(&play_for(&client, &base, args, &options, players, &meter).await?);
-        cast.finished_game = finished_game(&scratch).await?;
-        let empty_reads = measure_reads(&client, &base, &cast).await?;
+        for side in [&mut small, &mut grown] {
+            side.cast = Some(seat_cast(&client, &side.base, &args.ruleset, &options, players).await?);
+            println!("grow: warming up {} (the games played are the copies' templates)", side.base);
+            play_for(&client, &side.base, args, &options, players, &side.meter).await?;
+            let done = finished_game(&side.scratch).await?;
+            if let Some(cast) = side.cast.as_mut() {
+                cast.finished_game = done;
+            }
+        }
         let started = Instant::now();
-        fill(&scratch, n, &cast).await?;
+        // The same history for heavy on both sides: the grown side has the
+        // rest of the server's besides.
+        fill(&small.scratch, n, small.cast()?, true).await?;
+        fill(&grown.scratch, n, grown.cast()?, false).await?;
         println!(
             "grow: {n} games written, vacuumed and analyzed in {:.0} s",
             started.elapsed().as_secs_f64()
         );
-        print_size(&scratch).await?;
-        println!("grow: the grown database");
-        let grown_commands =
-            report(&play_for(&client, &base, args, &options, players, &meter).await?);
-        let grown_reads = measure_reads(&client, &base, &cast).await?;
-        print_table(
-            n,
-            &empty_reads,
-            &grown_reads,
-            &empty_commands,
-            &grown_commands,
-        );
+        print_size(&small.scratch).await?;
+        print_size(&grown.scratch).await?;
+        let mut commands = (Vec::new(), Vec::new());
+        let mut reads = (Vec::new(), Vec::new());
+        for round in 1..=MEASURED {
+            println!(
+                "grow: round {round} of {MEASURED}: {} tables of {} for {} s, then {ROUNDS} requests per read, on each side",
+                args.games, args.ruleset, args.seconds
+            );
+            println!("grow: small");
+            commands.0.push(report(&play_for(&client, &small.base, args, &options, players, &small.meter).await?));
+            println!("grow: grown");
+            commands.1.push(report(&play_for(&client, &grown.base, args, &options, players, &grown.meter).await?));
+            reads.0.push(measure_reads(&client, &small.base, small.cast()?).await?);
+            reads.1.push(measure_reads(&client, &grown.base, grown.cast()?).await?);
+        }
+        print_table(n, &reads, &commands);
         Ok::<_, String>(())
     }
     .await;
-    scratch.drop_database().await;
+    small.scratch.drop_database().await;
+    grown.scratch.drop_database().await;
     outcome
 }
 
@@ -431,7 +487,7 @@ struct Template {
 
 /// Grows the bench's database by `n` games that are over (see the module
 /// documentation).
-async fn fill(scratch: &Scratch, n: u64, cast: &Cast) -> Result<(), String> {
+async fn fill(scratch: &Scratch, n: u64, cast: &Cast, heavys_only: bool) -> Result<(), String> {
     let mut conn = locate::connect(&scratch.url).await?;
     let templates: Vec<Template> = diesel::sql_query(
         "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL
@@ -441,9 +497,7 @@ async fn fill(scratch: &Scratch, n: u64, cast: &Cast) -> Result<(), String> {
     .await
     .map_err(|e| e.to_string())?;
     if templates.is_empty() {
-        return Err(
-            "no game finished in the empty run to copy: play longer (--seconds)".to_owned(),
-        );
+        return Err("no game finished in the warm-up to copy: play longer (--seconds)".to_owned());
     }
     println!(
         "grow: writing {n} games over {SPAN_DAYS} days, copies of {} games played",
@@ -495,8 +549,13 @@ async fn fill(scratch: &Scratch, n: u64, cast: &Cast) -> Result<(), String> {
         let upto = (written + BATCH).min(n);
         // Game i (0 is the newest) was created i/n of the span ago; game
         // ids, users and times derive from i, so batches need no lookup.
+        let keep = if heavys_only {
+            format!("i % {HEAVY_EVERY} = 0")
+        } else {
+            "true".to_owned()
+        };
         let games = format!(
-            "FROM generate_series({written}, {upto} - 1) AS i
+            "FROM (SELECT i FROM generate_series({written}, {upto} - 1) AS t (i) WHERE {keep}) AS s
              JOIN grow_templates k ON k.k = i % {templates}
              CROSS JOIN LATERAL (
                  SELECT md5('grow-game' || i)::uuid AS id,
@@ -593,59 +652,56 @@ async fn print_size(scratch: &Scratch) -> Result<(), String> {
     Ok(())
 }
 
-/// The figures, side by side.
-fn print_table(
-    n: u64,
-    empty: &[(&'static str, Latency)],
-    grown: &[(&'static str, Latency)],
-    empty_commands: &Figures,
-    grown_commands: &Figures,
-) {
+/// The median of `values`.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+type Reads = Vec<(&'static str, Latency)>;
+
+/// The figures, side by side: each the median of the rounds.
+fn print_table(n: u64, reads: &(Vec<Reads>, Vec<Reads>), commands: &(Vec<Figures>, Vec<Figures>)) {
+    let alone = n.div_ceil(HEAVY_EVERY);
     println!();
-    println!("| read (ms) | empty p50 | empty p95 | {n} games p50 | {n} games p95 |");
+    println!(
+        "| read (ms, median of {MEASURED} rounds) | {alone} games p50 | p95 | {n} games p50 | p95 |"
+    );
     println!("|---|---:|---:|---:|---:|");
-    for ((label, e), (_, g)) in empty.iter().zip(grown) {
+    let Some(labels) = reads.0.iter().next() else {
+        return;
+    };
+    for (i, (label, _)) in labels.iter().enumerate() {
+        let of = |rounds: &Vec<Reads>, p: fn(&Latency) -> f64| {
+            median(
+                rounds
+                    .iter()
+                    .filter_map(|r| r.get(i))
+                    .map(|(_, l)| p(l))
+                    .collect(),
+            )
+        };
         println!(
             "| {label} | {:.2} | {:.2} | {:.2} | {:.2} |",
-            e.p50, e.p95, g.p50, g.p95
+            of(&reads.0, |l| l.p50),
+            of(&reads.0, |l| l.p95),
+            of(&reads.1, |l| l.p50),
+            of(&reads.1, |l| l.p95)
         );
     }
     println!();
-    println!("| commands | empty | {n} games | ratio |");
+    println!("| commands (median of {MEASURED} rounds) | {alone} games | {n} games | ratio |");
     println!("|---|---:|---:|---:|");
-    let row = |label: &str, e: Option<f64>, g: Option<f64>, digits: usize| {
-        if let (Some(e), Some(g)) = (e, g) {
+    let row = |label: &str, figure: fn(&Figures) -> Option<f64>, digits: usize| {
+        let e = median(commands.0.iter().filter_map(figure).collect());
+        let g = median(commands.1.iter().filter_map(figure).collect());
+        if e.is_finite() && g.is_finite() {
             println!("| {label} | {e:.digits$} | {g:.digits$} | {:.2} |", g / e);
         }
     };
-    row(
-        "commands/s",
-        Some(empty_commands.rate),
-        Some(grown_commands.rate),
-        0,
-    );
-    row(
-        "p50 ms",
-        Some(empty_commands.p50),
-        Some(grown_commands.p50),
-        2,
-    );
-    row(
-        "p99 ms",
-        Some(empty_commands.p99),
-        Some(grown_commands.p99),
-        2,
-    );
-    row(
-        "server CPU ms/command",
-        empty_commands.server_cpu,
-        grown_commands.server_cpu,
-        3,
-    );
-    row(
-        "PostgreSQL CPU ms/command",
-        empty_commands.postgres_cpu,
-        grown_commands.postgres_cpu,
-        3,
-    );
+    row("commands/s", |f| Some(f.rate), 0);
+    row("p50 ms", |f| Some(f.p50), 2);
+    row("p99 ms", |f| Some(f.p99), 2);
+    row("server CPU ms/command", |f| f.server_cpu, 3);
+    row("PostgreSQL CPU ms/command", |f| f.postgres_cpu, 3);
 }
