@@ -668,7 +668,7 @@ fn print_table(n: u64, reads: &(Vec<Reads>, Vec<Reads>), commands: &(Vec<Figures
         "| read (ms, median of {MEASURED} rounds) | {alone} games p50 | p95 | {n} games p50 | p95 |"
     );
     println!("|---|---:|---:|---:|---:|");
-    let Some(labels) = reads.0.iter().next() else {
+    let Some(labels) = reads.0.as_slice().first() else {
         return;
     };
     for (i, (label, _)) in labels.iter().enumerate() {
