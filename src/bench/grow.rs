@@ -555,7 +555,7 @@ async fn fill(scratch: &Scratch, n: u64, cast: &Cast, heavys_only: bool) -> Resu
             "true".to_owned()
         };
         let games = format!(
-            "FROM (SELECT i FROM generate_series({written}, {upto} - 1) AS t (i) WHERE {keep}) AS s
+            "FROM (SELECT i FROM generate_series({written}, {upto} - 1) AS t (i) WHERE {keep}) AS picked
              JOIN grow_templates k ON k.k = i % {templates}
              CROSS JOIN LATERAL (
                  SELECT md5('grow-game' || i)::uuid AS id,
