@@ -28,7 +28,9 @@ CREATE EXTENSION IF NOT EXISTS citus;
 
 -- The event log's triggers (append-only; events leave only for the archive)
 -- read rows of their own game only (`events`, `archived_games`), which are
--- on the same shard: they are safe to run on the shards.
+-- on the same shard: they are safe to run on the shards. So do the triggers
+-- that copy a game's creation time and status to its seats (`seats`,
+-- `games`, colocated by game).
 SET citus.enable_unsafe_triggers TO on;
 
 -- Reference tables first: the distributed tables' foreign keys point at them.

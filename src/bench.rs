@@ -19,6 +19,10 @@
 //! send wrong passwords as fast as they are answered, and prints both
 //! latencies and their ratio: what a login storm costs a player.
 //!
+//! With `--grow N` it measures every read endpoint and the command path on
+//! an empty database, grows it by N games that are over, and measures again
+//! (see [`grow`]).
+//!
 //! For failover drills: `--retry-unavailable` sends a request answered 503
 //! (or not answered at all) again, the same body with the same
 //! `Idempotency-Key`, every 100 ms, counts those retries and prints each
@@ -40,6 +44,7 @@ use hatstand::config::Settings;
 use hatstand::db::{self, locate};
 
 mod cpu;
+mod grow;
 mod pgbench;
 
 /// Options of `hatstand bench`.
@@ -97,6 +102,11 @@ pub struct BenchArgs {
     /// "sent" (when it was first sent), "at" (when it was accepted), in unix ms}`.
     #[arg(long)]
     pub acks: Option<std::path::PathBuf>,
+    /// Measure the reads and the command path on an empty database, grow it
+    /// by this many games that are over (written in bulk), and measure
+    /// again (not with `--base`; see docs/performance.md).
+    #[arg(long)]
+    pub grow: Option<u64>,
 }
 
 /// How a client gets through a failover: what it retried, and when the
@@ -228,6 +238,9 @@ struct Sample {
 /// # Errors
 /// When the server cannot be started or reached.
 pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
+    if let Some(n) = args.grow {
+        return grow::run(&args, &settings, n).await;
+    }
     let options: Value =
         serde_json::from_str(&args.options).map_err(|e| format!("--options: {e}"))?;
     let kind = hatstand_engine::GameKind::from_id(&args.ruleset)
@@ -848,6 +861,10 @@ struct Figures {
     rate: f64,
     p50: f64,
     p99: f64,
+    /// The server's CPU per accepted command, in ms, when known.
+    server_cpu: Option<f64>,
+    /// PostgreSQL's CPU per accepted command, in ms, when known.
+    postgres_cpu: Option<f64>,
 }
 
 #[expect(clippy::cast_precision_loss, reason = "figures for people")]
@@ -930,6 +947,7 @@ fn report(played: &Played) -> Figures {
     if !costs.is_empty() {
         println!("bench: CPU per accepted command: {}", costs.join(", "));
     }
+    let server_ms = server;
     let server = server.map_or_else(String::new, |ms| format!(", {ms:.3} ms server CPU/command"));
     println!(
         "bench: {rate:.0} commands/s, p50 {:.2} ms, p99 {:.2} ms, {total_errors} errors{server}",
@@ -941,5 +959,7 @@ fn report(played: &Played) -> Figures {
         rate,
         p50: pct(0.50),
         p99: pct(0.99),
+        server_cpu: server_ms,
+        postgres_cpu: per_command(played.cpu.postgres),
     }
 }

@@ -7,6 +7,13 @@ use uuid::Uuid;
 
 use super::schema::{archived_games, events, games};
 
+/// Games over and not archived: the partial index `games_to_archive`.
+pub(crate) const DUE: &str = "SELECT id FROM games
+  WHERE finished_at IS NOT NULL AND archived_at IS NULL AND finished_at < $1
+  ORDER BY finished_at
+  LIMIT $2
+    FOR UPDATE SKIP LOCKED";
+
 /// Up to `limit` games over (finished or abandoned) since before `before`
 /// and not archived yet, locked (skipping games another process holds).
 ///
@@ -17,17 +24,17 @@ pub async fn due(
     before: DateTime<Utc>,
     limit: i64,
 ) -> QueryResult<Vec<Uuid>> {
-    games::table
-        .filter(games::finished_at.is_not_null())
-        .filter(games::archived_at.is_null())
-        .filter(games::finished_at.lt(before))
-        .order(games::finished_at)
-        .limit(limit)
-        .select(games::id)
-        .for_update()
-        .skip_locked()
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = diesel::sql_types::Uuid)]
+        id: Uuid,
+    }
+    let due: Vec<Due> = diesel::sql_query(DUE)
+        .bind::<diesel::sql_types::Timestamptz, _>(before)
+        .bind::<diesel::sql_types::BigInt, _>(limit)
         .load(conn)
-        .await
+        .await?;
+    Ok(due.into_iter().map(|d| d.id).collect())
 }
 
 /// Stores game `id`'s compressed audit and drops its events and snapshot

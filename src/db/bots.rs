@@ -17,22 +17,33 @@ pub struct BotTurn {
     pub level: String,
 }
 
+/// The turns bots owe (see [`waiting`]).
+pub(crate) const WAITING: &str =
+    "SELECT DISTINCT ON (g.updated_at, g.id) g.id AS game_id, s.seat, u.bot_level AS level
+               FROM users u
+               JOIN seats s ON s.user_id = u.id AND s.game_status = 'active'
+                           AND s.resigned_at IS NULL
+               JOIN games g ON g.id = s.game_id AND s.seat = ANY (g.to_act)
+              WHERE u.bot_level IS NOT NULL AND g.status = 'active'
+              ORDER BY g.updated_at, g.id, s.seat
+              LIMIT $1";
+
 /// Up to `limit` active games that wait on a seat of a built-in bot, the
 /// longest waiting first. Nothing is locked: [`claim`] does that.
+///
+/// It reads the bots' seats in active games only: the fifteen built-in bots
+/// (`users_bots`), each one's active seats (`seats_inbox_by_status`), and
+/// those games' rows to see whose turn it is. What it reads grows with the
+/// games bots are playing now, never with the games ever played. (Whose turn
+/// it is changes on every command; an index on it would cost every command
+/// a write.)
 ///
 /// # Errors
 /// Database errors.
 pub async fn waiting(conn: &mut AsyncPgConnection, limit: i64) -> QueryResult<Vec<BotTurn>> {
-    diesel::sql_query(
-        "SELECT DISTINCT ON (g.updated_at, g.id) g.id AS game_id, s.seat, u.bot_level AS level
-           FROM games g
-           JOIN seats s ON s.game_id = g.id AND s.seat = ANY (g.to_act) AND s.resigned_at IS NULL
-           JOIN users u ON u.id = s.user_id AND u.bot_level IS NOT NULL
-          WHERE g.status = 'active'
-          ORDER BY g.updated_at, g.id, s.seat
-          LIMIT $1",
+    crate::db::prepared::Prepared(
+        diesel::sql_query(WAITING).bind::<diesel::sql_types::BigInt, _>(limit),
     )
-    .bind::<diesel::sql_types::BigInt, _>(limit)
     .load(conn)
     .await
 }

@@ -509,37 +509,69 @@ pub async fn version(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Opti
 /// id of the last game returned (games are ordered by both).
 pub type EndedCursor = (DateTime<Utc>, Uuid);
 
+/// A user's games that are over, by end time: `seats_ended`.
+pub(crate) const ENDED_OF_USER: &str =
+    "SELECT s.game_finished_at AS at, s.game_id AS id FROM seats s
+  WHERE s.user_id = $1 AND s.game_finished_at IS NOT NULL
+    AND (s.game_finished_at, s.game_id) > ($2, $3)
+  ORDER BY s.game_finished_at, s.game_id
+  LIMIT $4";
+
+/// Every game that is over, by end time: `games_ended`.
+pub(crate) const ENDED: &str = "SELECT g.finished_at AS at, g.id FROM games g
+  WHERE g.finished_at IS NOT NULL
+    AND (g.finished_at, g.id) > ($1, $2)
+  ORDER BY g.finished_at, g.id
+  LIMIT $3";
+
 /// Up to `limit` games that are over (finished or abandoned) and ended after
-/// `after`, oldest first; only those `user` was seated in, when given.
+/// `after`, oldest first; only those `user` was seated in, when given. The
+/// end time is `finished_at` (the last `updated_at` of a game, fixed once it
+/// is over). With a user, the walk goes through that user's seats
+/// (`seats_ended`); without, through every game that is over (`games_ended`):
+/// each page reads its own rows only, wherever the cursor is.
+///
+/// # Errors
+/// Database errors.
 pub async fn ended_after(
     conn: &mut AsyncPgConnection,
     user: Option<Uuid>,
     after: EndedCursor,
     limit: i64,
 ) -> QueryResult<Vec<EndedCursor>> {
-    use super::schema::seats;
-    let (time, id) = after;
-    let mut query = games::table
-        .filter(games::status.eq_any(["finished", "abandoned"]))
-        .filter(
-            games::updated_at
-                .gt(time)
-                .or(games::updated_at.eq(time).and(games::id.gt(id))),
-        )
-        .select((games::updated_at, games::id))
-        .order((games::updated_at, games::id))
-        .limit(limit)
-        .into_boxed();
-    if let Some(user) = user {
-        query = query.filter(
-            games::id.eq_any(
-                seats::table
-                    .filter(seats::user_id.eq(user))
-                    .select(seats::game_id),
-            ),
-        );
+    use diesel::sql_types::Timestamptz;
+    #[derive(QueryableByName)]
+    struct Ended {
+        #[diesel(sql_type = Timestamptz)]
+        at: DateTime<Utc>,
+        #[diesel(sql_type = SqlUuid)]
+        id: Uuid,
     }
-    query.load(conn).await
+    let (time, id) = after;
+    let rows: Vec<Ended> = match user {
+        Some(user) => {
+            super::prepared::Prepared(
+                diesel::sql_query(ENDED_OF_USER)
+                    .bind::<SqlUuid, _>(user)
+                    .bind::<Timestamptz, _>(time)
+                    .bind::<SqlUuid, _>(id)
+                    .bind::<BigInt, _>(limit),
+            )
+            .load(conn)
+            .await?
+        }
+        None => {
+            super::prepared::Prepared(
+                diesel::sql_query(ENDED)
+                    .bind::<Timestamptz, _>(time)
+                    .bind::<SqlUuid, _>(id)
+                    .bind::<BigInt, _>(limit),
+            )
+            .load(conn)
+            .await?
+        }
+    };
+    Ok(rows.into_iter().map(|r| (r.at, r.id)).collect())
 }
 
 /// Inserts a new game's row.
@@ -632,7 +664,7 @@ pub struct ListedRow {
     pub seats: Value,
 }
 
-fn list_sql() -> String {
+pub(crate) fn list_sql() -> String {
     [LIST_HEAD, SEATS_JSON, LIST_TAIL].concat()
 }
 
@@ -670,6 +702,9 @@ pub async fn list(
     query: &ListQuery<'_>,
 ) -> QueryResult<Vec<ListedRow>> {
     use diesel::sql_types::{Bool, Timestamptz};
+    if let Some(member) = query.member {
+        return list_member(conn, member, query).await;
+    }
     super::prepared::Prepared(
         diesel::sql_query(list_sql())
             .bind::<Nullable<Text>, _>(query.status)
@@ -685,6 +720,87 @@ pub async fn list(
     .await
 }
 
+const MEMBER_FROM: &str = "
+  FROM seats m
+  JOIN games g ON g.id = m.game_id
+ WHERE m.user_id = $1";
+
+const MEMBER_TAIL: &str = "
+   AND ($5::text IS NULL OR g.ruleset = $5)
+   AND (NOT g.private OR m.user_id = $6)
+ ORDER BY m.game_created_at DESC, m.game_id DESC
+ LIMIT $7";
+
+/// The statement listing one member's games: with a status or not, after a
+/// cursor or not, only where the member is to act or not (eight constant
+/// texts, each planned once per connection). It walks the member's own
+/// seats, newest game first, through `seats_inbox_by_status` (with a status)
+/// or `seats_inbox`: what it reads grows with the member's games, never
+/// with the server's. A filter in the text rather than `$2 IS NULL OR …`
+/// lets the generic plan use the index for it. `turn=mine` reads the
+/// member's active games only (a seat is to act only in an active game)
+/// and checks each one's `to_act`: the turn moves on every command, and an
+/// index on it would cost every command a write.
+pub(crate) fn member_sql(status: bool, cursor: bool, my_turn: bool) -> &'static str {
+    static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        (0..8)
+            .map(|bits| {
+                let mut sql = [LIST_HEAD, SEATS_JSON, MEMBER_FROM].concat();
+                if bits & 1 != 0 {
+                    sql.push_str("\n   AND m.game_status = $2");
+                }
+                if bits & 2 != 0 {
+                    sql.push_str("\n   AND (m.game_created_at, m.game_id) < ($3, $4)");
+                }
+                if bits & 4 != 0 {
+                    sql.push_str("\n   AND m.seat = ANY (g.to_act)");
+                }
+                sql.push_str(MEMBER_TAIL);
+                sql
+            })
+            .collect()
+    });
+    &TEXTS[usize::from(status) | usize::from(cursor) << 1 | usize::from(my_turn) << 2]
+}
+
+/// The games `member` sits in (see [`member_sql`]). Private games show only
+/// when the viewer is the member.
+async fn list_member(
+    conn: &mut AsyncPgConnection,
+    member: Uuid,
+    query: &ListQuery<'_>,
+) -> QueryResult<Vec<ListedRow>> {
+    use diesel::sql_types::Timestamptz;
+    // Only an active game has seats to act.
+    let status = match (query.status, query.my_turn) {
+        (None, true) => Some("active"),
+        (status, _) => status,
+    };
+    super::prepared::Prepared(
+        diesel::sql_query(member_sql(
+            status.is_some(),
+            query.before.is_some(),
+            query.my_turn,
+        ))
+        .bind::<SqlUuid, _>(member)
+        .bind::<Nullable<Text>, _>(status)
+        .bind::<Nullable<Timestamptz>, _>(query.before.map(|c| c.0))
+        .bind::<Nullable<SqlUuid>, _>(query.before.map(|c| c.1))
+        .bind::<Nullable<Text>, _>(query.ruleset)
+        .bind::<Nullable<SqlUuid>, _>(query.viewer)
+        .bind::<BigInt, _>(query.limit),
+    )
+    .load(conn)
+    .await
+}
+
+/// The active games whose deadline passed: the partial index `games_due`.
+pub(crate) const DUE_DEADLINES: &str = "SELECT id FROM games
+          WHERE status = 'active' AND deadline <= now()
+          ORDER BY deadline
+          LIMIT 16
+            FOR UPDATE SKIP LOCKED";
+
 /// Locks up to 16 active games whose deadline has passed, earliest first,
 /// skipping those another worker holds (`FOR UPDATE SKIP LOCKED`): no two
 /// processes time out one game.
@@ -697,15 +813,7 @@ pub async fn claim_due_deadlines(conn: &mut AsyncPgConnection) -> QueryResult<Ve
         #[diesel(sql_type = SqlUuid)]
         id: Uuid,
     }
-    let due: Vec<Due> = diesel::sql_query(
-        "SELECT id FROM games
-          WHERE status = 'active' AND deadline <= now()
-          ORDER BY deadline
-          LIMIT 16
-            FOR UPDATE SKIP LOCKED",
-    )
-    .load(conn)
-    .await?;
+    let due: Vec<Due> = diesel::sql_query(DUE_DEADLINES).load(conn).await?;
     Ok(due.into_iter().map(|d| d.id).collect())
 }
 

@@ -321,17 +321,9 @@ pub struct Claimed {
     pub username: String,
 }
 
-/// Claims up to 16 due mails (or digest lines), leasing them for
-/// `lease_secs`; the lines of one user's digest due together go in one mail.
-///
-/// # Errors
-/// Database errors.
-pub async fn claim_due(
-    conn: &mut AsyncPgConnection,
-    lease_secs: f64,
-) -> diesel::QueryResult<Vec<Claimed>> {
-    diesel::sql_query(
-        "WITH due AS (
+/// The due mails: a range of the partial index `mail_outbox_due` (pending
+/// only), the earliest first.
+pub(crate) const CLAIM: &str = "WITH due AS (
             SELECT user_id, id FROM mail_outbox
              WHERE state = 'pending' AND due_at <= now()
              ORDER BY due_at
@@ -349,11 +341,21 @@ pub async fn claim_due(
            FROM taken t
            JOIN users u ON u.id = t.user_id
            JOIN email_addresses e ON e.user_id = t.user_id
-          ORDER BY t.user_id, t.id",
-    )
-    .bind::<diesel::sql_types::Double, _>(lease_secs)
-    .load(conn)
-    .await
+          ORDER BY t.user_id, t.id";
+
+/// Claims up to 16 due mails (or digest lines), leasing them for
+/// `lease_secs`; the lines of one user's digest due together go in one mail.
+///
+/// # Errors
+/// Database errors.
+pub async fn claim_due(
+    conn: &mut AsyncPgConnection,
+    lease_secs: f64,
+) -> diesel::QueryResult<Vec<Claimed>> {
+    diesel::sql_query(CLAIM)
+        .bind::<diesel::sql_types::Double, _>(lease_secs)
+        .load(conn)
+        .await
 }
 
 /// Records mails as sent (or, `skipped`, as not worth sending any more).

@@ -12,6 +12,7 @@ pub mod listen;
 pub mod locate;
 pub mod mail;
 pub mod notifications;
+pub mod plans;
 pub mod pools;
 pub mod prepared;
 pub mod retention;
@@ -140,16 +141,21 @@ fn opened_before_failover(created: std::time::Instant) -> bool {
 }
 
 /// Runs the pending migrations on `url`. Several processes starting at once
-/// take turns (a session advisory lock), so each migration runs once.
+/// take turns (a session advisory lock), so each migration runs once. A
+/// migration that builds or drops an index does it `CONCURRENTLY`, outside a
+/// transaction (its `metadata.toml`: `run_in_transaction = false`), one
+/// statement to a migration; an index such a build left invalid is rebuilt
+/// before the lock is released. Then warns (in the log) about maintenance
+/// settings the server needs ([`maintenance_warnings`]).
 ///
 /// # Errors
 /// When the database cannot be reached or a migration fails.
 pub async fn migrate(url: &str) -> Result<(), String> {
     use diesel::Connection;
     use diesel::RunQueryDsl;
-    let url = url.to_owned();
+    let owned = url.to_owned();
     tokio::task::spawn_blocking(move || {
-        let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url)
+        let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&owned)
             .map_err(|e| format!("cannot connect to run migrations: {e}"))?;
         diesel::sql_query("SELECT pg_advisory_lock(727365)")
             .execute(&mut conn)
@@ -157,7 +163,8 @@ pub async fn migrate(url: &str) -> Result<(), String> {
         let ran = conn
             .run_pending_migrations(MIGRATIONS)
             .map(|done| done.len())
-            .map_err(|e| format!("migration failed: {e}"));
+            .map_err(|e| format!("migration failed: {e}"))
+            .and_then(|ran| rebuild_invalid_indexes(&mut conn).map(|()| ran));
         diesel::sql_query("SELECT pg_advisory_unlock(727365)")
             .execute(&mut conn)
             .map_err(|e| e.to_string())?;
@@ -165,10 +172,115 @@ pub async fn migrate(url: &str) -> Result<(), String> {
         if ran > 0 {
             tracing::info!(migrations = ran, "database migrated");
         }
-        Ok(())
+        Ok::<(), String>(())
     })
     .await
-    .map_err(|e| e.to_string())?
+    .map_err(|e| e.to_string())??;
+    warn_about_maintenance(url).await;
+    Ok(())
+}
+
+/// Rebuilds, concurrently, every index of the schema that a concurrent build
+/// left invalid (a migration building one was interrupted: PostgreSQL keeps
+/// the half-built index, and the migration's `IF NOT EXISTS` would take it
+/// for done on the next run). Runs under the migrations' advisory lock, so
+/// no other process of the server is building one meanwhile.
+fn rebuild_invalid_indexes(
+    conn: &mut AsyncConnectionWrapper<AsyncPgConnection>,
+) -> Result<(), String> {
+    use diesel::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Invalid {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        name: String,
+    }
+    let invalid: Vec<Invalid> = diesel::sql_query(
+        "SELECT quote_ident(c.relname) AS name
+           FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE NOT i.indisvalid AND c.relnamespace = current_schema()::regnamespace",
+    )
+    .load(conn)
+    .map_err(|e| e.to_string())?;
+    for index in invalid {
+        tracing::warn!(index = %index.name, "rebuilding an index an interrupted build left invalid");
+        diesel::sql_query(format!("REINDEX INDEX CONCURRENTLY {}", index.name))
+            .execute(conn)
+            .map_err(|e| format!("cannot rebuild index {}: {e}", index.name))?;
+    }
+    Ok(())
+}
+
+/// What the database's settings leave undone that a server whose tables
+/// only grow needs: autovacuum off (for the server, or for one of its
+/// tables), or the statistics it runs on (`track_counts`) off. Without it
+/// dead row versions pile up in the hot tables (games, seats, outboxes)
+/// and the planner's statistics go stale, until the indexes that keep
+/// every request's cost flat are no longer chosen. Empty when all is well.
+///
+/// # Errors
+/// Database errors.
+pub async fn maintenance_warnings(
+    conn: &mut AsyncPgConnection,
+) -> diesel::QueryResult<Vec<String>> {
+    use diesel::sql_types::{Array, Bool, Text};
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Found {
+        #[diesel(sql_type = Bool)]
+        autovacuum: bool,
+        #[diesel(sql_type = Bool)]
+        track_counts: bool,
+        #[diesel(sql_type = Array<Text>)]
+        tables_off: Vec<String>,
+    }
+    let found: Found = prepared::Prepared(diesel::sql_query(
+        "SELECT current_setting('autovacuum')::bool AS autovacuum,
+                current_setting('track_counts')::bool AS track_counts,
+                ARRAY(SELECT c.relname::text FROM pg_class c
+                       WHERE c.relnamespace = current_schema()::regnamespace
+                         AND c.reloptions @> ARRAY['autovacuum_enabled=false']
+                       ORDER BY 1) AS tables_off",
+    ))
+    .get_result(conn)
+    .await?;
+    let mut warnings = Vec::new();
+    if !found.autovacuum {
+        warnings.push(
+            "autovacuum is off: dead rows pile up and statistics go stale in tables that only \
+             grow; set autovacuum = on"
+                .to_owned(),
+        );
+    }
+    if !found.track_counts {
+        warnings.push(
+            "track_counts is off: autovacuum cannot tell which tables need it; set track_counts = on"
+                .to_owned(),
+        );
+    }
+    if !found.tables_off.is_empty() {
+        warnings.push(format!(
+            "autovacuum is off for {}: ALTER TABLE … RESET (autovacuum_enabled)",
+            found.tables_off.join(", ")
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Logs a warning for each of [`maintenance_warnings`] (once, at start).
+pub async fn warn_about_maintenance(url: &str) {
+    use diesel_async::AsyncConnection;
+    let found = match AsyncPgConnection::establish(url).await {
+        Ok(mut conn) => maintenance_warnings(&mut conn).await,
+        Err(e) => Err(diesel::result::Error::QueryBuilderError(Box::new(e))),
+    };
+    match found {
+        Ok(warnings) => {
+            for warning in warnings {
+                tracing::warn!("{warning}");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the database's maintenance settings"),
+    }
 }
 
 /// Whether the database answers a trivial statement.

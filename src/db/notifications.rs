@@ -168,6 +168,12 @@ pub struct NoteRow {
     pub created_at: DateTime<Utc>,
 }
 
+/// A user's notifications after an id, oldest first: a range of the primary
+/// key (user, id), the user's own rows only.
+pub(crate) const FEED: &str =
+    "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
+          WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3";
+
 /// The notifications of `user` with ids after `after`, oldest first, at most `limit`.
 ///
 /// # Errors
@@ -178,13 +184,10 @@ pub async fn list(
     after: i64,
     limit: i64,
 ) -> diesel::QueryResult<Vec<NoteRow>> {
-    diesel::sql_query(
-        "SELECT id, user_id, game_id, kind, payload, created_at FROM notifications
-          WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-    )
-    .bind::<SqlUuid, _>(user)
-    .bind::<BigInt, _>(after)
-    .bind::<BigInt, _>(limit)
-    .load(conn)
-    .await
+    diesel::sql_query(FEED)
+        .bind::<SqlUuid, _>(user)
+        .bind::<BigInt, _>(after)
+        .bind::<BigInt, _>(limit)
+        .load(conn)
+        .await
 }

@@ -42,7 +42,7 @@ impl Expiring {
         Expiring::Sessions,
     ];
 
-    fn statement(self) -> &'static str {
+    pub(crate) fn statement(self) -> &'static str {
         match self {
             Expiring::IdempotencyKeys => DELETE_IDEMPOTENCY_KEYS,
             Expiring::Notifications => DELETE_NOTIFICATIONS,
@@ -65,7 +65,7 @@ const DELETE_IDEMPOTENCY_KEYS: &str = "WITH doomed AS (
 
 const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
              SELECT user_id, id FROM notifications
-              WHERE created_at < $1 ORDER BY id LIMIT $2
+              WHERE created_at < $1 ORDER BY created_at LIMIT $2
                 FOR UPDATE SKIP LOCKED),
          deliveries AS (
              DELETE FROM webhook_deliveries d USING doomed
@@ -140,8 +140,15 @@ pub async fn delete_expired(
 /// # Errors
 /// Database errors.
 pub async fn compact_events(conn: &mut AsyncPgConnection, batch: i64) -> diesel::QueryResult<i64> {
-    let counted: Count = diesel::sql_query(
-        "WITH doomed AS (
+    let counted: Count = diesel::sql_query(COMPACT)
+        .bind::<BigInt, _>(batch)
+        .get_result(conn)
+        .await?;
+    Ok(counted.n)
+}
+
+/// Events still in the old form: the partial index `events_to_compact`.
+pub(crate) const COMPACT: &str = "WITH doomed AS (
              SELECT e.game_id, e.seq FROM events e
               WHERE e.digest IS NULL
                 AND e.prev_hash = coalesce(
@@ -155,13 +162,7 @@ pub async fn compact_events(conn: &mut AsyncPgConnection, batch: i64) -> diesel:
                FROM doomed d
               WHERE e.game_id = d.game_id AND e.seq = d.seq
              RETURNING 1)
-         SELECT count(*) AS n FROM done",
-    )
-    .bind::<BigInt, _>(batch)
-    .get_result(conn)
-    .await?;
-    Ok(counted.n)
-}
+         SELECT count(*) AS n FROM done";
 
 /// The highest notification id pruned so far (0: none).
 ///

@@ -162,6 +162,9 @@ diesel::table! {
         vacation_used_secs -> Int8,
         timeouts -> Int4,
         resigned_at -> Nullable<Timestamptz>,
+        game_created_at -> Nullable<Timestamptz>,
+        game_status -> Nullable<Text>,
+        game_finished_at -> Nullable<Timestamptz>,
     }
 }
 

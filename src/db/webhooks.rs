@@ -161,7 +161,9 @@ pub struct Claimed {
     pub note: NoteRow,
 }
 
-const CLAIM: &str = "
+/// The due deliveries: a range of the partial index `webhook_deliveries_due`
+/// (pending only), the earliest first.
+pub(crate) const CLAIM: &str = "
 UPDATE webhook_deliveries d
    SET attempts = d.attempts + 1, last_attempt_at = now(),
        next_attempt_at = now() + make_interval(secs => $1)

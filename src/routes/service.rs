@@ -18,6 +18,12 @@ pub struct Health {
     /// `ok` (the process is up) or `ready` (the database answers).
     #[schema(example = "ok")]
     pub status: &'static str,
+    /// On `/readyz`, what the database's settings leave undone that the
+    /// server needs (autovacuum off, for the server or for one of its
+    /// tables): still ready, but the operator has work to do
+    /// (docs/performance.md). Absent when all is well.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub detail: Vec<String>,
 }
 
 /// The process is up.
@@ -27,10 +33,14 @@ pub struct Health {
 )]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ok" })
+    HttpResponse::Ok().json(Health {
+        status: "ok",
+        detail: Vec::new(),
+    })
 }
 
-/// The database is reachable.
+/// The database is reachable; `detail` names maintenance settings the
+/// server needs that the database has off (autovacuum).
 #[utoipa::path(
     operation_id = "check_ready", tag = "service",
     responses((status = 200, description = "The database answers", body = Health), (status = 503, description = "The database does not answer", body = Problem, content_type = "application/problem+json"))
@@ -39,15 +49,24 @@ pub async fn healthz() -> HttpResponse {
 pub async fn readyz(state: State) -> Answer {
     // Ready means the database answers now: a load balancer asking must
     // not wait on a hung one, so the check gives up after a second.
+    // The statement that proves it answers also reads its maintenance
+    // settings: one round trip.
     let check = async {
-        crate::db::ping(&state.pool)
+        let unavailable = |e: &dyn std::fmt::Display| {
+            Failure::unavailable(format!("the database does not answer: {e}"))
+        };
+        let mut conn = state.pool.get().await.map_err(|e| unavailable(&e))?;
+        crate::db::maintenance_warnings(&mut conn)
             .await
-            .map_err(|e| Failure::unavailable(format!("the database does not answer: {e}")))
+            .map_err(|e| unavailable(&e))
     };
-    tokio::time::timeout(READY_WITHIN, check)
+    let detail = tokio::time::timeout(READY_WITHIN, check)
         .await
         .map_err(|_| Failure::unavailable("the database did not answer within a second"))??;
-    Ok(HttpResponse::Ok().json(Health { status: "ready" }))
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ready",
+        detail,
+    }))
 }
 
 /// This process's metrics, in Prometheus's text format.

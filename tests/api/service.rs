@@ -92,3 +92,19 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
     }
     assert_eq!(cursors, 2, "list_games and list_my_games take a cursor");
 }
+
+#[actix_web::test]
+async fn readiness_names_a_table_left_without_autovacuum() {
+    let app = TestApp::spawn().await;
+    // Autovacuum itself is the PostgreSQL server's setting, whatever it is
+    // where the tests run (a test may not change it); a table's own setting
+    // is the same warning.
+    let before = app.get("/readyz", None).await.ok(200)["detail"].to_string();
+    assert!(!before.contains("seats"), "{before}");
+    app.sql("ALTER TABLE seats SET (autovacuum_enabled = false)")
+        .await;
+    let ready = app.get("/readyz", None).await.ok(200);
+    assert_eq!(ready["status"], "ready");
+    let detail = ready["detail"].to_string();
+    assert!(detail.contains("autovacuum is off for seats"), "{detail}");
+}

@@ -1,0 +1,1 @@
+-- The copies stay; the previous migration's down drops them.

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS seats_inbox_by_status;
