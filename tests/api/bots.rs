@@ -389,7 +389,8 @@ async fn the_readme_s_external_bot_accepts_an_invitation_and_plays_a_whole_game(
     let game = app
         .created_game(
             &me,
-            &json!({"ruleset": "hats", "players": 2, "invitees": ["outside-bot"]}),
+            // Watched by anyone with its address, so the test reads it signed out.
+            &json!({"ruleset": "hats", "players": 2, "invitees": ["outside-bot"], "options": {"spectators": "link"}}),
         )
         .await;
     let id = game["id"].as_str().unwrap();

@@ -264,7 +264,8 @@ async fn every_notification_queues_one_delivery_per_webhook_of_its_user() {
     let game = app
         .created_game(
             &users[0],
-            &json!({"ruleset": "hats", "players": 2, "invitees": ["player1"]}),
+            // Watched by anyone with its address, so the test reads it signed out.
+            &json!({"ruleset": "hats", "players": 2, "invitees": ["player1"], "options": {"spectators": "link"}}),
         )
         .await;
     let id = game["id"].as_str().unwrap();
