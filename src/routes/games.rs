@@ -125,11 +125,17 @@ pub async fn get(
     req: HttpRequest,
 ) -> Answer {
     let code = query.code.as_deref();
+    if code.is_some_and(|c| c.chars().count() > MAX_CODE) {
+        return Err(Failure::bad_request(format!("code is at most {MAX_CODE} characters")).into());
+    }
     let game = read::get(&state, caller.0, id.into_inner(), code).await?;
     let tag = state.view_tags.game(game.version, game.my_seat);
     let body = serde_json::to_vec(&game).map_err(Failure::internal)?;
     tags::answer(&req, &tag, privacy_of(game.my_seat), body)
 }
+
+/// The longest invite code a request may carry.
+const MAX_CODE: usize = 128;
 
 /// The invite code, for a private game seen before joining it.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -327,7 +333,7 @@ problems! {
     /// What `list_games` answers besides the common problems.
     ListGamesProblems { BadRequest: "unknown status or ruleset, bad limit or cursor" }
     /// What `get_game` answers besides the common problems.
-    GetGameProblems { BadRequest: "malformed id or header" }
+    GetGameProblems { BadRequest: "malformed id, a code over 128 characters" }
     /// What `join_game` answers besides the common problems.
     JoinGameProblems {
         BadRequest: "no such seat, malformed body",

@@ -169,6 +169,8 @@ async fn bad_headers_are_400_and_write_nothing() {
     .await
     .assert_problem(400, "bad_request");
     app.get(&format!("/v1/games/{id}"), None).await.ok(200);
+    // Entity tags are opaque: one this server never gave names nothing, and
+    // the game is answered in full.
     let reply = app
         .send(
             "GET",
@@ -178,7 +180,7 @@ async fn bad_headers_are_400_and_write_nothing() {
             &json!(null),
         )
         .await;
-    reply.assert_problem(400, "bad_request");
+    assert_eq!(reply.status.as_u16(), 200);
     assert_eq!(app.footprint().await, before);
 }
 
