@@ -3,7 +3,9 @@ rules page opens from the new-game form and draws its examples; a player
 who chose to confirm moves (#/settings) is asked before a move goes, and
 nothing is sent when they say no; a player who resigns a three-player game
 is told that their seat is played on, without a Resign button; the tab's
-title counts the games waiting. Run by scripts/browser-check.sh.
+title counts the games waiting; on a phone, the moves a picked card brings
+are in view without scrolling, and every badge and heading of a board has
+a line of help. Run by scripts/browser-check.sh.
 
     python table_help.py BASE_URL --failures DIR
 """
@@ -87,6 +89,35 @@ def check_confirm_and_resign(browser):
     return game
 
 
+def check_pick_and_help(browser):
+    """Hats at phone size: after picking a card the moves it brings are in
+    view without scrolling, and every badge and heading of the board has a
+    line of help."""
+    browser.wait("#nav a[href='#/new']").click()
+    Select(browser.wait("#ruleset")).select_by_value("hats")
+    Select(browser.wait("#seat-1")).select_by_value("greedy")
+    browser.wait("#new-game button[type=submit]").click()
+    browser.wait_route(GAME_ROUTE, "the Hats game's page")
+    wait_for(lambda: my_turn(browser), "the player's turn in Hats", timeout=60)
+    browser.run("scrollTo(0, 0)")
+    browser.wait("#board [data-select]").click()
+    inside = wait_for(
+        lambda: browser.run(
+            "const m = document.querySelector('#board .cb-moves'); if (!m) return null;"
+            "const r = m.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight ? 'yes' : 'no';"
+        ),
+        "the moves after a pick",
+    )
+    if inside != "yes":
+        raise CheckFailed("after a pick the moves it brings are out of view at 390 × 844")
+    bare = browser.run(
+        "return [...document.querySelectorAll('#board .cb-badge, #board h3, #board h4')]"
+        ".filter((el) => !el.title).map((el) => el.textContent.trim())"
+    )
+    if bare:
+        raise CheckFailed(f"badges or terms without help: {bare}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base")
@@ -98,7 +129,15 @@ def main():
         sign_up(browser, f"helen_{uuid.uuid4().hex[:4]}", PASSWORD)
         check_rules(browser)
         check_confirm_and_resign(browser)
-        print("table help: rules of every game, a confirmed move, a resigned seat played on", flush=True)
+        browser.open("#/settings")
+        if browser.wait("#confirm-moves").is_selected():
+            browser.wait("#confirm-moves").click()
+        check_pick_and_help(browser)
+        print(
+            "table help: rules of every game, a confirmed move, a resigned seat played on, "
+            "moves in view after a pick, help on every badge and term",
+            flush=True,
+        )
     except Exception as error:
         print(f"table help: FAILED: {error}\n{browser.report(args.failures, 'table-help')}", flush=True)
         sys.exit(1)

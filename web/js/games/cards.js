@@ -3,6 +3,7 @@
 // rows on a narrow screen and stays legible.
 
 import { h, s, moveControl } from '../dom.js';
+import { help } from './glossary.js';
 
 const STAR = Array.from({ length: 10 }, (_, i) => {
   const r = i % 2 ? 4.2 : 10;
@@ -120,7 +121,7 @@ export function captioned(picture, caption, extra = '') {
 
 /** One titled part of the table (the trick, the kitty, the line); the table lays them out side by side when there is room. */
 export function zone(title, ...content) {
-  return h('div', { class: 'cb-zone' }, h('h3', {}, title), content);
+  return h('div', { class: 'cb-zone' }, h('h3', { title: help(title) }, title), content);
 }
 
 /** The display name of seat `i`. */
@@ -130,7 +131,7 @@ export function seatName(ctx, i) {
 
 /** A labelled little fact about a seat or the table ("dealer", "12 points"). */
 export function badge(text, extra = '') {
-  return h('span', { class: extra ? `cb-badge cb-${extra}` : 'cb-badge' }, text);
+  return h('span', { class: extra ? `cb-badge cb-${extra}` : 'cb-badge', title: help(text) }, text);
 }
 
 /** The "winner" badge when seat `i` won (or shares the win of) the finished game. */
@@ -161,6 +162,11 @@ export function pickingBoard(className, draw) {
     picked = picked === key ? null : key;
     redraw();
     root.querySelector(`[data-select="${CSS.escape(key)}"]`)?.focus();
+    // On a phone the moves a pick brings may sit below the fold: bring them
+    // into view, the picked card staying in view where both fit.
+    if (picked !== null) {
+      root.querySelector('.cb-moves')?.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+    }
   };
   const redraw = () => root.replaceChildren(...draw(picked, pick).filter(Boolean));
   redraw();

@@ -7,6 +7,7 @@ import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
   nameList, pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
+import { help } from './glossary.js';
 
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
@@ -200,7 +201,7 @@ function ownHand(v, ctx, picked, pick) {
     .filter((c) => !['play', 'bury', 'kitty_swap'].includes(c.type))
     .map((c) => moveButton(c, buttonLabel(c, v), ctx));
   return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', {}, 'Your hand'),
+    h('h3', { title: help('Your hand') }, 'Your hand'),
     cardRow(cards),
     picked && h('p', { class: 'hint' }, `${cardName(picked)}: pick a highlighted kitty card to swap it for.`),
     moveRow(buttons));

@@ -7,6 +7,7 @@ import { h, moveControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveRow, resultLine,
   seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
+import { help } from './glossary.js';
 
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
@@ -138,7 +139,7 @@ function ownHand(v, ctx) {
     moveControl(card(face(c.card)), c, `${describe(c)} trick ${claimedTrick(v)}`, ctx.send));
   const value = predictionValue(v.trick_number);
   return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', {}, 'Your hand'),
+    h('h3', { title: help('Your hand') }, 'Your hand'),
     cardRow(cards),
     predicting.length > 0 && h('div', { class: 'cb-predict' },
       h('p', { class: 'hint' },

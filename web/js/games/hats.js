@@ -8,6 +8,7 @@ import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
   pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
+import { help } from './glossary.js';
 
 /** The hat types by code letter: name, plural, symbol, ink. */
 const TYPES = {
@@ -174,7 +175,7 @@ function ownHand(v, ctx, picked, pick) {
     : [];
   const exchanges = picked && ctx.legal.some((c) => c.card === picked && c.type === 'exchange');
   return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', {}, v.finished ? 'Your favourite hat' : 'Your hand'),
+    h('h3', { title: help(v.finished ? 'Your favourite hat' : 'Your hand') }, v.finished ? 'Your favourite hat' : 'Your hand'),
     cardRow(cards),
     picked && h('p', { class: 'hint' }, exchanges
       ? `${cardName(picked)}: pick a highlighted line card to exchange it with, or:`
@@ -223,9 +224,9 @@ function seatPanel(game, v, ctx, seat, i) {
     h('p', { class: 'cb-seat-facts' },
       `${seat.main_actions} of ${MAIN_ACTIONS} actions · ${seat.black_hats} black hat${seat.black_hats === 1 ? '' : 's'}`),
     hand,
-    h('h4', {}, 'Collection'),
+    h('h4', { title: help('Collection') }, 'Collection'),
     seat.collection.length || blackHats.length
       ? cardRow([...seat.collection.map((c) => card(face(c), 'sm')), ...blackHats])
       : h('p', { class: 'cb-empty' }, 'nothing yet'),
-    seat.favourite && h('div', {}, h('h4', {}, 'Favourite hat'), card(face(seat.favourite), 'sm')));
+    seat.favourite && h('div', {}, h('h4', { title: help('Favourite hat') }, 'Favourite hat'), card(face(seat.favourite), 'sm')));
 }

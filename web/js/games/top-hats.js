@@ -5,6 +5,7 @@
 // jumps are buttons beside the board.
 
 import { h, s, moveControl, selectControl } from '../dom.js';
+import { help } from './glossary.js';
 
 const FILES = 'abcdefg';
 /** Cells on a side of the board. */
@@ -215,7 +216,7 @@ function material({ view, ctx, moves, picked, pick }, p) {
     return h('span', { class: 'th-stack' }, picture);
   });
   return h('section', { class: 'th-material', 'aria-label': own ? 'Your hats' : `${nameOf(ctx, p.seat)}'s hats` },
-    h('h3', {}, own ? 'Your hats' : `${nameOf(ctx, p.seat)}'s hats`),
+    h('h3', { title: own ? help('Your hats') : null }, own ? 'Your hats' : `${nameOf(ctx, p.seat)}'s hats`),
     view.phase === 'building' && h('p', { class: 'th-note' }, `Left to build with: ${left || 'none'}.`),
     stacks.length > 0 && h('p', { class: 'th-note' }, view.phase === 'placing' ? 'Stacks to place:' : 'Stacks built:'),
     stacks.length > 0 && h('div', { class: 'th-stacks' }, stacks));
