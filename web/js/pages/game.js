@@ -82,7 +82,7 @@ export async function show(root, { id, code }) {
       const fresh = await get(`/v1/games/${id}/log`);
       if (!story || fresh.version !== story.version) {
         story = fresh;
-        draw();
+        drawStory();
       }
     } catch (error) {
       // A table seen with its invite code before joining has no log yet.
@@ -90,7 +90,20 @@ export async function show(root, { id, code }) {
     }
   };
 
+  // The story's two places, redrawn alone when it arrives (the rest of the
+  // page, its controls included, stays as it is).
+  const storyNow = () => (story && story.version === game.version ? lastMoves(game, story) : null);
+  const storyLog = () => (story && story.lines.length ? moveLog(story) : null);
+  const drawStory = () => {
+    page.dataset.myLastMove = story?.my_last_move ?? '';
+    const wasOpen = page.querySelector('#move-log')?.open;
+    page.querySelector('#story-now')?.replaceChildren(...[storyNow()].filter(Boolean));
+    page.querySelector('#story-log')?.replaceChildren(...[storyLog()].filter(Boolean));
+    if (wasOpen) page.querySelector('#move-log')?.setAttribute('open', '');
+  };
+
   const draw = () => {
+    const logOpen = page.querySelector('#move-log')?.open;
     const focused = document.activeElement;
     const refocus = focused?.dataset?.cmd ?? focused?.dataset?.select;
     const names = seatNames(game);
@@ -112,13 +125,14 @@ export async function show(root, { id, code }) {
       seatList(game, names),
       statusLine(game, names),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
-      story && story.version === game.version ? lastMoves(game, story) : null,
+      h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, 'The table'), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
-      story && story.lines.length ? moveLog(story) : null,
+      h('div', { id: 'story-log' }, storyLog()),
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
       footer(game, act)].filter(Boolean));
+    if (logOpen) page.querySelector('#move-log')?.setAttribute('open', '');
     if (refocus) {
       const again = [...page.querySelectorAll('[data-cmd],[data-select]')]
         .find((el) => (el.dataset.cmd ?? el.dataset.select) === refocus);
