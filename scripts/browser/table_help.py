@@ -15,6 +15,7 @@ import sys
 import uuid
 from pathlib import Path
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
 from browser import PHONE, Browser, CheckFailed, wait_for
@@ -96,6 +97,10 @@ def check_pick_and_help(browser):
     browser.wait("#nav a[href='#/new']").click()
     Select(browser.wait("#ruleset")).select_by_value("hats")
     Select(browser.wait("#seat-1")).select_by_value("greedy")
+    # A note of the game just ended may sit at the foot of the screen: a
+    # person dismisses it first.
+    for dismiss in browser.driver.find_elements(By.CSS_SELECTOR, "#toasts .toast button"):
+        dismiss.click()
     browser.wait("#new-game button[type=submit]").click()
     browser.wait_route(GAME_ROUTE, "the Hats game's page")
     wait_for(lambda: my_turn(browser), "the player's turn in Hats", timeout=60)
@@ -104,14 +109,14 @@ def check_pick_and_help(browser):
     inside = wait_for(
         lambda: browser.run(
             "const m = document.querySelector('#board .cb-moves'); if (!m) return null;"
-            "const r = m.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight ? 'yes' : 'no';"
+            "const r = m.getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1 ? 'yes' : 'no';"
         ),
         "the moves after a pick",
     )
     if inside != "yes":
         raise CheckFailed("after a pick the moves it brings are out of view at 390 × 844")
     bare = browser.run(
-        "return [...document.querySelectorAll('#board .cb-badge, #board h3, #board h4')]"
+        "return [...document.querySelectorAll('#board .cb-badge, #board .cb-zone h3, #board .cb-own-hand h3, #board h4')]"
         ".filter((el) => !el.title).map((el) => el.textContent.trim())"
     )
     if bare:
@@ -135,7 +140,7 @@ def main():
         check_pick_and_help(browser)
         print(
             "table help: rules of every game, a confirmed move, a resigned seat played on, "
-            "moves in view after a pick, help on every badge and term",
+            "moves in view after a pick, help on every badge and term of the board",
             flush=True,
         )
     except Exception as error:
