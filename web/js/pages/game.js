@@ -18,7 +18,13 @@ export async function show(root, { id, code }) {
   root.append(page);
   // The invite code lets its holder see a private table before joining it.
   const path = code ? `/v1/games/${id}?code=${encodeURIComponent(code)}` : `/v1/games/${id}`;
-  let game = await get(path);
+  // The game and its story together, so the page is drawn once, whole
+  // (nothing shifts when the story arrives).
+  const [first, told] = await Promise.all([get(path), get(`/v1/games/${id}/log`).catch((error) => {
+    if (error.name === 'AbortError') throw error;
+    return null;
+  })]);
+  let game = first;
   const board = boardFor(game.ruleset);
   let busy = false;
   let stream = 'connecting…';
@@ -76,7 +82,7 @@ export async function show(root, { id, code }) {
 
   // The game's story in words (GET /v1/games/{id}/log): the last moves
   // and the move log, told as this viewer may know them.
-  let story = null;
+  let story = told;
   const tell = async () => {
     try {
       const fresh = await get(`/v1/games/${id}/log`);
@@ -140,7 +146,7 @@ export async function show(root, { id, code }) {
     }
   };
   draw();
-  tell();
+  if (!story) tell();
 
   let pending = null;
   const reloadSoon = () => {
