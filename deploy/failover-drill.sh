@@ -106,10 +106,11 @@ url=$("$cluster" url)
 # shellcheck disable=SC1091
 . "$state/secrets.env"
 DATABASE_URL=$url "$bin" migrate
-# The load generator registers every player from this one address: the
-# per-address registration limit is off for it (0), as rates are.
+# The load generator registers every player from this one address and
+# creates a game for each as the last ends: the cost limits it would trip
+# are off (0), as `hatstand bench` turns them off for its own servers.
 DATABASE_URL=$url HATSTAND_BIND="127.0.0.1:$server_port" HATSTAND_TOKEN_RATE=0 \
-  HATSTAND_REGISTRATIONS_PER_ADDRESS=0 \
+  HATSTAND_REGISTRATIONS_PER_ADDRESS=0 HATSTAND_GAMES_PER_HOUR=0 HATSTAND_GAMES_AT_ONCE=0 \
   "$bin" serve >"$out/server.log" 2>&1 &
 server_pid=$!
 wait_until "the server" 60 curl -sf "http://127.0.0.1:$server_port/readyz"
