@@ -2,7 +2,7 @@
 //! has one stable [`ErrorCode`], declared once below. Use cases return a
 //! [`Failure`]; the HTTP edge (`routes::problem`) turns it into problem+json
 //! with the status the code maps to. The OpenAPI document's `code` enum and
-//! the README's table come from the same list (a test compares them).
+//! the table in docs/api.md come from the same list (a test compares them).
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -18,7 +18,7 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// Every code, in the order of the README's table.
+            /// Every code, in the order of docs/api.md's table.
             pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),+];
 
             /// The code as clients see it.

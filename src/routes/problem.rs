@@ -259,9 +259,9 @@ impl ResponseError for ApiError {
 mod tests {
     use super::*;
 
-    /// The README's table of codes: `| \`code\` | status | meaning |`.
+    /// The table of codes in docs/api.md: `| \`code\` | status | meaning |`.
     fn readme_table() -> Vec<(String, u16)> {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/api.md");
         readme
             .lines()
             .filter_map(|line| {
@@ -275,7 +275,7 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_every_code_once_with_its_status() {
+    fn the_api_page_lists_every_code_once_with_its_status() {
         let listed = readme_table();
         let expected: Vec<(String, u16)> = ErrorCode::ALL
             .iter()

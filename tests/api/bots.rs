@@ -408,12 +408,12 @@ async fn the_readme_s_external_bot_accepts_an_invitation_and_plays_a_whole_game(
 }
 
 #[test]
-fn the_readme_shows_the_example_bot_as_it_is_and_it_is_under_100_lines() {
-    let readme = include_str!("../../README.md");
+fn the_bots_page_shows_the_example_bot_as_it_is_and_it_is_under_100_lines() {
+    let readme = include_str!("../../docs/bots.md");
     let bot = include_str!("../../examples/bot.py");
     assert!(
         readme.contains(bot),
-        "README.md must show examples/bot.py verbatim"
+        "docs/bots.md must show examples/bot.py verbatim"
     );
     assert!(bot.lines().count() < 100);
 }
