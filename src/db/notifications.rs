@@ -87,30 +87,9 @@ pub async fn insert(
     notes: &Value,
     at: DateTime<Utc>,
 ) -> diesel::QueryResult<Vec<Noted>> {
-    if notes.as_array().is_none_or(Vec::is_empty) {
-        return Ok(Vec::new());
-    }
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "WITH noted AS (
-    INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
-    SELECT n.user_id, $1, n.kind, n.payload, $3
-      FROM jsonb_to_recordset($2) AS n(user_id uuid, kind text, payload jsonb)
-    RETURNING user_id, id, game_id, kind, payload, created_at
-),{}
-SELECT {NOTED_JSON}",
-            *FAN_OUT
-        )
-    });
-    let row: NotedRow = Prepared(
-        diesel::sql_query(SQL.as_str())
-            .bind::<Nullable<SqlUuid>, _>(game)
-            .bind::<Jsonb, _>(notes)
-            .bind::<Timestamptz, _>(at),
-    )
-    .get_result(conn)
-    .await?;
-    parse_noted(row.noted)
+    static SQL: LazyLock<String> =
+        LazyLock::new(|| format!("{NOTED_CTE},{}\nSELECT {NOTED_JSON}", *FAN_OUT));
+    insert_by(conn, &SQL, game, notes, at).await
 }
 
 /// Inserts `notes` like [`insert`] but queues no delivery on any channel:
@@ -125,23 +104,35 @@ pub async fn insert_unsent(
     notes: &Value,
     at: DateTime<Utc>,
 ) -> diesel::QueryResult<Vec<Noted>> {
-    if notes.as_array().is_none_or(Vec::is_empty) {
-        return Ok(Vec::new());
-    }
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "WITH noted AS (
+            "{NOTED_CTE},\nfanned AS (SELECT NULL::int8 AS notification_id WHERE false)\nSELECT {NOTED_JSON}"
+        )
+    });
+    insert_by(conn, &SQL, game, notes, at).await
+}
+
+/// The notifications' insert, the first CTE of both statements above.
+const NOTED_CTE: &str = "WITH noted AS (
     INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
     SELECT n.user_id, $1, n.kind, n.payload, $3
       FROM jsonb_to_recordset($2) AS n(user_id uuid, kind text, payload jsonb)
     RETURNING user_id, id, game_id, kind, payload, created_at
-),
-fanned AS (SELECT NULL::int8 AS notification_id WHERE false)
-SELECT {NOTED_JSON}"
-        )
-    });
+)";
+
+/// Runs `sql` (one of the two inserts above) for `notes`, if any.
+async fn insert_by(
+    conn: &mut AsyncPgConnection,
+    sql: &str,
+    game: Option<Uuid>,
+    notes: &Value,
+    at: DateTime<Utc>,
+) -> diesel::QueryResult<Vec<Noted>> {
+    if notes.as_array().is_none_or(Vec::is_empty) {
+        return Ok(Vec::new());
+    }
     let row: NotedRow = Prepared(
-        diesel::sql_query(SQL.as_str())
+        diesel::sql_query(sql)
             .bind::<Nullable<SqlUuid>, _>(game)
             .bind::<Jsonb, _>(notes)
             .bind::<Timestamptz, _>(at),

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::cards::{card, grouped};
+use super::trick::{Trick, Won};
 use super::{Story, Table};
 use crate::games::events::EventOut;
 
@@ -31,63 +32,25 @@ pub fn contract(code: &Value) -> String {
     }
 }
 
-/// The cards of the trick being told.
-#[derive(Debug, Default)]
-pub(super) struct Trick {
-    played: Vec<String>,
-    last_seq: i64,
-    /// Whether the trick told next is known to start with its first card
-    /// (a story may begin mid-trick: then no card is said to lead).
-    starts: bool,
-}
-
-impl Trick {
-    /// Tells the trick so far: won by `winner` (with its points), or still
-    /// open.
-    pub(super) fn flush(&mut self, story: &mut Story, table: &Table, won: Option<(i64, &Value)>) {
-        if self.played.is_empty() && won.is_none() {
-            return;
-        }
-        let cards = if self.played.is_empty() {
-            String::new()
-        } else {
-            format!("{}; ", self.played.join(", "))
-        };
-        let text = match won {
-            Some((_, data)) => format!(
-                "{cards}{} won the trick ({} points)",
-                table.who(&data["seat"]),
-                data["points"]
-            ),
-            None => format!("{cards}the trick goes on"),
-        };
-        let seq = won.map_or(self.last_seq, |(seq, _)| seq);
-        story.say(seq, &text);
-        self.played.clear();
-        self.starts = won.is_some();
-    }
-}
-
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &mut Trick) {
     let d = &event.data;
     let who = || table.who(&d["seat"]);
     let text = match event.kind.as_str() {
         "card_played" => {
-            let verb = if trick.played.is_empty() && trick.starts {
-                "led"
-            } else {
-                "played"
-            };
-            trick.played.push(format!(
-                "{} {verb} {}",
-                who(),
-                card(R, d["card"].as_str().unwrap_or("?"))
-            ));
-            trick.last_seq = event.seq;
+            let what = card(R, d["card"].as_str().unwrap_or("?"));
+            trick.play(event.seq, &who(), &what);
             return;
         }
         "trick_won" => {
-            trick.flush(story, table, Some((event.seq, d)));
+            let after = format!("{} won the trick ({} points)", who(), d["points"]);
+            trick.flush(
+                story,
+                Some(Won {
+                    seq: event.seq,
+                    before: String::new(),
+                    after,
+                }),
+            );
             return;
         }
         "dealt" => format!(
@@ -147,8 +110,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
         }
         _ => return,
     };
-    trick.flush(story, table, None);
-    trick.starts = matches!(event.kind.as_str(), "dealt" | "play_started");
+    trick.after(story, &event.kind);
     story.say(event.seq, &text);
 }
 

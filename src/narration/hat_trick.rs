@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::cards::card;
+use super::trick::{Trick, Won};
 use super::{Story, Table};
 use crate::games::events::EventOut;
 
@@ -21,67 +22,26 @@ pub fn trump(code: &Value) -> &'static str {
     }
 }
 
-/// The cards of the trick being told.
-#[derive(Debug, Default)]
-pub(super) struct Trick {
-    played: Vec<String>,
-    last_seq: i64,
-    /// Whether the trick told next is known to start with its first card
-    /// (a story may begin mid-trick: then no card is said to lead).
-    starts: bool,
-}
-
-impl Trick {
-    pub(super) fn flush(&mut self, story: &mut Story, table: &Table, won: Option<(i64, &Value)>) {
-        if self.played.is_empty() && won.is_none() {
-            return;
-        }
-        let cards = if self.played.is_empty() {
-            String::new()
-        } else {
-            format!("{}; ", self.played.join(", "))
-        };
-        let (seq, text) = match won {
-            Some((seq, data)) => (
-                seq,
-                format!(
-                    "trick {}: {cards}{} won it",
-                    data["trick"],
-                    table.who(&data["winner"])
-                ),
-            ),
-            None => (self.last_seq, format!("{cards}the trick goes on")),
-        };
-        story.say(seq, &text);
-        self.played.clear();
-        self.starts = won.is_some();
-    }
-}
-
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &mut Trick) {
     let d = &event.data;
     let text = match event.kind.as_str() {
         "played" => {
-            let verb = if trick.played.is_empty() && trick.starts {
-                "led"
-            } else {
-                "played"
-            };
             let predict = if d["predict"] == Value::Bool(true) {
                 " and made a prediction"
             } else {
                 ""
             };
-            trick.played.push(format!(
-                "{} {verb} {}{predict}",
-                table.who(&d["seat"]),
-                card(R, d["card"].as_str().unwrap_or("?"))
-            ));
-            trick.last_seq = event.seq;
+            let what = format!("{}{predict}", card(R, d["card"].as_str().unwrap_or("?")));
+            trick.play(event.seq, &table.who(&d["seat"]), &what);
             return;
         }
         "trick_won" => {
-            trick.flush(story, table, Some((event.seq, d)));
+            let won = Won {
+                seq: event.seq,
+                before: format!("trick {}: ", d["trick"]),
+                after: format!("{} won it", table.who(&d["winner"])),
+            };
+            trick.flush(story, Some(won));
             return;
         }
         "dealt" => {
@@ -127,7 +87,6 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
         ),
         _ => return,
     };
-    trick.flush(story, table, None);
-    trick.starts = matches!(event.kind.as_str(), "dealt" | "play_started");
+    trick.after(story, &event.kind);
     story.say(event.seq, &text);
 }

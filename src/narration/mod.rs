@@ -24,6 +24,7 @@ mod hats;
 mod result;
 mod server;
 mod top_hats;
+mod trick;
 
 use serde_json::Value;
 
@@ -177,7 +178,7 @@ pub fn narrate(ruleset: &str, table: &Table, events: &[EventOut]) -> Vec<Line> {
             game.tell(&mut story, table, event);
         }
     }
-    game.finish(&mut story, table);
+    game.finish(&mut story);
     story.lines
 }
 
@@ -185,8 +186,8 @@ pub fn narrate(ruleset: &str, table: &Table, events: &[EventOut]) -> Vec<Line> {
 /// cards, a chain's jumps).
 enum Narrator {
     Hats,
-    Goathead(goathead::Trick),
-    HatTrick(hat_trick::Trick),
+    Goathead(trick::Trick),
+    HatTrick(trick::Trick),
     TopHats(top_hats::Chain),
     Unknown,
 }
@@ -195,8 +196,8 @@ impl Narrator {
     fn for_ruleset(ruleset: &str) -> Narrator {
         match ruleset {
             "hats" => Narrator::Hats,
-            "goathead" => Narrator::Goathead(goathead::Trick::default()),
-            "hat-trick" => Narrator::HatTrick(hat_trick::Trick::default()),
+            "goathead" => Narrator::Goathead(trick::Trick::default()),
+            "hat-trick" => Narrator::HatTrick(trick::Trick::default()),
             "top-hats" => Narrator::TopHats(top_hats::Chain::default()),
             _ => Narrator::Unknown,
         }
@@ -212,10 +213,9 @@ impl Narrator {
         }
     }
 
-    fn finish(&mut self, story: &mut Story, table: &Table) {
+    fn finish(&mut self, story: &mut Story) {
         match self {
-            Narrator::Goathead(trick) => trick.flush(story, table, None),
-            Narrator::HatTrick(trick) => trick.flush(story, table, None),
+            Narrator::Goathead(trick) | Narrator::HatTrick(trick) => trick.flush(story, None),
             Narrator::TopHats(chain) => chain.flush(story),
             Narrator::Hats | Narrator::Unknown => {}
         }
