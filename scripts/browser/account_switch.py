@@ -13,10 +13,8 @@ import sys
 import uuid
 from pathlib import Path
 
-from selenium.webdriver.support.select import Select
-
 from browser import DESKTOP, Browser, CheckFailed, wait_for
-from pages import GAME_ROUTE, sign_up, state
+from pages import create_against_bots, sign_up, state
 
 PASSWORD = "browser-check-password"
 
@@ -37,19 +35,11 @@ def shown_cards(browser):
 
 
 def start_game(browser):
-    """A Goathead game of the signed-in player against two greedy bots,
-    created on `#/new`; returns its id once the page shows a hand."""
-    browser.wait("#nav a[href='#/new']").click()
-    Select(browser.wait("#ruleset")).select_by_value("goathead")
-    browser.type_into("#players", "3")
-    for seat in (1, 2):
-        Select(browser.wait(f"#seat-{seat}")).select_by_value("greedy")
-    browser.type_into("#opt-rounds", "1")
-    browser.wait("#new-game button[type=submit]").click()
-    route = browser.wait_route(GAME_ROUTE, "the game's page after creating it")
-    wait_for(lambda: (state(browser) or {}).get("status") == "active", "the game to start")
+    """A Goathead game of the signed-in player against two greedy bots;
+    returns its id once the page shows a hand."""
+    game = create_against_bots(browser, "goathead", 3, "greedy", {"opt-rounds": "1"})
     wait_for(lambda: len(hand(browser)) > 0, "the player's hand on the page")
-    return route.rsplit("/", 1)[1]
+    return game
 
 
 def check_not_alices(browser, who, cards):

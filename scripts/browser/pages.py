@@ -4,6 +4,7 @@ game, joining it, and reading the game page's state from its attributes
 
 import json
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
 from browser import CheckFailed, wait_for
@@ -75,3 +76,24 @@ def join(browser, game_id, seat):
     )
     if taken["seat"] != seat:
         raise CheckFailed(f"{browser.name} joined in seat {taken['seat'] + 1}, expected seat {seat + 1}")
+
+
+def create_against_bots(browser, ruleset, players, level, fields=None):
+    """Creates on `#/new` (from the navigation bar) a game of `ruleset` with
+    every other seat a bot of `level` and the option `fields` typed in;
+    returns the game's id once it is active. A note of a game just ended
+    may sit at the foot of the screen: it is dismissed first, as a person
+    would."""
+    browser.wait("#nav a[href='#/new']").click()
+    Select(browser.wait("#ruleset")).select_by_value(ruleset)
+    browser.type_into("#players", str(players))
+    for seat in range(1, players):
+        Select(browser.wait(f"#seat-{seat}")).select_by_value(level)
+    for field, value in (fields or {}).items():
+        browser.type_into(f"#{field}", value)
+    for dismiss in browser.driver.find_elements(By.CSS_SELECTOR, "#toasts .toast button"):
+        dismiss.click()
+    browser.wait("#new-game button[type=submit]").click()
+    route = browser.wait_route(GAME_ROUTE, f"{browser.name}: the new {ruleset} game's page")
+    wait_for(lambda: (state(browser) or {}).get("status") == "active", f"the {ruleset} game to start")
+    return route.rsplit("/", 1)[1]

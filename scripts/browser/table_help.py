@@ -15,11 +15,10 @@ import sys
 import uuid
 from pathlib import Path
 
-from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
 from browser import PHONE, Browser, CheckFailed, wait_for
-from pages import GAME_ROUTE, sign_up, state
+from pages import create_against_bots, sign_up, state
 
 PASSWORD = "browser-check-password"
 RULESETS = ["hats", "goathead", "top-hats", "hat-trick"]
@@ -50,20 +49,6 @@ def check_rules(browser):
         browser.wait("#ruleset")
 
 
-def start_against_bots(browser):
-    """A three-player Goathead game against two bots; returns its id."""
-    browser.wait("#nav a[href='#/new']").click()
-    Select(browser.wait("#ruleset")).select_by_value("goathead")
-    browser.type_into("#players", "3")
-    for seat in (1, 2):
-        Select(browser.wait(f"#seat-{seat}")).select_by_value("random")
-    browser.type_into("#opt-rounds", "2")
-    browser.wait("#new-game button[type=submit]").click()
-    route = browser.wait_route(GAME_ROUTE, "the new game's page")
-    wait_for(lambda: (state(browser) or {}).get("status") == "active", "the game to start")
-    return route.rsplit("/", 1)[1]
-
-
 def my_turn(browser):
     now = state(browser) or {}
     return now.get("status") == "active" and now.get("seat") in now.get("toAct", [])
@@ -74,7 +59,7 @@ def check_confirm_and_resign(browser):
     box = browser.wait("#confirm-moves")
     if not box.is_selected():
         box.click()
-    game = start_against_bots(browser)
+    game = create_against_bots(browser, "goathead", 3, "random", {"opt-rounds": "2"})
     wait_for(lambda: my_turn(browser), "the player's turn", timeout=60)
     wait_for(lambda: "(" in browser.run("return document.title"), "the tab's title to count the game waiting")
     version = state(browser)["version"]
@@ -94,15 +79,7 @@ def check_pick_and_help(browser):
     """Hats at phone size: after picking a card the moves it brings are in
     view without scrolling, and every badge and heading of the board has a
     line of help."""
-    browser.wait("#nav a[href='#/new']").click()
-    Select(browser.wait("#ruleset")).select_by_value("hats")
-    Select(browser.wait("#seat-1")).select_by_value("greedy")
-    # A note of the game just ended may sit at the foot of the screen: a
-    # person dismisses it first.
-    for dismiss in browser.driver.find_elements(By.CSS_SELECTOR, "#toasts .toast button"):
-        dismiss.click()
-    browser.wait("#new-game button[type=submit]").click()
-    browser.wait_route(GAME_ROUTE, "the Hats game's page")
+    create_against_bots(browser, "hats", 2, "greedy")
     wait_for(lambda: my_turn(browser), "the player's turn in Hats", timeout=60)
     browser.run("scrollTo(0, 0)")
     browser.wait("#board [data-select]").click()
