@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::support::{TestApp, User};
 
 /// Every read of game `id`, as `token` (none: signed out): the status of
-/// each, in order (the game, its events, a replay step, its audit, its stream).
+/// each, in order (the game, its events, a replay step, its audit, its
+/// log, its stream).
 async fn reads(app: &TestApp, id: &str, token: Option<&str>) -> Vec<u16> {
     let mut out = Vec::new();
     for path in [
@@ -17,6 +18,7 @@ async fn reads(app: &TestApp, id: &str, token: Option<&str>) -> Vec<u16> {
         format!("/v1/games/{id}/events"),
         format!("/v1/games/{id}/state?at=1"),
         format!("/v1/games/{id}/audit"),
+        format!("/v1/games/{id}/log"),
     ] {
         out.push(app.get(&path, token).await.status.as_u16());
     }
@@ -72,7 +74,7 @@ async fn a_players_only_game_exists_for_its_players_creator_and_invitees_alone()
         ("signed out", None),
         ("an outsider", Some(outsider.token.as_str())),
     ] {
-        assert_eq!(reads(&app, &id, token).await, [404; 5], "{who}");
+        assert_eq!(reads(&app, &id, token).await, [404; 6], "{who}");
         assert!(!listed(&app, &id, token).await, "{who}");
         let unknown = app
             .get(&format!("/v1/games/{}", uuid::Uuid::new_v4()), token)
@@ -88,7 +90,7 @@ async fn a_players_only_game_exists_for_its_players_creator_and_invitees_alone()
         ("the creator", &users[0]),
         ("an invitee who did not join", &users[2]),
     ] {
-        assert_eq!(reads(&app, &id, Some(&user.token)).await, [200; 5], "{who}");
+        assert_eq!(reads(&app, &id, Some(&user.token)).await, [200; 6], "{who}");
     }
 }
 
@@ -106,7 +108,7 @@ async fn a_link_game_is_read_by_anyone_with_its_address_and_listed_to_its_player
     assert!(!listed(&app, &id, Some(&outsider.token)).await);
     assert!(listed(&app, &id, Some(&users[1].token)).await);
     finish(&app, &id, &users[1]).await;
-    assert_eq!(reads(&app, &id, Some(&outsider.token)).await, [200; 5]);
+    assert_eq!(reads(&app, &id, Some(&outsider.token)).await, [200; 6]);
 }
 
 #[actix_web::test]
@@ -117,7 +119,7 @@ async fn a_public_game_is_read_and_listed_by_anyone_and_a_private_one_may_say_li
     assert_eq!(app.game(&id, None).await["options"]["spectators"], "public");
     assert!(listed(&app, &id, None).await);
     finish(&app, &id, &users[1]).await;
-    assert_eq!(reads(&app, &id, None).await, [200; 5]);
+    assert_eq!(reads(&app, &id, None).await, [200; 6]);
 
     let private = app
         .created_game(
@@ -182,4 +184,25 @@ async fn a_private_game_from_before_the_option_is_watched_by_its_players_only() 
             .as_u16(),
         200
     );
+}
+
+#[actix_web::test]
+async fn an_invite_code_over_128_characters_is_bad_request() {
+    let app = TestApp::spawn().await;
+    let users = app.users(1).await;
+    let game = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 2, "private": true}),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    let long = "x".repeat(129);
+    app.get(&format!("/v1/games/{id}?code={long}"), None)
+        .await
+        .assert_problem(400, "bad_request");
+    let right = game["invite_code"].as_str().unwrap();
+    app.get(&format!("/v1/games/{id}?code={right}"), None)
+        .await
+        .ok(200);
 }
