@@ -173,7 +173,8 @@ impl ReplyToken {
         let mut nonce = [0u8; 3];
         nonce.copy_from_slice(&payload[23..]);
         let token = ReplyToken {
-            expires: u32::from(u16::from_be_bytes(day)) * DAY,
+            // A day past 2106 (only a forged or garbled token names one) saturates.
+            expires: u32::from(u16::from_be_bytes(day)).saturating_mul(DAY),
             nonce,
             ..Self::from_payload(payload)?
         };
@@ -338,6 +339,29 @@ mod tests {
             ReplyToken::decode("aaaa", SECRET),
             Err(TokenError::Malformed)
         );
+    }
+
+    #[test]
+    fn given_any_bytes_of_a_tokens_length_then_reading_them_never_panics() {
+        // Every day number, read under a key that garbles the payload, reads
+        // as some token or as malformed, never a panic (the day once
+        // overflowed when multiplied out to seconds).
+        for day in [0u16, 1, 49_710, 49_711, u16::MAX] {
+            let mut bytes = vec![0u8; PAYLOAD_BYTES + MAC_BYTES];
+            bytes[21..23].copy_from_slice(&day.to_be_bytes());
+            let (payload, tag) = bytes.split_at_mut(PAYLOAD_BYTES);
+            cipher(SECRET, tag, payload);
+            let text = BASE32_NOPAD.encode(&bytes);
+            let (read, _, _) = ReplyToken::decode(&text, SECRET).unwrap();
+            assert_eq!(read.expires / DAY, u32::from(day).min(u32::MAX / DAY));
+        }
+        for seed in 0u32..2_000 {
+            let bytes: Vec<u8> = (0..PAYLOAD_BYTES + MAC_BYTES)
+                .map(|i| (seed.wrapping_mul(2_654_435_761).rotate_left(i as u32) >> 7) as u8)
+                .collect();
+            let text = BASE32_NOPAD.encode(&bytes);
+            let _ = ReplyToken::decode(&text, SECRET);
+        }
     }
 
     #[test]
