@@ -7,24 +7,24 @@ import { rulesetName } from '../format.js';
 import { BOT_LEVELS } from '../bot-levels.js';
 
 /**
- * [ruleset, players, hard against medium, medium against easy, games]: the
- * share of games the stronger level won in one seat against the weaker in
+ * [ruleset, players, hard against medium, medium against easy]: the share
+ * of 1,000 games the stronger level won in one seat against the weaker in
  * every other seat, with its 95 % interval; the fair share is one game in
  * `players`. Filled from docs/bots.md.
  */
 export const FIGURES = [
-  ['hats', 2, '83.8 % (81.5–86.0)', '98.5 %', 1000],
-  ['hats', 3, '52.4 % (49.4–55.5)', 'not measured', 1000],
-  ['hats', 4, '41.0 % (37.2–44.8); a team win counts half', 'not measured', 100],
-  ['top-hats', 2, '97.4 % (96.5–98.3), 500 iterations', '93.0 %', 1000],
-  ['top-hats', 3, '77.0 % (70.4–83.6)', 'not measured', 100],
-  ['hat-trick', 2, '85.3 % (83.1–87.5)', '82.0 %', 1000],
-  ['hat-trick', 3, '70.5 % (67.7–73.3)', 'not measured', 1000],
-  ['hat-trick', 4, '54.4 % (51.4–57.5)', 'not measured', 1000],
-  ['hat-trick', 5, '44.2 % (31.6–56.7)', '68.5 % (62.1–74.9)', 60],
-  ['hat-trick', 6, '41.2 % (26.0–56.5)', 'not measured', 40],
-  ['goathead', 3, '82.8 % (80.6–85.0)', '88.5 %', 1000],
-  ['goathead', 4, '69.5 % (60.8–78.2)', 'not measured', 100],
+  ['hats', 2, '83.8 % (81.5–86.0)', '98.5 % (97.7–99.3)'],
+  ['hats', 3, '52.4 % (49.4–55.5)', '95.7 % (94.4–97.0)'],
+  ['hats', 4, '39.1 % (37.8–40.4); a team win counts half', '44.1 % (43.1–45.1)'],
+  ['top-hats', 2, '93.0 % (91.6–94.4)', '96.9 % (96.0–97.8)'],
+  ['top-hats', 3, '77.9 % (76.0–79.8)', '73.0 % (70.9–75.2)'],
+  ['hat-trick', 2, '85.3 % (83.1–87.5)', '82.0 % (79.6–84.3)'],
+  ['hat-trick', 3, '70.5 % (67.7–73.3)', '73.7 % (71.0–76.4)'],
+  ['hat-trick', 4, '54.4 % (51.4–57.5)', '71.2 % (68.5–74.0)'],
+  ['hat-trick', 5, '45.6 % (42.5–48.6)', '70.5 % (67.7–73.2)'],
+  ['hat-trick', 6, '36.1 % (33.2–39.1)', '64.4 % (61.5–67.3)'],
+  ['goathead', 3, '82.8 % (80.6–85.0)', '89.5 % (87.7–91.4)'],
+  ['goathead', 4, '60.5 % (57.5–63.5)', '80.4 % (78.1–82.7)'],
 ];
 
 export function show(root) {
@@ -36,11 +36,11 @@ export function show(root) {
     h('thead', {}, h('tr', {},
       h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Fair share'),
       h('th', {}, 'Hard wins against medium'), h('th', {}, 'Medium wins against easy'))),
-    h('tbody', {}, FIGURES.map(([ruleset, players, hard, medium, games]) =>
+    h('tbody', {}, FIGURES.map(([ruleset, players, hard, medium]) =>
       h('tr', {},
         h('td', {}, rulesetName(ruleset)), h('td', {}, String(players)),
         h('td', {}, `${(100 / players).toFixed(1)} %`),
-        h('td', {}, `${hard} (${games} games)`), h('td', {}, medium)))));
+        h('td', {}, hard), h('td', {}, medium)))));
   root.append(h('h1', {}, 'How strong the bots are'),
     h('p', {}, 'Three built-in bots play every game at every table size. ',
       'Each decides from what its own seat sees and nothing more.'),
@@ -48,6 +48,6 @@ export function show(root) {
     h('h2', {}, 'Measured'),
     h('p', { class: 'hint' }, 'Bots against bots: the stronger level in one seat (a different seat each game) ',
       'against the weaker level in every other seat, at the budget the server plays with. ',
-      'A shared win counts half. In brackets: the 95 % interval.'),
+      'A shared win counts half. Each figure over 1,000 games; in brackets, the 95 % interval.'),
     figures);
 }
