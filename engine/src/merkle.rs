@@ -88,7 +88,7 @@ fn split(n: u64) -> u64 {
 
 /// `MTH(D[start:end])` for a range that starts at a multiple of the
 /// largest power of two it holds, as every range of the RFC's recursion does.
-fn range_hash(store: &impl Subtrees, start: u64, end: u64) -> Hash {
+fn range_hash(store: &dyn Subtrees, start: u64, end: u64) -> Hash {
     let n = end - start;
     if n.is_power_of_two() && start % n == 0 {
         return store.subtree(n.trailing_zeros(), start >> n.trailing_zeros());
@@ -102,7 +102,7 @@ fn range_hash(store: &impl Subtrees, start: u64, end: u64) -> Hash {
 
 /// The root of the first `size` leaves.
 #[must_use]
-pub fn root(store: &impl Subtrees, size: u64) -> Hash {
+pub fn root(store: &dyn Subtrees, size: u64) -> Hash {
     if size == 0 {
         empty_root()
     } else {
@@ -114,7 +114,7 @@ pub fn root(store: &impl Subtrees, size: u64) -> Hash {
 /// (RFC 9162 2.1.3.1, `PATH(m, D[n])`), leaf to root; `None` when `index`
 /// is not below `size`.
 #[must_use]
-pub fn inclusion_proof(store: &impl Subtrees, index: u64, size: u64) -> Option<Vec<Hash>> {
+pub fn inclusion_proof(store: &dyn Subtrees, index: u64, size: u64) -> Option<Vec<Hash>> {
     if index >= size {
         return None;
     }
@@ -123,7 +123,7 @@ pub fn inclusion_proof(store: &impl Subtrees, index: u64, size: u64) -> Option<V
     Some(proof)
 }
 
-fn path(store: &impl Subtrees, m: u64, start: u64, end: u64, out: &mut Vec<Hash>) {
+fn path(store: &dyn Subtrees, m: u64, start: u64, end: u64, out: &mut Vec<Hash>) {
     let n = end - start;
     if n <= 1 {
         return;
@@ -141,7 +141,7 @@ fn path(store: &impl Subtrees, m: u64, start: u64, end: u64, out: &mut Vec<Hash>
 /// The consistency proof from the tree of `old` leaves to the tree of `new`
 /// (RFC 9162 2.1.4.1, `PROOF(m, D[n])`); `None` unless `0 < old ≤ new`.
 #[must_use]
-pub fn consistency_proof(store: &impl Subtrees, old: u64, new: u64) -> Option<Vec<Hash>> {
+pub fn consistency_proof(store: &dyn Subtrees, old: u64, new: u64) -> Option<Vec<Hash>> {
     if old == 0 || old > new {
         return None;
     }
@@ -150,7 +150,7 @@ pub fn consistency_proof(store: &impl Subtrees, old: u64, new: u64) -> Option<Ve
     Some(proof)
 }
 
-fn subproof(store: &impl Subtrees, m: u64, start: u64, end: u64, whole: bool, out: &mut Vec<Hash>) {
+fn subproof(store: &dyn Subtrees, m: u64, start: u64, end: u64, whole: bool, out: &mut Vec<Hash>) {
     let n = end - start;
     if m == n {
         if !whole {
