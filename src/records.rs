@@ -38,7 +38,7 @@ pub fn verify_text(text: &str, keys: Option<&KeySet>) -> Result<(), String> {
     }
     match (logged, has_log_proof) {
         (Some((index, size)), _) => println!(
-            "  log: the game is leaf {index} of the log under the signed head of {size} games"
+            "  log: the game is leaf {index} of the log under the signed head of size {size}"
         ),
         (None, true) => println!("  log: a proof is included, not checked (give --key)"),
         (None, false) => println!(

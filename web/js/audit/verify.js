@@ -37,13 +37,21 @@ const I64_MAX = (1n << 63n) - 1n;
  * null when the fault is the document's (malformed, the wrong format, a seed
  * that does not match its commitment).
  */
-export async function verifyAudit(doc) {
+export async function verifyAudit(doc, keys = null) {
   let audit;
+  let parsed;
   try {
-    audit = readDocument(parseJson(typeof doc === 'string' ? doc : JSON.stringify(doc)));
+    parsed = parseJson(typeof doc === 'string' ? doc : JSON.stringify(doc));
+    audit = readDocument(parsed);
   } catch (error) {
     if (error instanceof Malformed) return broken(null, `not an audit document: ${error.message}`);
     throw error;
+  }
+  let signedBy = null;
+  if (keys) {
+    const signature = await checkSignature(parsed, keys);
+    if (!signature.ok) return broken(null, `signature: ${signature.reason}`);
+    signedBy = signature.keyId;
   }
   if (audit.format !== FORMAT) return broken(null, `not a ${FORMAT} document`);
   let prev = GENESIS_HASH;
@@ -68,7 +76,57 @@ export async function verifyAudit(doc) {
   if (!audit.events.length) return broken(null, 'the log is empty');
   const why = creationMismatch(audit, audit.events[0]);
   if (why) return broken(1, why);
-  return { ok: true, events: audit.events.length, seed: 'matches' };
+  return { ok: true, events: audit.events.length, seed: 'matches', signedBy };
+}
+
+/** What an audit's signature is over, before the document's canonical JSON. */
+const AUDIT_CONTEXT = 'hatstand/audit-signature/v1\u0000';
+
+/**
+ * Checks a parsed document's detached Ed25519 signature (its `signature`
+ * member: `alg`, `key_id`, `value`) over `"hatstand/audit-signature/v1" ‖
+ * 0x00 ‖` the canonical JSON of every other member, exactly as read,
+ * against `keys` (the server's `/.well-known/hatstand-keys.json`): a key's
+ * id is the first 16 hex characters of SHA-256 of its 32 bytes. Resolves to
+ * `{ok: true, keyId}` or `{ok: false, reason}`.
+ */
+async function checkSignature(parsed, keys) {
+  const signature = parsed.get('signature');
+  if (!(signature instanceof Map)) return { ok: false, reason: 'the document is not signed' };
+  const keyId = signature.get('key_id');
+  const value = signature.get('value');
+  if (signature.get('alg') !== 'Ed25519' || typeof keyId !== 'string' || typeof value !== 'string'
+    || !/^[0-9a-f]{128}$/.test(value)) {
+    return { ok: false, reason: 'the signature is malformed' };
+  }
+  const key = (keys.keys ?? []).find((k) => k.key_id === keyId && k.alg === 'Ed25519');
+  if (!key || !/^[0-9a-f]{64}$/.test(key.public_key)) {
+    return { ok: false, reason: `signed by key ${keyId}, which is not among the server's keys` };
+  }
+  const publicKey = fromHex(key.public_key);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', publicKey));
+  if (toHex(digest.slice(0, 8)) !== keyId) return { ok: false, reason: `key ${keyId} does not hash to its id` };
+  const rest = new JsonObject();
+  for (const [name, member] of parsed) if (name !== 'signature') rest.set(name, member);
+  const signed = new TextEncoder().encode(AUDIT_CONTEXT + canonical(rest));
+  let good;
+  try {
+    const imported = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);
+    good = await crypto.subtle.verify({ name: 'Ed25519' }, imported, fromHex(value), signed);
+  } catch (error) {
+    return { ok: false, reason: `this browser cannot check Ed25519 signatures (${error.message})` };
+  }
+  return good
+    ? { ok: true, keyId }
+    : { ok: false, reason: 'the signature does not match: the document was altered after it was signed' };
+}
+
+function fromHex(text) {
+  return new Uint8Array(text.match(/../g).map((pair) => parseInt(pair, 16)));
+}
+
+function toHex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
