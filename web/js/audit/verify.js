@@ -15,6 +15,11 @@
 // commitment, and the commitment is the one `game_created` (event 1, inside
 // the chain) published.
 //
+// The signature (with the server's keys given): an Ed25519 signature by one
+// of the keys, over "hatstand/audit-signature/v1", a zero byte, and the
+// canonical JSON of every member but `signature`; checked before anything
+// else, so that a changed document is refused for that first.
+//
 // Replaying the commands through the rules, the shuffles and the final
 // state are the rest of `hatstand verify`'s work; they need the engines.
 
@@ -32,7 +37,9 @@ const I64_MAX = (1n << 63n) - 1n;
  * Verifies an audit document: its text (read exactly as the server's
  * verifier reads it) or an already parsed object (written back as JSON
  * first, which is exact for the server's documents: their numbers are all
- * integers). Resolves to `{ok: true, events, seed: 'matches'}`, or
+ * integers). With `keys` (the server's `/.well-known/hatstand-keys.json`),
+ * the signature is checked first. Resolves to `{ok: true, events, seed:
+ * 'matches', signedBy}` (the key id, null without keys), or
  * to `{ok: false, seq, reason}`: `seq` is the first event whose link breaks,
  * null when the fault is the document's (malformed, the wrong format, a seed
  * that does not match its commitment).
@@ -40,18 +47,20 @@ const I64_MAX = (1n << 63n) - 1n;
 export async function verifyAudit(doc, keys = null) {
   let audit;
   let parsed;
+  let signedBy = null;
   try {
     parsed = parseJson(typeof doc === 'string' ? doc : JSON.stringify(doc));
+    if (keys && parsed instanceof JsonObject) {
+      // The signature first: a document changed after it was issued is
+      // refused for that, whatever else is wrong with it.
+      const signature = await checkSignature(parsed, keys);
+      if (!signature.ok) return broken(null, `signature: ${signature.reason}`);
+      signedBy = signature.keyId;
+    }
     audit = readDocument(parsed);
   } catch (error) {
     if (error instanceof Malformed) return broken(null, `not an audit document: ${error.message}`);
     throw error;
-  }
-  let signedBy = null;
-  if (keys) {
-    const signature = await checkSignature(parsed, keys);
-    if (!signature.ok) return broken(null, `signature: ${signature.reason}`);
-    signedBy = signature.keyId;
   }
   if (audit.format !== FORMAT) return broken(null, `not a ${FORMAT} document`);
   let prev = GENESIS_HASH;
