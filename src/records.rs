@@ -48,10 +48,7 @@ pub fn verify_text(text: &str, keys: Option<&KeySet>) -> Result<(), String> {
     Ok(())
 }
 
-async fn get<T: serde::de::DeserializeOwned>(
-    client: &awc::Client,
-    url: &str,
-) -> Result<T, String> {
+async fn get<T: serde::de::DeserializeOwned>(client: &awc::Client, url: &str) -> Result<T, String> {
     let mut reply = client
         .get(url)
         .send()

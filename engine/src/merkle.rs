@@ -90,7 +90,7 @@ fn split(n: u64) -> u64 {
 /// largest power of two it holds, as every range of the RFC's recursion does.
 fn range_hash(store: &dyn Subtrees, start: u64, end: u64) -> Hash {
     let n = end - start;
-    if n.is_power_of_two() && start % n == 0 {
+    if n.is_power_of_two() && start.is_multiple_of(n) {
         return store.subtree(n.trailing_zeros(), start >> n.trailing_zeros());
     }
     let k = split(n);
@@ -461,7 +461,9 @@ mod tests {
             let expected: Vec<Hash> = expected.iter().map(|e| h(e)).collect();
             assert_eq!(proof, expected, "{old} to {new}");
             let (old_root, new_root) = (h(ROOTS[old as usize]), h(ROOTS[new as usize]));
-            assert!(verify_consistency(old, new, &old_root, &new_root, &expected));
+            assert!(verify_consistency(
+                old, new, &old_root, &new_root, &expected
+            ));
         }
     }
 
@@ -488,10 +490,19 @@ mod tests {
             for index in 0..size {
                 let leaf = &all[index as usize];
                 let proof = inclusion_proof(&tree.nodes, index, size).expect("in range");
-                assert!(verify_inclusion(leaf, index, size, &proof, &root), "{index}/{size}");
+                assert!(
+                    verify_inclusion(leaf, index, size, &proof, &root),
+                    "{index}/{size}"
+                );
                 assert!(!verify_inclusion(&other, index, size, &proof, &root));
                 if size > 1 {
-                    assert!(!verify_inclusion(leaf, (index + 1) % size, size, &proof, &root));
+                    assert!(!verify_inclusion(
+                        leaf,
+                        (index + 1) % size,
+                        size,
+                        &proof,
+                        &root
+                    ));
                 }
                 if let Some((_, shorter)) = proof.split_last() {
                     assert!(!verify_inclusion(leaf, index, size, shorter, &root));
@@ -503,7 +514,10 @@ mod tests {
             for old in 1..=size {
                 let proof = consistency_proof(&tree.nodes, old, size).expect("in range");
                 let old_root = roots[old as usize];
-                assert!(verify_consistency(old, size, &old_root, &root, &proof), "{old}->{size}");
+                assert!(
+                    verify_consistency(old, size, &old_root, &root, &proof),
+                    "{old}->{size}"
+                );
                 assert!(!verify_consistency(old, size, &other, &root, &proof));
                 assert!(!verify_consistency(old, size, &old_root, &other, &proof));
                 if let Some((_, shorter)) = proof.split_last() {

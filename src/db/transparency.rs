@@ -48,10 +48,7 @@ pub async fn current_key(
 ///
 /// # Errors
 /// Database errors.
-pub async fn rotate(
-    conn: &mut AsyncPgConnection,
-    fresh: (&str, &[u8], &[u8]),
-) -> QueryResult<()> {
+pub async fn rotate(conn: &mut AsyncPgConnection, fresh: (&str, &[u8], &[u8])) -> QueryResult<()> {
     let (key_id, secret, public_key) = fresh;
     conn.transaction::<_, diesel::result::Error, _>(async |conn| {
         diesel::update(signing_keys::table.filter(signing_keys::retired_at.is_null()))
@@ -104,7 +101,10 @@ pub async fn try_sequencer_lock(conn: &mut AsyncPgConnection) -> QueryResult<boo
 ///
 /// # Errors
 /// Database errors.
-pub async fn unlogged(conn: &mut AsyncPgConnection, limit: i64) -> QueryResult<Vec<(Uuid, String)>> {
+pub async fn unlogged(
+    conn: &mut AsyncPgConnection,
+    limit: i64,
+) -> QueryResult<Vec<(Uuid, String)>> {
     games::table
         .filter(games::finished_at.is_not_null())
         .filter(games::logged_at.is_null())
@@ -277,7 +277,10 @@ pub async fn heads_after(
 ///
 /// # Errors
 /// Database errors.
-pub async fn leaf_of(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Option<(i64, Vec<u8>)>> {
+pub async fn leaf_of(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> QueryResult<Option<(i64, Vec<u8>)>> {
     log_leaves::table
         .filter(log_leaves::game_id.eq(id))
         .select((log_leaves::idx, log_leaves::final_hash))

@@ -11,9 +11,9 @@ use super::problem::problems;
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::MaybeCaller;
 use crate::error::Failure;
+use crate::transparency::keys;
 use crate::transparency::log::{self, ConsistencyProof, InclusionProof, TreeHead};
 use crate::transparency::signing::KeySet;
-use crate::transparency::keys;
 
 /// Every public key the server signs (or signed) audits and tree heads
 /// with, newest first; a retired key stays listed so that what it signed

@@ -131,7 +131,11 @@ pub fn audit_text(text: &str, keys: Option<&KeySet>) -> Result<Report, String> {
     })?;
     let logged = match (&doc.log, keys) {
         (Some(proof), Some(keys)) => {
-            let last = doc.events.last().map(|e| e.hash.as_str()).unwrap_or_default();
+            let last = doc
+                .events
+                .last()
+                .map(|e| e.hash.as_str())
+                .unwrap_or_default();
             inclusion(doc.game_id, last, proof, keys)
                 .map_err(|e| format!("verification FAILED: log: {e}"))?;
             Some((proof.leaf_index, proof.tree_head.tree_size))

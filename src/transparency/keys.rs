@@ -40,7 +40,9 @@ pub async fn load_on(conn: &mut Conn) -> Result<Arc<Signer>, Failure> {
         .map_err(|_| Failure::internal("a stored signing key is not 32 bytes"))?;
     let signer = Signer::from_secret(&secret);
     if signer.key_id() != stored.key_id {
-        return Err(Failure::internal("a stored signing key does not match its id"));
+        return Err(Failure::internal(
+            "a stored signing key does not match its id",
+        ));
     }
     Ok(Arc::new(signer))
 }

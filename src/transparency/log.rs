@@ -143,12 +143,17 @@ pub async fn sequence(conn: &mut Conn, signer: &Signer, batch: i64) -> Result<u6
         for ((game, final_hash), index) in games.into_iter().zip(size..) {
             let final_hash = hex::decode(&final_hash).map_err(Failure::internal)?;
             hashes.push(merkle::leaf_hash(&leaf_data(game, &final_hash)));
-            leaves.push((i64::try_from(index).map_err(Failure::internal)?, game, final_hash));
+            leaves.push((
+                i64::try_from(index).map_err(Failure::internal)?,
+                game,
+                final_hash,
+            ));
         }
         let made = merkle::append(size, &frontier_hashes, &hashes);
         store::append(conn, &leaves, &made).await?;
         let new_size = size + leaves.len() as u64;
-        let mut nodes: HashMap<(u32, u64), Hash> = frontier.into_iter().zip(frontier_hashes).collect();
+        let mut nodes: HashMap<(u32, u64), Hash> =
+            frontier.into_iter().zip(frontier_hashes).collect();
         nodes.extend(made.iter().map(|(l, i, h)| ((*l, *i), *h)));
         let root = merkle::root(&nodes, new_size);
         let timestamp = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or_default();
@@ -261,7 +266,11 @@ pub async fn inclusion(
 /// # Errors
 /// `bad_request` unless `0 < first ≤ second`; `not_found` for a size no
 /// head was signed at.
-pub async fn consistency(conn: &mut Conn, first: u64, second: u64) -> Result<ConsistencyProof, Failure> {
+pub async fn consistency(
+    conn: &mut Conn,
+    first: u64,
+    second: u64,
+) -> Result<ConsistencyProof, Failure> {
     if first == 0 || first > second {
         return Err(Failure::bad_request(
             "first and second are sizes of signed heads, 0 < first ≤ second",

@@ -134,7 +134,10 @@ impl Signer {
     /// The signature of a tree head.
     #[must_use]
     pub fn sign_tree_head(&self, size: u64, timestamp_ms: u64, root: &[u8; 32]) -> Signature {
-        self.sign_bytes(TREE_HEAD_CONTEXT, &tree_head_bytes(size, timestamp_ms, root))
+        self.sign_bytes(
+            TREE_HEAD_CONTEXT,
+            &tree_head_bytes(size, timestamp_ms, root),
+        )
     }
 }
 
@@ -305,8 +308,14 @@ mod tests {
         let text = r#"{"signature":SIG,"a":null,"b":[1,{"x":"é","y":2}]}"#
             .replace("SIG", &serde_json::to_string(&signature).expect("json"));
         let reread: Value = serde_json::from_str(&text).expect("json");
-        assert_eq!(keys(&signer).check_document(&doc), Ok(signer.key_id().to_owned()));
-        assert_eq!(keys(&signer).check_document(&reread), Ok(signer.key_id().to_owned()));
+        assert_eq!(
+            keys(&signer).check_document(&doc),
+            Ok(signer.key_id().to_owned())
+        );
+        assert_eq!(
+            keys(&signer).check_document(&reread),
+            Ok(signer.key_id().to_owned())
+        );
     }
 
     #[test]
@@ -316,16 +325,31 @@ mod tests {
         doc["signature"] = serde_json::to_value(signer.sign_document(&doc)).expect("json");
         let mut altered = doc.clone();
         altered["seed"] = json!("abd");
-        assert_eq!(keys(&signer).check_document(&altered), Err(BadSignature::Mismatch));
+        assert_eq!(
+            keys(&signer).check_document(&altered),
+            Err(BadSignature::Mismatch)
+        );
         let mut altered = doc.clone();
         altered["events"][0]["seq"] = json!(2);
-        assert_eq!(keys(&signer).check_document(&altered), Err(BadSignature::Mismatch));
+        assert_eq!(
+            keys(&signer).check_document(&altered),
+            Err(BadSignature::Mismatch)
+        );
         let mut added = doc.clone();
         added["note"] = json!("x");
-        assert_eq!(keys(&signer).check_document(&added), Err(BadSignature::Mismatch));
+        assert_eq!(
+            keys(&signer).check_document(&added),
+            Err(BadSignature::Mismatch)
+        );
         let mut unsigned = doc;
-        unsigned.as_object_mut().expect("object").remove("signature");
-        assert_eq!(keys(&signer).check_document(&unsigned), Err(BadSignature::Unsigned));
+        unsigned
+            .as_object_mut()
+            .expect("object")
+            .remove("signature");
+        assert_eq!(
+            keys(&signer).check_document(&unsigned),
+            Err(BadSignature::Unsigned)
+        );
     }
 
     #[test]
@@ -349,12 +373,24 @@ mod tests {
         let sig = signer.sign_tree_head(10, 1_000, &root);
         let keys = keys(&signer);
         assert_eq!(keys.check_tree_head(&sig, 10, 1_000, &root), Ok(()));
-        assert_eq!(keys.check_tree_head(&sig, 11, 1_000, &root), Err(BadSignature::Mismatch));
-        assert_eq!(keys.check_tree_head(&sig, 10, 1_001, &root), Err(BadSignature::Mismatch));
-        assert_eq!(keys.check_tree_head(&sig, 10, 1_000, &[4; 32]), Err(BadSignature::Mismatch));
+        assert_eq!(
+            keys.check_tree_head(&sig, 11, 1_000, &root),
+            Err(BadSignature::Mismatch)
+        );
+        assert_eq!(
+            keys.check_tree_head(&sig, 10, 1_001, &root),
+            Err(BadSignature::Mismatch)
+        );
+        assert_eq!(
+            keys.check_tree_head(&sig, 10, 1_000, &[4; 32]),
+            Err(BadSignature::Mismatch)
+        );
         // An audit signature is not a tree head's, whatever its bytes.
         let forged = signer.sign_bytes(AUDIT_CONTEXT, &tree_head_bytes(10, 1_000, &root));
-        assert_eq!(keys.check_tree_head(&forged, 10, 1_000, &root), Err(BadSignature::Mismatch));
+        assert_eq!(
+            keys.check_tree_head(&forged, 10, 1_000, &root),
+            Err(BadSignature::Mismatch)
+        );
     }
 
     #[test]

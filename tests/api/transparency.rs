@@ -21,7 +21,10 @@ async fn keys(app: &TestApp) -> KeySet {
 /// The game's audit once it carries its log proof.
 async fn logged_audit(app: &TestApp, id: &str) -> Value {
     app.eventually(20, || async {
-        let audit = app.get(&format!("/v1/games/{id}/audit"), None).await.ok(200);
+        let audit = app
+            .get(&format!("/v1/games/{id}/audit"), None)
+            .await
+            .ok(200);
         audit.get("log").is_some().then_some(audit)
     })
     .await
@@ -50,7 +53,10 @@ async fn an_audit_is_signed_and_logged_and_a_changed_byte_is_refused_for_its_sig
     let text = serde_json::to_string(&audit).unwrap();
 
     let report = check::audit_text(&text, Some(&keys)).unwrap();
-    assert_eq!(report.signed_by.as_deref(), Some(keys.keys[0].key_id.as_str()));
+    assert_eq!(
+        report.signed_by.as_deref(),
+        Some(keys.keys[0].key_id.as_str())
+    );
     assert_eq!(report.logged, Some((0, report.logged.unwrap().1)));
     // Without keys the game still verifies; nothing is said of its origin.
     assert_eq!(check::audit_text(&text, None).unwrap().signed_by, None);
@@ -67,7 +73,11 @@ async fn an_audit_is_signed_and_logged_and_a_changed_byte_is_refused_for_its_sig
     // A member added after issue, or the signature removed: refused too.
     let mut added = audit.clone();
     added["note"] = json!("mine");
-    assert!(check::audit_text(&added.to_string(), Some(&keys)).unwrap_err().contains("signature"));
+    assert!(
+        check::audit_text(&added.to_string(), Some(&keys))
+            .unwrap_err()
+            .contains("signature")
+    );
     let mut unsigned = audit.clone();
     unsigned.as_object_mut().unwrap().remove("signature");
     let why = check::audit_text(&unsigned.to_string(), Some(&keys)).unwrap_err();
@@ -93,8 +103,8 @@ async fn an_audit_is_signed_and_logged_and_a_changed_byte_is_refused_for_its_sig
         .to_owned();
     check::inclusion(played.id.parse().unwrap(), &last, &proof, &keys).unwrap();
     // A rewritten last event is not the one logged.
-    let why = check::inclusion(played.id.parse().unwrap(), &"0".repeat(64), &proof, &keys)
-        .unwrap_err();
+    let why =
+        check::inclusion(played.id.parse().unwrap(), &"0".repeat(64), &proof, &keys).unwrap_err();
     assert!(why.contains("rewritten"), "{why}");
 }
 
@@ -104,7 +114,12 @@ async fn exported_lines_are_signed_and_old_keys_stay_published_after_a_rotation(
     let played = play(&app, "top-hats", 2, json!({"quiet_turn_limit": 10}), 32).await;
     logged_audit(&app, &played.id).await;
     let mut reply = app
-        .request("GET", "/v1/me/games/export", Some(&played.users[0].token), &[])
+        .request(
+            "GET",
+            "/v1/me/games/export",
+            Some(&played.users[0].token),
+            &[],
+        )
         .send()
         .await
         .unwrap();
@@ -116,12 +131,17 @@ async fn exported_lines_are_signed_and_old_keys_stay_published_after_a_rotation(
     assert!(report.logged.is_some(), "the export carries the log proof");
 
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
-    let new_id = hatstand::transparency::keys::rotate(&mut conn).await.unwrap();
+    let new_id = hatstand::transparency::keys::rotate(&mut conn)
+        .await
+        .unwrap();
     let after = keys(&app).await;
     assert_eq!(after.keys.len(), 2);
     assert_eq!(after.keys[0].key_id, new_id);
     assert!(after.keys[0].retired_at.is_none());
-    assert!(after.keys[1].retired_at.is_some(), "the old key is retired, still published");
+    assert!(
+        after.keys[1].retired_at.is_some(),
+        "the old key is retired, still published"
+    );
     // What the old key signed still checks against the published keys.
     check::audit_text(lines[0], Some(&after)).unwrap();
     // A process started now signs with the new key.
@@ -143,7 +163,10 @@ async fn successive_heads_are_consistent_and_a_rewritten_log_is_reported_as_a_fo
     let second = head_of_at_least(&app, 3).await;
     let proof: ConsistencyProof = serde_json::from_value(
         app.get(
-            &format!("/v1/log/consistency?first={}&second={}", first.tree_size, second.tree_size),
+            &format!(
+                "/v1/log/consistency?first={}&second={}",
+                first.tree_size, second.tree_size
+            ),
             None,
         )
         .await
@@ -184,9 +207,12 @@ async fn successive_heads_are_consistent_and_a_rewritten_log_is_reported_as_a_fo
     play(&app, "hats", 2, json!({}), 36).await;
     let grown = head_of_at_least(&app, 4).await;
     let proof: ConsistencyProof = serde_json::from_value(
-        app.get(&format!("/v1/log/consistency?first=3&second={}", grown.tree_size), None)
-            .await
-            .ok(200),
+        app.get(
+            &format!("/v1/log/consistency?first=3&second={}", grown.tree_size),
+            None,
+        )
+        .await
+        .ok(200),
     )
     .unwrap();
     let why = monitor::step(Some(&second), &grown, Some(&proof), &keys).unwrap_err();
@@ -214,19 +240,37 @@ async fn every_game_is_logged_exactly_once_when_games_end_at_once_in_two_process
     let head = head_of_at_least(&app, 6).await;
     assert_eq!(head.tree_size, 6);
     assert_eq!(app.count("log_leaves").await, 6);
-    assert_eq!(app.count("(SELECT DISTINCT game_id FROM log_leaves) d").await, 6);
-    assert_eq!(app.count("(SELECT DISTINCT idx FROM log_leaves WHERE idx < 6) d").await, 6);
-    assert_eq!(app.count("games WHERE finished_at IS NOT NULL AND logged_at IS NULL").await, 0);
+    assert_eq!(
+        app.count("(SELECT DISTINCT game_id FROM log_leaves) d")
+            .await,
+        6
+    );
+    assert_eq!(
+        app.count("(SELECT DISTINCT idx FROM log_leaves WHERE idx < 6) d")
+            .await,
+        6
+    );
+    assert_eq!(
+        app.count("games WHERE finished_at IS NOT NULL AND logged_at IS NULL")
+            .await,
+        0
+    );
     let keys = keys(&app).await;
     for game in &games {
         let proof: InclusionProof = serde_json::from_value(
-            app.get(&format!("/v1/games/{}/log-proof?tree_size=6", game.id), None)
-                .await
-                .ok(200),
+            app.get(
+                &format!("/v1/games/{}/log-proof?tree_size=6", game.id),
+                None,
+            )
+            .await
+            .ok(200),
         )
         .unwrap();
         assert_eq!(proof.tree_head, head);
-        let audit = app.get(&format!("/v1/games/{}/audit", game.id), None).await.ok(200);
+        let audit = app
+            .get(&format!("/v1/games/{}/audit", game.id), None)
+            .await
+            .ok(200);
         let last = audit["events"].as_array().unwrap().last().unwrap()["hash"]
             .as_str()
             .unwrap()
@@ -242,8 +286,7 @@ async fn every_game_is_logged_exactly_once_when_games_end_at_once_in_two_process
 #[test]
 fn every_signed_record_verifies_with_its_keys_and_its_log_proof() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/records/signed");
-    let keys =
-        KeySet::parse(&std::fs::read_to_string(dir.join("keys.json")).unwrap()).unwrap();
+    let keys = KeySet::parse(&std::fs::read_to_string(dir.join("keys.json")).unwrap()).unwrap();
     let mut records: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -255,13 +298,17 @@ fn every_signed_record_verifies_with_its_keys_and_its_log_proof() {
         let text = std::fs::read_to_string(path).unwrap();
         let report = check::audit_text(&text, Some(&keys))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(report.signed_by.is_some() && report.logged.is_some(), "{}", path.display());
+        assert!(
+            report.signed_by.is_some() && report.logged.is_some(),
+            "{}",
+            path.display()
+        );
         // A byte of the seed changed (the seed is hex: still a string).
         let at = text.find("\"seed\": \"").unwrap() + 9;
         let mut altered = text.clone().into_bytes();
         altered[at] = if altered[at] == b'a' { b'b' } else { b'a' };
-        let why = check::audit_text(std::str::from_utf8(&altered).unwrap(), Some(&keys))
-            .unwrap_err();
+        let why =
+            check::audit_text(std::str::from_utf8(&altered).unwrap(), Some(&keys)).unwrap_err();
         assert!(why.starts_with("verification FAILED: signature"), "{why}");
     }
 }

@@ -505,7 +505,8 @@ async fn codes_of_confirmation_mails_done_before_the_upgrade_leave_the_outbox() 
 }
 
 #[actix_web::test]
-async fn games_over_before_the_transparency_log_are_logged_after_the_upgrade_and_sign_their_audits() {
+async fn games_over_before_the_transparency_log_are_logged_after_the_upgrade_and_sign_their_audits()
+{
     // Given a database of the release before signed records, holding two
     // games that are over and one in progress …
     let db = TestDb::before("2026-12-07-000100_signing_keys").await;
@@ -530,7 +531,9 @@ async fn games_over_before_the_transparency_log_are_logged_after_the_upgrade_and
     // games that were over (not the one in progress), and signs a head …
     let app = TestApp::spawn_on(db, |_| {}).await;
     let keys: hatstand::transparency::signing::KeySet = serde_json::from_value(
-        app.get("/.well-known/hatstand-keys.json", None).await.ok(200),
+        app.get("/.well-known/hatstand-keys.json", None)
+            .await
+            .ok(200),
     )
     .unwrap();
     assert_eq!(keys.keys.len(), 1);
