@@ -196,6 +196,12 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
     // Both games, archived by this release, still serve and verify the
     // same records.
     let finished_id = finished.game_id.to_string();
+    // (Once both are in the transparency log: their audits then carry the
+    // same proof and signature before and after.)
+    app.eventually(20, || async {
+        (app.count("games WHERE logged_at IS NOT NULL").await == 2).then_some(())
+    })
+    .await;
     let before = [
         verified_audit(&app, &finished_id).await,
         verified_audit(&app, &id).await,
