@@ -312,3 +312,79 @@ fn every_signed_record_verifies_with_its_keys_and_its_log_proof() {
         assert!(why.starts_with("verification FAILED: signature"), "{why}");
     }
 }
+
+fn hatstand(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
+        .args(args)
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// `hatstand verify --key` on the signed corpus and a changed copy, and
+/// `hatstand log monitor` against a server, run as their users run them.
+#[actix_web::test]
+async fn the_commands_verify_signatures_and_monitor_the_log_until_it_forks() {
+    let dir = tempdir();
+    let records = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/records/signed");
+    let keys = format!("{records}/keys.json");
+    let (ok, text) = hatstand(&["verify", "--key", &keys, &format!("{records}/hats-2p.json")]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("signature: valid") && text.contains("log: the game is leaf"),
+        "{text}"
+    );
+    let original = std::fs::read_to_string(format!("{records}/hats-2p.json")).unwrap();
+    let altered = dir.join("altered.json");
+    std::fs::write(
+        &altered,
+        original.replacen("\"status\": \"finished\"", "\"status\": \"abandoned\"", 1),
+    )
+    .unwrap();
+    let (ok, text) = hatstand(&["verify", "--key", &keys, altered.to_str().unwrap()]);
+    assert!(!ok && text.contains("FAILED: signature"), "{text}");
+
+    let app = TestApp::spawn().await;
+    play(&app, "hats", 2, json!({}), 51).await;
+    head_of_at_least(&app, 1).await;
+    let state = dir.join("head.json");
+    let monitor = || {
+        hatstand(&[
+            "log",
+            "monitor",
+            "--server",
+            &app.base,
+            "--state",
+            state.to_str().unwrap(),
+        ])
+    };
+    let (ok, text) = monitor();
+    assert!(ok && text.contains("first head seen: 1 games"), "{text}");
+    play(&app, "hats", 2, json!({}), 52).await;
+    head_of_at_least(&app, 2).await;
+    let (ok, text) = monitor();
+    assert!(
+        ok && text.contains("consistent: the log grew from 1 to 2"),
+        "{text}"
+    );
+    // The log rebuilt with the first game rewritten: the monitor says so.
+    app.sql(
+        "DELETE FROM log_heads; DELETE FROM log_nodes; DELETE FROM log_leaves;
+         UPDATE games SET last_hash = repeat('cd', 32)
+          WHERE id = (SELECT id FROM games WHERE finished_at IS NOT NULL ORDER BY finished_at LIMIT 1);
+         UPDATE games SET logged_at = NULL;",
+    )
+    .await;
+    head_of_at_least(&app, 2).await;
+    let (ok, text) = monitor();
+    assert!(!ok && text.contains("FORK"), "{text}");
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hatstand-records-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
