@@ -148,9 +148,9 @@ for (const path of process.argv.slice(2)) {
     if (keys) {
       const signed = await verifyAudit(text, keys);
       report(where, 'its signature, with the keys beside it', signed, 'ok');
-      if (signed.ok && !signed.signedBy) {
+      if (signed.ok && (!signed.signedBy || !signed.logged)) {
         failures += 1;
-        console.log(`MISMATCH ${where}: verified without naming the key that signed it`);
+        console.log(`MISMATCH ${where}: verified without naming its key and its place in the log`);
       }
     }
   }

@@ -20,6 +20,10 @@
 // canonical JSON of every member but `signature`; checked before anything
 // else, so that a changed document is refused for that first.
 //
+// The log proof (with the keys, when the document carries one): the game's
+// leaf, its RFC 9162 inclusion path to the root of a tree head, and the
+// head's Ed25519 signature (see docs/audits.md).
+//
 // Replaying the commands through the rules, the shuffles and the final
 // state are the rest of `hatstand verify`'s work; they need the engines.
 
@@ -85,7 +89,75 @@ export async function verifyAudit(doc, keys = null) {
   if (!audit.events.length) return broken(null, 'the log is empty');
   const why = creationMismatch(audit, audit.events[0]);
   if (why) return broken(1, why);
-  return { ok: true, events: audit.events.length, seed: 'matches', signedBy };
+  let logged = null;
+  if (keys && parsed.get('log') instanceof JsonObject) {
+    const log = await checkLogProof(parsed.get('log'), parsed.get('game_id'), audit.events.at(-1).hash, keys);
+    if (!log.ok) return broken(null, `log: ${log.reason}`);
+    logged = { index: log.index, size: log.size };
+  }
+  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged };
+}
+
+/** What a tree head's signature is over, before its fields. */
+const TREE_HEAD_CONTEXT = 'hatstand/tree-head/v1\u0000';
+
+/**
+ * Checks an audit's `log` member: the game's leaf (`H(0x00 ‖ game id's 16
+ * bytes ‖ last event hash's 32)`), its RFC 9162 inclusion path (2.1.3.2) to
+ * the root of the tree head, and the head's Ed25519 signature over
+ * `"hatstand/tree-head/v1" ‖ 0x00 ‖ size (u64 BE) ‖ timestamp (u64 BE) ‖
+ * root`. Resolves to `{ok: true, index, size}` or `{ok: false, reason}`.
+ */
+async function checkLogProof(log, gameId, lastHash, keys) {
+  const head = log.get('tree_head');
+  const signature = head instanceof JsonObject ? head.get('signature') : null;
+  const number = (v) => (v instanceof JsonNumber && /^\d+$/.test(v.text) ? BigInt(v.text) : null);
+  const index = number(log.get('leaf_index'));
+  const size = head instanceof JsonObject ? number(head.get('tree_size')) : null;
+  const timestamp = head instanceof JsonObject ? number(head.get('timestamp')) : null;
+  const path = log.get('audit_path');
+  const isHash = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  if (index === null || size === null || timestamp === null || !Array.isArray(path) || !path.every(isHash)
+    || !isHash(head.get('root_hash')) || !(signature instanceof JsonObject)) {
+    return { ok: false, reason: 'the log proof is malformed' };
+  }
+  if (log.get('game_id') !== gameId) return { ok: false, reason: "the log proof is another game's" };
+  if (log.get('final_hash') !== lastHash) {
+    return { ok: false, reason: 'the log holds another last event for this game: the record was rewritten after it was logged' };
+  }
+  const sha = async (...parts) => {
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) { bytes.set(part, at); at += part.length; }
+    return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  };
+  const uuidBytes = fromHex(gameId.replaceAll('-', ''));
+  let r = await sha(Uint8Array.of(0), uuidBytes, fromHex(lastHash));
+  let fn = index;
+  let sn = size - 1n;
+  if (index >= size) return { ok: false, reason: 'the leaf is outside the tree' };
+  for (const p of path.map(fromHex)) {
+    if (sn === 0n) return { ok: false, reason: 'the inclusion path is too long' };
+    if ((fn & 1n) === 1n || fn === sn) {
+      r = await sha(Uint8Array.of(1), p, r);
+      while ((fn & 1n) === 0n && fn !== 0n) { fn >>= 1n; sn >>= 1n; }
+    } else {
+      r = await sha(Uint8Array.of(1), r, p);
+    }
+    fn >>= 1n;
+    sn >>= 1n;
+  }
+  if (sn !== 0n || toHex(r) !== head.get('root_hash')) {
+    return { ok: false, reason: `the inclusion path does not lead to the root of the signed head of size ${size}` };
+  }
+  const fields = new Uint8Array(16);
+  const view = new DataView(fields.buffer);
+  view.setBigUint64(0, size);
+  view.setBigUint64(8, timestamp);
+  const context = new TextEncoder().encode(TREE_HEAD_CONTEXT);
+  const signed = new Uint8Array([...context, ...fields, ...fromHex(head.get('root_hash'))]);
+  const good = await checkBytes(signature, signed, keys);
+  return good.ok ? { ok: true, index: Number(index), size: Number(size) } : { ok: false, reason: `the tree head: ${good.reason}` };
 }
 
 /** What an audit's signature is over, before the document's canonical JSON. */
@@ -102,6 +174,13 @@ const AUDIT_CONTEXT = 'hatstand/audit-signature/v1\u0000';
 async function checkSignature(parsed, keys) {
   const signature = parsed.get('signature');
   if (!(signature instanceof Map)) return { ok: false, reason: 'the document is not signed' };
+  const rest = new JsonObject();
+  for (const [name, member] of parsed) if (name !== 'signature') rest.set(name, member);
+  return checkBytes(signature, new TextEncoder().encode(AUDIT_CONTEXT + canonical(rest)), keys);
+}
+
+/** Checks a parsed `{alg, key_id, value}` signature over `signed` with one of `keys`. */
+async function checkBytes(signature, signed, keys) {
   const keyId = signature.get('key_id');
   const value = signature.get('value');
   if (signature.get('alg') !== 'Ed25519' || typeof keyId !== 'string' || typeof value !== 'string'
@@ -115,9 +194,6 @@ async function checkSignature(parsed, keys) {
   const publicKey = fromHex(key.public_key);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', publicKey));
   if (toHex(digest.slice(0, 8)) !== keyId) return { ok: false, reason: `key ${keyId} does not hash to its id` };
-  const rest = new JsonObject();
-  for (const [name, member] of parsed) if (name !== 'signature') rest.set(name, member);
-  const signed = new TextEncoder().encode(AUDIT_CONTEXT + canonical(rest));
   let good;
   try {
     const imported = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);

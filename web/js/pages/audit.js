@@ -408,7 +408,8 @@ function verdictOf(outcome, goTo) {
   if (outcome.ok) {
     return h('p', { class: 'verify ok', 'data-verify': 'ok', role: 'status' },
       `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment`
-      + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy}).` : '.'));
+      + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy})` : '')
+      + (outcome.logged ? `, game ${outcome.logged.index + 1} of ${outcome.logged.size} in its signed transparency log.` : '.'));
   }
   if (outcome.seq === null) {
     return h('p', { class: 'verify broken', 'data-verify': 'broken', role: 'alert' },
