@@ -39,6 +39,7 @@ SELECT create_reference_table('sessions');
 SELECT create_reference_table('webhooks');
 SELECT create_reference_table('email_addresses');
 SELECT create_reference_table('server_secrets');
+SELECT create_reference_table('signing_keys');
 SELECT create_reference_table('pruned');
 
 -- Distributed by game. `games` is keyed by its own id; the rest by `game_id`.
@@ -67,3 +68,11 @@ SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'noti
 --   The addresses each account signed in from lately, read by logins only.
 -- local: __diesel_schema_migrations
 --   The migrations applied; migrations run on the coordinator.
+-- local: log_leaves
+--   The transparency log's leaves, one per game over: appended by one
+--   sequencer at a time (an advisory lock on the coordinator), read by
+--   proofs; no distributed query joins them.
+-- local: log_nodes
+--   The log's complete subtrees, written once with the leaves.
+-- local: log_heads
+--   The log's signed tree heads.

@@ -12,10 +12,13 @@
 // changed actor, a changed time, a changed hash, a changed seed, a changed
 // commitment, a seed and commitment both replaced (event 1 published
 // another), the wrong format, a missing field, a document cut short.
-// Exits non-zero on any disagreement. Needs Node 18 or later (WebCrypto);
+// Records in a signed/ folder are checked with the keys.json beside them:
+// each verifies, naming its key, and each tampering is refused for its
+// signature first. Exits non-zero on any disagreement. Needs Node 18 or later (WebCrypto);
 // no dependencies.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { webcrypto } from 'node:crypto';
 
 // The verifier uses the browser's global `crypto`, global in Node 20 but not in 18.
@@ -121,7 +124,10 @@ async function tamperings(doc) {
 }
 
 for (const path of process.argv.slice(2)) {
+  if (path.endsWith('/keys.json')) continue;
   const texts = auditTexts(readFileSync(path, 'utf8'));
+  const keysPath = join(dirname(path), 'keys.json');
+  const keys = path.includes('/signed/') && existsSync(keysPath) ? JSON.parse(readFileSync(keysPath, 'utf8')) : null;
   for (const [k, text] of texts.entries()) {
     const where = texts.length > 1 ? `${path} line ${k + 1}` : path;
     if (!report(where, 'as written', await verifyAudit(text), 'ok')) continue;
@@ -132,6 +138,20 @@ for (const path of process.argv.slice(2)) {
       const copy = structuredClone(doc);
       change(copy);
       report(where, what, await verifyAudit(JSON.stringify(copy)), expected);
+      // A signed record (its server's keys beside it): every change is
+      // refused for its signature, before anything else.
+      if (keys && !(await verifyAudit(JSON.stringify(copy), keys)).reason?.startsWith('signature:')) {
+        failures += 1;
+        console.log(`MISMATCH ${where}: ${what}: not refused for its signature`);
+      }
+    }
+    if (keys) {
+      const signed = await verifyAudit(text, keys);
+      report(where, 'its signature, with the keys beside it', signed, 'ok');
+      if (signed.ok && (!signed.signedBy || !signed.logged)) {
+        failures += 1;
+        console.log(`MISMATCH ${where}: verified without naming its key and its place in the log`);
+      }
     }
   }
 }

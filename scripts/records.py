@@ -12,6 +12,11 @@ the commands and event types in order, and the result.
 
     cargo build --release && python3 scripts/records.py
 
+With --signed, the records go to tests/records/signed/ as the server issues
+them once each game is in its transparency log: signed, with the proof of
+inclusion under a signed tree head; the server's public keys go beside them
+(keys.json).
+
 Records in tests/records/legacy/ were written before rules versions existed
 and are never regenerated: they show that such records still verify.
 
@@ -147,13 +152,17 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "hatstand"))
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432",
                         help="a PostgreSQL server; a fresh database is made on it")
-    parser.add_argument("--out", default=OUT)
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--signed", action="store_true",
+                        help="signed, logged records (tests/records/signed/) and the server's keys")
     args = parser.parse_args()
+    args.out = args.out or (os.path.join(OUT, "signed") if args.signed else OUT)
     database = f"hatstand_records_{uuid.uuid4().hex[:8]}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, DATABASE_URL=f"{args.server}/{database}", HATSTAND_BIND=f"127.0.0.1:{port}",
-               RUST_LOG="warn")
+               RUST_LOG="warn", HATSTAND_LOG_TICK_MS="200",
+               HATSTAND_REGISTRATIONS_PER_ADDRESS="0", HATSTAND_GAMES_PER_HOUR="0")
     subprocess.run([args.binary, "migrate"], env=env, check=True)
     server = subprocess.Popen([args.binary], env=env)
     try:
@@ -167,6 +176,9 @@ def main():
         for name, ruleset, players, options, ending in GAMES:
             gid, token = play(base, name, ruleset, players, options, ending)
             audit = ok(call(base, "GET", f"/v1/games/{gid}/audit", token), 200)
+            while args.signed and "log" not in audit:
+                time.sleep(0.1)
+                audit = ok(call(base, "GET", f"/v1/games/{gid}/audit", token), 200)
             path = os.path.join(args.out, f"{name}.json")
             before = None
             if os.path.exists(path):
@@ -177,6 +189,11 @@ def main():
                 f.write("\n")
             verdict = "new" if before is None else ("unchanged" if before == meaning(audit) else "CHANGED")
             print(f"{verdict:9} {name} ({len(audit['events'])} events)")
+        if args.signed:
+            keys = ok(call(base, "GET", "/.well-known/hatstand-keys.json"), 200)
+            with open(os.path.join(args.out, "keys.json"), "w") as f:
+                json.dump(keys, f, indent=1)
+                f.write("\n")
     finally:
         server.terminate()
         server.wait()

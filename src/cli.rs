@@ -15,6 +15,33 @@ pub struct Cli {
     pub settings: Settings,
 }
 
+/// What to do with the signing keys.
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Retire the key that signs and make a new one (the old one stays
+    /// published; running servers sign with the new one once restarted).
+    Rotate,
+}
+
+/// What to do with the log.
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// Check that the server's newest signed tree head extends the one seen
+    /// last (kept in `--state`), and report a fork. Run it from cron.
+    Monitor {
+        /// The server, e.g. `https://hatstand.example`.
+        #[arg(long)]
+        server: String,
+        /// Where the last head seen is kept between runs.
+        #[arg(long)]
+        state: PathBuf,
+        /// The server's public keys (as for `verify --key`); fetched from
+        /// the server when absent.
+        #[arg(long)]
+        key: Option<String>,
+    },
+}
+
 /// What to do (serve when none is given).
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -26,6 +53,23 @@ pub enum Command {
     Verify {
         /// The audit JSON file.
         file: PathBuf,
+        /// The server's public keys: the document at
+        /// `/.well-known/hatstand-keys.json`, or one public key in hex (a file
+        /// or the hex itself). With it, the signature is checked first (an
+        /// unsigned or altered document is refused) and so is the document's
+        /// proof that the game is in the log under a signed head.
+        #[arg(long)]
+        key: Option<String>,
+    },
+    /// The server's signing keys.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+    /// The transparency log of games that are over.
+    Log {
+        #[command(subcommand)]
+        command: LogCommand,
     },
     /// Write the audits of every game that is over as JSON Lines (one audit a
     /// line, each verifiable on its own), oldest end first.

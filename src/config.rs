@@ -475,6 +475,16 @@ pub struct Background {
         global = true
     )]
     pub bot_budget_ms: u64,
+    /// How often the transparency log appends the games that ended and
+    /// signs a new tree head, in milliseconds (0: never; another process
+    /// may). Processes take turns: one appends at a time.
+    #[arg(
+        long,
+        env = "HATSTAND_LOG_TICK_MS",
+        default_value_t = 10_000,
+        global = true
+    )]
+    pub log_tick_ms: u64,
     /// Let webhooks reach loopback, private and link-local addresses
     /// (refused by default, so that a user's URL cannot reach into the
     /// server's own network; allow it for receivers on a private network).

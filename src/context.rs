@@ -40,4 +40,6 @@ pub struct Context {
     pub mail_secret: std::sync::Arc<Vec<u8>>,
     /// What this process counts for `/metrics`.
     pub metrics: Arc<Metrics>,
+    /// Signs audits and the transparency log's tree heads (records: #48).
+    pub signer: Arc<crate::transparency::signing::Signer>,
 }

@@ -5,12 +5,12 @@
 mod arena;
 mod bench;
 mod cli;
+mod records;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use hatstand::config::Settings;
-use hatstand::record::verify;
 use hatstand::{db, openapi, startup};
 use tracing_subscriber::EnvFilter;
 
@@ -27,7 +27,13 @@ fn main() -> ExitCode {
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => run_async(serve(cli.settings)),
         Command::Migrate => run_async(migrate(cli.settings)),
-        Command::Verify { file } => verify_file(&file),
+        Command::Verify { file, key } => verify_file(&file, key.as_deref()),
+        Command::Keys {
+            command: cli::KeysCommand::Rotate,
+        } => run_async(rotate_keys(cli.settings)),
+        Command::Log {
+            command: cli::LogCommand::Monitor { server, state, key },
+        } => run_async(records::monitor(server, state, key)),
         Command::Openapi { out } => write_openapi(out.as_deref()),
         Command::Export { since, out } => run_async(export(cli.settings, since, out)),
         Command::Probe => probe(cli.settings.bind),
@@ -107,6 +113,7 @@ async fn export(
     let since = hatstand::games::export::parse_since(since.as_deref()).map_err(|e| e.detail)?;
     let url = database_url(&settings).await?;
     let pool = db::pool(&url, 2)?;
+    let signer = hatstand::transparency::keys::load(&pool).await?;
     let mut writer: Box<dyn Write> = match &out {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -114,7 +121,7 @@ async fn export(
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let mut lines = std::pin::pin!(hatstand::games::export::lines(pool, None, since));
+    let mut lines = std::pin::pin!(hatstand::games::export::lines(pool, signer, None, since));
     let mut count = 0u64;
     while let Some(line) = lines.try_next().await.map_err(|e| e.to_string())? {
         writer.write_all(&line).map_err(|e| e.to_string())?;
@@ -127,46 +134,36 @@ async fn export(
 
 /// Verifies an audit file: one audit document, or JSON Lines of them (an
 /// export), each line checked on its own.
-fn verify_file(file: &std::path::Path) -> Result<(), String> {
+fn verify_file(file: &std::path::Path, key: Option<&str>) -> Result<(), String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    if let Ok(doc) = serde_json::from_str::<verify::AuditDocument>(&text) {
-        return verify_document(&doc);
-    }
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() < 2 {
-        return serde_json::from_str::<verify::AuditDocument>(&text)
-            .map_err(|e| format!("{} is not an audit document: {e}", file.display()))
-            .and_then(|doc| verify_document(&doc));
+    let keys = key.map(records::read_keys).transpose()?;
+    let texts = hatstand::transparency::check::documents(&text);
+    if texts.len() < 2 {
+        return records::verify_text(&text, keys.as_ref());
     }
     let mut failed = 0;
-    for (n, line) in lines.iter().enumerate() {
-        let outcome = serde_json::from_str::<verify::AuditDocument>(line)
-            .map_err(|e| format!("not an audit document: {e}"))
-            .and_then(|doc| verify_document(&doc));
-        if let Err(why) = outcome {
+    for (n, line) in texts.iter().enumerate() {
+        if let Err(why) = records::verify_text(line, keys.as_ref()) {
             println!("line {}: {why}", n + 1);
             failed += 1;
         }
     }
     if failed > 0 {
-        return Err(format!("{failed} of {} lines did not verify", lines.len()));
+        return Err(format!("{failed} of {} lines did not verify", texts.len()));
     }
-    println!("verified: all {} lines", lines.len());
+    println!("verified: all {} lines", texts.len());
     Ok(())
 }
 
-fn verify_document(doc: &verify::AuditDocument) -> Result<(), String> {
-    let verified = verify::verify(doc).map_err(|why| match why {
-        verify::Rejection::UnknownRules(why) => {
-            format!("verification REFUSED (not checked, not tampered): {why}")
-        }
-        verify::Rejection::Failed(why) => format!("verification FAILED: {why}"),
-    })?;
-    println!(
-        "verified: {} game {} under {}, {} events, {} commands replayed; chain, seed commitment, shuffles, final state and result all match",
-        verified.ruleset, doc.game_id, verified.rules, verified.events, verified.commands
-    );
+/// `hatstand keys rotate`.
+async fn rotate_keys(settings: Settings) -> Result<(), String> {
+    let url = database_url(&settings).await?;
+    let mut conn = db::locate::connect(&url).await?;
+    let id = hatstand::transparency::keys::rotate(&mut conn)
+        .await
+        .map_err(|e| e.detail)?;
+    println!("signing with the new key {id}; restart the servers to use it");
     Ok(())
 }
 

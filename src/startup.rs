@@ -91,6 +91,15 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         tokio::spawn(crate::pruner::prune_forever(pool.clone(), retention, tick));
     }
     let mail_secret = Arc::new(crate::mail::secret(&pool).await?);
+    // Records: the signing key, and the log's sequencer (#48).
+    let signer = crate::transparency::keys::load(&pool).await?;
+    if background.log_tick_ms > 0 {
+        tokio::spawn(crate::transparency::log::sequence_forever(
+            pool.clone(),
+            Arc::clone(&signer),
+            Duration::from_millis(background.log_tick_ms),
+        ));
+    }
     let token_limits = Arc::new(TokenLimits::new(settings.token_rate, settings.token_burst));
     tokio::spawn(TokenLimits::forget_idle_forever(
         Arc::clone(&token_limits),
@@ -112,6 +121,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         webhook_allow_private: background.webhook_allow_private,
         mail_secret: Arc::clone(&mail_secret),
         metrics,
+        signer,
     };
     start_mail(&settings.mail, &context, Arc::clone(&listeners.mail)).await?;
     if background.bot_tick_ms > 0 {
@@ -160,6 +170,7 @@ pub async fn tool_context(
     let pool = db::pool_with(url, 2, &db::Limits::default())?;
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let mail_secret = Arc::new(crate::mail::secret(&pool).await?);
+    let signer = crate::transparency::keys::load(&pool).await?;
     let listeners = Listeners::default();
     let (announcer, sent) = Announcer::start_joinable(pool.clone(), &listeners);
     let context = Context {
@@ -178,6 +189,7 @@ pub async fn tool_context(
         webhook_allow_private: settings.background.webhook_allow_private,
         mail_secret,
         metrics: Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?),
+        signer,
     };
     Ok((context, sent))
 }

@@ -11,6 +11,7 @@ pub mod goathead;
 pub mod hat_trick;
 pub mod hats;
 pub mod kind;
+pub mod merkle;
 pub mod random;
 pub mod rules_version;
 pub mod ruleset;

@@ -21,6 +21,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod storage;
 pub mod throttle;
+pub mod transparency;
 pub mod users;
 pub mod webhooks;
 

@@ -68,6 +68,7 @@ diesel::table! {
         rules_version -> Int2,
         archived_at -> Nullable<Timestamptz>,
         finished_at -> Nullable<Timestamptz>,
+        logged_at -> Nullable<Timestamptz>,
     }
 }
 
@@ -224,6 +225,43 @@ diesel::table! {
         url -> Text,
         secret -> Text,
         created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    signing_keys (key_id) {
+        key_id -> Text,
+        secret -> Bytea,
+        public_key -> Bytea,
+        created_at -> Timestamptz,
+        retired_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    log_leaves (idx) {
+        idx -> Int8,
+        game_id -> Uuid,
+        final_hash -> Bytea,
+        logged_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    log_nodes (level, idx) {
+        level -> Int2,
+        idx -> Int8,
+        hash -> Bytea,
+    }
+}
+
+diesel::table! {
+    log_heads (tree_size) {
+        tree_size -> Int8,
+        root_hash -> Bytea,
+        timestamp_ms -> Int8,
+        key_id -> Text,
+        signature -> Bytea,
     }
 }
 

@@ -32,7 +32,10 @@ pub async fn audit(
     let mut conn = state.pool.get().await?;
     let loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
-    audit_on(&mut conn, id).await
+    let mut doc = audit_on(&mut conn, id).await?;
+    // Signed, with its proof of inclusion in the log (records: #48).
+    crate::transparency::seal(&mut conn, &state.signer, &mut doc).await?;
+    Ok(doc)
 }
 
 /// The audit of game `id`, read on `conn` (the export reads many in a row).
@@ -67,6 +70,8 @@ pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
             None => Value::Null,
         },
         result: game.result.clone(),
+        log: None,
+        signature: None,
     })
 }
 

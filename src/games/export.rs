@@ -6,6 +6,8 @@
 //! strictly after it, so a client that keeps the `finished_at` of the last
 //! line it stored asks for exactly what is new next time.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use futures_util::Stream;
 use uuid::Uuid;
@@ -13,6 +15,7 @@ use uuid::Uuid;
 use crate::db::Pool;
 use crate::db::games::{self, EndedCursor};
 use crate::error::Failure;
+use crate::transparency::signing::Signer;
 
 /// Games read from the database at a time while exporting.
 const PAGE: i64 = 100;
@@ -39,11 +42,13 @@ pub fn parse_since(since: Option<&str>) -> Result<DateTime<Utc>, Failure> {
 /// only, when given), one JSON line each, read a page at a time.
 pub fn lines(
     pool: Pool,
+    signer: Arc<Signer>,
     user: Option<Uuid>,
     since: DateTime<Utc>,
 ) -> impl Stream<Item = Result<Vec<u8>, Failure>> {
     struct Walk {
         pool: Pool,
+        signer: Arc<Signer>,
         user: Option<Uuid>,
         cursor: EndedCursor,
         page: std::vec::IntoIter<EndedCursor>,
@@ -51,6 +56,7 @@ pub fn lines(
     }
     let walk = Walk {
         pool,
+        signer,
         user,
         cursor: (since, Uuid::max()),
         page: Vec::new().into_iter(),
@@ -61,7 +67,9 @@ pub fn lines(
             if let Some((ended, id)) = walk.page.next() {
                 walk.cursor = (ended, id);
                 let mut conn = walk.pool.get().await?;
-                let audit = super::audit::audit_on(&mut conn, id).await?;
+                let mut audit = super::audit::audit_on(&mut conn, id).await?;
+                // Each line signed, with its log proof (records: #48).
+                crate::transparency::seal(&mut conn, &walk.signer, &mut audit).await?;
                 drop(conn);
                 let mut line = serde_json::to_vec(&audit).map_err(Failure::internal)?;
                 line.push(b'\n');

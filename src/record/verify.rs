@@ -65,6 +65,16 @@ pub struct AuditDocument {
     /// The result.
     #[schema(value_type = Option<Object>)]
     pub result: Option<Value>,
+    /// That the game is in the server's transparency log: its leaf and the
+    /// path to a signed tree head (absent until the game is logged, a few
+    /// seconds after it ends, and from documents issued before the log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<crate::transparency::log::InclusionProof>,
+    /// The server's Ed25519 signature over the canonical JSON of every
+    /// other member (see `/.well-known/hatstand-keys.json`). Absent from
+    /// documents issued before signatures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<crate::transparency::signing::Signature>,
 }
 
 /// An event as the audit shows it.

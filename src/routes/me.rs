@@ -112,8 +112,13 @@ pub struct ExportQuery {
 #[get("/me/games/export")]
 pub async fn export_games(state: State, caller: Caller, query: Query<ExportQuery>) -> Answer {
     let since = export::parse_since(query.since.as_deref())?;
-    let lines =
-        export::lines(state.pool.clone(), Some(caller.user_id), since).map_ok(web::Bytes::from);
+    let lines = export::lines(
+        state.pool.clone(),
+        state.signer.clone(),
+        Some(caller.user_id),
+        since,
+    )
+    .map_ok(web::Bytes::from);
     Ok(HttpResponse::Ok()
         .content_type("application/x-ndjson")
         .streaming(lines))

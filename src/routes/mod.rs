@@ -18,6 +18,7 @@ pub mod rulesets;
 pub mod service;
 pub mod sse;
 pub mod tags;
+pub mod transparency;
 pub mod users;
 
 use actix_web::http::header;
@@ -53,6 +54,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(service::healthz)
         .service(service::readyz)
         .service(service::metrics)
+        // Records (#48): the signing keys at their well-known address.
+        .service(transparency::signing_keys)
         .service(
             scope("/v1")
                 // Answers differ by viewer unless a handler says otherwise:
@@ -84,6 +87,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(events::list)
                 .service(audit::audit)
                 .service(audit::state_at)
+                .service(transparency::head)
+                .service(transparency::heads)
+                .service(transparency::consistency)
+                .service(transparency::inclusion)
                 .service(me::games)
                 .service(me::export_games)
                 .service(me::notifications)

@@ -34,6 +34,7 @@ mod sessions;
 mod sharding;
 mod snapshots;
 mod streams;
+mod transparency;
 mod upgrade;
 mod watchers;
 mod web_client;

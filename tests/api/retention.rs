@@ -311,6 +311,16 @@ async fn an_archived_game_is_served_and_verified_as_before() {
         }
         out
     };
+    // Once the game is in the transparency log, its audit carries the same
+    // proof and signature before and after archiving.
+    app.eventually(20, || async {
+        (app.get(&format!("/v1/games/{id}/log-proof"), None)
+            .await
+            .status
+            == 200)
+            .then_some(())
+    })
+    .await;
     let before = read_all().await;
     let events = app.count(&format!("events WHERE game_id = '{id}'")).await;
     // Not before its time …

@@ -251,6 +251,7 @@ pub fn settings(url: &str) -> Settings {
             webhook_allow_private: true,
             bot_tick_ms: 100,
             bot_budget_ms: 50,
+            log_tick_ms: 100,
         },
         retention: hatstand::config::RetentionSettings {
             idempotency_ttl_hours: 24,

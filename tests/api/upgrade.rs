@@ -196,6 +196,12 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
     // Both games, archived by this release, still serve and verify the
     // same records.
     let finished_id = finished.game_id.to_string();
+    // (Once both are in the transparency log: their audits then carry the
+    // same proof and signature before and after.)
+    app.eventually(20, || async {
+        (app.count("games WHERE logged_at IS NOT NULL").await == 2).then_some(())
+    })
+    .await;
     let before = [
         verified_audit(&app, &finished_id).await,
         verified_audit(&app, &id).await,
@@ -502,4 +508,55 @@ async fn codes_of_confirmation_mails_done_before_the_upgrade_leave_the_outbox() 
             .await,
         3
     );
+}
+
+#[actix_web::test]
+async fn games_over_before_the_transparency_log_are_logged_after_the_upgrade_and_sign_their_audits()
+{
+    // Given a database of the release before signed records, holding two
+    // games that are over and one in progress …
+    let db = TestDb::before("2026-12-07-000100_signing_keys").await;
+    let (first, second, playing) = (
+        legacy("goathead-3p.json"),
+        legacy("top-hats-2p.json"),
+        legacy("hats-2p.json"),
+    );
+    // (The rows as written before rules versions, with the version 1 the
+    // release before wrote.)
+    let sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;".to_owned()
+        + &rows_as_written_before(&first, first.events.len())
+        + &rows_as_written_before(&second, second.events.len())
+        + &rows_as_written_before(&playing, playing.events.len() - 6)
+        + "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;";
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release starts on it, it makes its signing key, logs the
+    // games that were over (not the one in progress), and signs a head …
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let keys: hatstand::transparency::signing::KeySet = serde_json::from_value(
+        app.get("/.well-known/hatstand-keys.json", None)
+            .await
+            .ok(200),
+    )
+    .unwrap();
+    assert_eq!(keys.keys.len(), 1);
+    let head = app
+        .eventually(20, || async {
+            let reply = app.get("/v1/log/head", None).await;
+            (reply.status == 200).then_some(reply.body)
+        })
+        .await;
+    assert_eq!(head["tree_size"], 2);
+    assert_eq!(app.count("games WHERE logged_at IS NOT NULL").await, 2);
+    // … and their audits, unchanged, come signed and with their log proof.
+    for doc in [&first, &second] {
+        let audit = verified_audit(&app, &doc.game_id.to_string()).await;
+        assert_eq!(audit["events"], serde_json::to_value(&doc.events).unwrap());
+        let report =
+            hatstand::transparency::check::audit_text(&audit.to_string(), Some(&keys)).unwrap();
+        assert!(report.logged.is_some() && report.signed_by.is_some());
+    }
 }

@@ -15,6 +15,15 @@
 // commitment, and the commitment is the one `game_created` (event 1, inside
 // the chain) published.
 //
+// The signature (with the server's keys given): an Ed25519 signature by one
+// of the keys, over "hatstand/audit-signature/v1", a zero byte, and the
+// canonical JSON of every member but `signature`; checked before anything
+// else, so that a changed document is refused for that first.
+//
+// The log proof (with the keys, when the document carries one): the game's
+// leaf, its RFC 9162 inclusion path to the root of a tree head, and the
+// head's Ed25519 signature (see docs/audits.md).
+//
 // Replaying the commands through the rules, the shuffles and the final
 // state are the rest of `hatstand verify`'s work; they need the engines.
 
@@ -32,15 +41,27 @@ const I64_MAX = (1n << 63n) - 1n;
  * Verifies an audit document: its text (read exactly as the server's
  * verifier reads it) or an already parsed object (written back as JSON
  * first, which is exact for the server's documents: their numbers are all
- * integers). Resolves to `{ok: true, events, seed: 'matches'}`, or
+ * integers). With `keys` (the server's `/.well-known/hatstand-keys.json`),
+ * the signature is checked first. Resolves to `{ok: true, events, seed:
+ * 'matches', signedBy}` (the key id, null without keys), or
  * to `{ok: false, seq, reason}`: `seq` is the first event whose link breaks,
  * null when the fault is the document's (malformed, the wrong format, a seed
  * that does not match its commitment).
  */
-export async function verifyAudit(doc) {
+export async function verifyAudit(doc, keys = null) {
   let audit;
+  let parsed;
+  let signedBy = null;
   try {
-    audit = readDocument(parseJson(typeof doc === 'string' ? doc : JSON.stringify(doc)));
+    parsed = parseJson(typeof doc === 'string' ? doc : JSON.stringify(doc));
+    if (keys && parsed instanceof JsonObject) {
+      // The signature first: a document changed after it was issued is
+      // refused for that, whatever else is wrong with it.
+      const signature = await checkSignature(parsed, keys);
+      if (!signature.ok) return broken(null, `signature: ${signature.reason}`);
+      signedBy = signature.keyId;
+    }
+    audit = readDocument(parsed);
   } catch (error) {
     if (error instanceof Malformed) return broken(null, `not an audit document: ${error.message}`);
     throw error;
@@ -68,7 +89,129 @@ export async function verifyAudit(doc) {
   if (!audit.events.length) return broken(null, 'the log is empty');
   const why = creationMismatch(audit, audit.events[0]);
   if (why) return broken(1, why);
-  return { ok: true, events: audit.events.length, seed: 'matches' };
+  let logged = null;
+  if (keys && parsed.get('log') instanceof JsonObject) {
+    const log = await checkLogProof(parsed.get('log'), parsed.get('game_id'), audit.events.at(-1).hash, keys);
+    if (!log.ok) return broken(null, `log: ${log.reason}`);
+    logged = { index: log.index, size: log.size };
+  }
+  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged };
+}
+
+/** What a tree head's signature is over, before its fields. */
+const TREE_HEAD_CONTEXT = 'hatstand/tree-head/v1\u0000';
+
+/**
+ * Checks an audit's `log` member: the game's leaf (`H(0x00 ‖ game id's 16
+ * bytes ‖ last event hash's 32)`), its RFC 9162 inclusion path (2.1.3.2) to
+ * the root of the tree head, and the head's Ed25519 signature over
+ * `"hatstand/tree-head/v1" ‖ 0x00 ‖ size (u64 BE) ‖ timestamp (u64 BE) ‖
+ * root`. Resolves to `{ok: true, index, size}` or `{ok: false, reason}`.
+ */
+async function checkLogProof(log, gameId, lastHash, keys) {
+  const head = log.get('tree_head');
+  const signature = head instanceof JsonObject ? head.get('signature') : null;
+  const number = (v) => (v instanceof JsonNumber && /^\d+$/.test(v.text) ? BigInt(v.text) : null);
+  const index = number(log.get('leaf_index'));
+  const size = head instanceof JsonObject ? number(head.get('tree_size')) : null;
+  const timestamp = head instanceof JsonObject ? number(head.get('timestamp')) : null;
+  const path = log.get('audit_path');
+  const isHash = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  if (index === null || size === null || timestamp === null || !Array.isArray(path) || !path.every(isHash)
+    || !isHash(head.get('root_hash')) || !(signature instanceof JsonObject)) {
+    return { ok: false, reason: 'the log proof is malformed' };
+  }
+  if (log.get('game_id') !== gameId) return { ok: false, reason: "the log proof is another game's" };
+  if (log.get('final_hash') !== lastHash) {
+    return { ok: false, reason: 'the log holds another last event for this game: the record was rewritten after it was logged' };
+  }
+  const sha = async (...parts) => {
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) { bytes.set(part, at); at += part.length; }
+    return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  };
+  const uuidBytes = fromHex(gameId.replaceAll('-', ''));
+  let r = await sha(Uint8Array.of(0), uuidBytes, fromHex(lastHash));
+  let fn = index;
+  let sn = size - 1n;
+  if (index >= size) return { ok: false, reason: 'the leaf is outside the tree' };
+  for (const p of path.map(fromHex)) {
+    if (sn === 0n) return { ok: false, reason: 'the inclusion path is too long' };
+    if ((fn & 1n) === 1n || fn === sn) {
+      r = await sha(Uint8Array.of(1), p, r);
+      while ((fn & 1n) === 0n && fn !== 0n) { fn >>= 1n; sn >>= 1n; }
+    } else {
+      r = await sha(Uint8Array.of(1), r, p);
+    }
+    fn >>= 1n;
+    sn >>= 1n;
+  }
+  if (sn !== 0n || toHex(r) !== head.get('root_hash')) {
+    return { ok: false, reason: `the inclusion path does not lead to the root of the signed head of size ${size}` };
+  }
+  const fields = new Uint8Array(16);
+  const view = new DataView(fields.buffer);
+  view.setBigUint64(0, size);
+  view.setBigUint64(8, timestamp);
+  const context = new TextEncoder().encode(TREE_HEAD_CONTEXT);
+  const signed = new Uint8Array([...context, ...fields, ...fromHex(head.get('root_hash'))]);
+  const good = await checkBytes(signature, signed, keys);
+  return good.ok ? { ok: true, index: Number(index), size: Number(size) } : { ok: false, reason: `the tree head: ${good.reason}` };
+}
+
+/** What an audit's signature is over, before the document's canonical JSON. */
+const AUDIT_CONTEXT = 'hatstand/audit-signature/v1\u0000';
+
+/**
+ * Checks a parsed document's detached Ed25519 signature (its `signature`
+ * member: `alg`, `key_id`, `value`) over `"hatstand/audit-signature/v1" ‖
+ * 0x00 ‖` the canonical JSON of every other member, exactly as read,
+ * against `keys` (the server's `/.well-known/hatstand-keys.json`): a key's
+ * id is the first 16 hex characters of SHA-256 of its 32 bytes. Resolves to
+ * `{ok: true, keyId}` or `{ok: false, reason}`.
+ */
+async function checkSignature(parsed, keys) {
+  const signature = parsed.get('signature');
+  if (!(signature instanceof Map)) return { ok: false, reason: 'the document is not signed' };
+  const rest = new JsonObject();
+  for (const [name, member] of parsed) if (name !== 'signature') rest.set(name, member);
+  return checkBytes(signature, new TextEncoder().encode(AUDIT_CONTEXT + canonical(rest)), keys);
+}
+
+/** Checks a parsed `{alg, key_id, value}` signature over `signed` with one of `keys`. */
+async function checkBytes(signature, signed, keys) {
+  const keyId = signature.get('key_id');
+  const value = signature.get('value');
+  if (signature.get('alg') !== 'Ed25519' || typeof keyId !== 'string' || typeof value !== 'string'
+    || !/^[0-9a-f]{128}$/.test(value)) {
+    return { ok: false, reason: 'the signature is malformed' };
+  }
+  const key = (keys.keys ?? []).find((k) => k.key_id === keyId && k.alg === 'Ed25519');
+  if (!key || !/^[0-9a-f]{64}$/.test(key.public_key)) {
+    return { ok: false, reason: `signed by key ${keyId}, which is not among the server's keys` };
+  }
+  const publicKey = fromHex(key.public_key);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', publicKey));
+  if (toHex(digest.slice(0, 8)) !== keyId) return { ok: false, reason: `key ${keyId} does not hash to its id` };
+  let good;
+  try {
+    const imported = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);
+    good = await crypto.subtle.verify({ name: 'Ed25519' }, imported, fromHex(value), signed);
+  } catch (error) {
+    return { ok: false, reason: `this browser cannot check Ed25519 signatures (${error.message})` };
+  }
+  return good
+    ? { ok: true, keyId }
+    : { ok: false, reason: 'the signature does not match: the document was altered after it was signed' };
+}
+
+function fromHex(text) {
+  return new Uint8Array(text.match(/../g).map((pair) => parseInt(pair, 16)));
+}
+
+function toHex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**

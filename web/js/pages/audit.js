@@ -94,7 +94,7 @@ async function showGame(root, id) {
   const verify = async () => {
     verifyButton.disabled = true;
     verdict.replaceChildren(h('p', { class: 'muted' }, 'Verifying in this browser…'));
-    const outcome = await verifyAudit(doc);
+    const outcome = await verifyAudit(doc, await serverKeys());
     verifyButton.disabled = false;
     verdict.replaceChildren(verdictOf(outcome, goTo));
     markBroken(list, outcome);
@@ -123,7 +123,8 @@ async function showGame(root, id) {
         'data-action': 'download' }, 'Download audit'),
       h('a', { class: 'button quiet', href: `#/games/${id}` }, 'Back to the game')),
     verdict,
-    h('p', { class: 'hint' }, 'Verify checks, here in your browser, that every event is linked to the one before by '
+    h('p', { class: 'hint' }, 'Verify checks, here in your browser, that the server signed this record as it stands, '
+      + 'that every event is linked to the one before by '
       + 'its hash and that the revealed seed is the one committed to when the game was created. '
       + 'Replaying every move through the rules is what the server\'s own "hatstand verify" adds.'),
     h('div', { class: 'audit-body' },
@@ -202,7 +203,8 @@ async function checkFile(file) {
   }
   const texts = auditTexts(text);
   const checked = [];
-  for (const docText of texts) checked.push([docText, await verifyAudit(docText)]);
+  const keys = await serverKeys();
+  for (const docText of texts) checked.push([docText, await verifyAudit(docText, signedText(docText) ? keys : null)]);
   const sections = await Promise.all(checked.map(([docText, outcome], k) =>
     documentSection(docText, outcome, texts.length > 1 ? k + 1 : null)));
   if (texts.length === 1) return sections;
@@ -378,6 +380,23 @@ function markCurrent(list, seq) {
   }
 }
 
+/**
+ * This server's public keys (`/.well-known/hatstand-keys.json`), or null
+ * when they cannot be read (the signature is then not checked).
+ */
+async function serverKeys() {
+  try {
+    return await get('/.well-known/hatstand-keys.json');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a document's text carries a signature (older documents do not). */
+function signedText(text) {
+  return /"signature"\s*:/.test(text);
+}
+
 /** Marks the row where the chain breaks, if the verdict names one. */
 function markBroken(list, outcome) {
   for (const row of list.querySelectorAll('.broken')) row.classList.remove('broken');
@@ -388,7 +407,9 @@ function markBroken(list, outcome) {
 function verdictOf(outcome, goTo) {
   if (outcome.ok) {
     return h('p', { class: 'verify ok', 'data-verify': 'ok', role: 'status' },
-      `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment.`);
+      `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment`
+      + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy})` : '')
+      + (outcome.logged ? `, game ${outcome.logged.index + 1} of ${outcome.logged.size} in its signed transparency log.` : '.'));
   }
   if (outcome.seq === null) {
     return h('p', { class: 'verify broken', 'data-verify': 'broken', role: 'alert' },

@@ -1,0 +1,31 @@
+//! Records nobody can dispute: the server's signing key (`keys`), signed
+//! audits (`signing`), and the transparency log of games that are over
+//! (`log`), whose proofs anyone can check offline (`check`).
+
+pub mod check;
+pub mod keys;
+pub mod log;
+pub mod monitor;
+pub mod signing;
+
+use crate::db::Conn;
+use crate::error::Failure;
+use crate::record::verify::AuditDocument;
+
+/// Seals an audit document as issued: its proof of inclusion in the log
+/// under the newest signed head (once the game is logged), then the
+/// server's signature over the whole.
+///
+/// # Errors
+/// Database errors.
+pub async fn seal(
+    conn: &mut Conn,
+    signer: &signing::Signer,
+    doc: &mut AuditDocument,
+) -> Result<(), Failure> {
+    doc.log = log::inclusion(conn, doc.game_id, None).await?;
+    doc.signature = None;
+    let value = serde_json::to_value(&*doc).map_err(Failure::internal)?;
+    doc.signature = Some(signer.sign_document(&value));
+    Ok(())
+}
