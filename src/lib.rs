@@ -22,6 +22,7 @@ pub mod routes;
 pub mod startup;
 pub mod state;
 pub mod storage;
+pub mod talk;
 pub mod web;
 
 pub use hatstand_engine as engine;

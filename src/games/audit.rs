@@ -67,6 +67,7 @@ pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
             None => Value::Null,
         },
         result: game.result.clone(),
+        talk: crate::talk::audit::record(conn, game).await?,
     })
 }
 

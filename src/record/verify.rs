@@ -65,6 +65,10 @@ pub struct AuditDocument {
     /// The result.
     #[schema(value_type = Option<Object>)]
     pub result: Option<Value>,
+    /// The game's talk (docs/talk.md): absent for a game in which nothing
+    /// was said and that allowed no press.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub talk: Option<super::talk::TalkRecord>,
 }
 
 /// An event as the audit shows it.
@@ -223,6 +227,9 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
         return Err("event 1: the rules recorded are not the document's ruleset".into());
     }
     let commands = with_ruleset!(rules.kind, |R| replay_and_compare::<R>(doc, &events))?;
+    if let Some(talk) = &doc.talk {
+        super::talk::verify(talk)?;
+    }
     Ok(Verified {
         events: events.len(),
         commands,

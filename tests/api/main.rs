@@ -34,6 +34,7 @@ mod sessions;
 mod sharding;
 mod snapshots;
 mod streams;
+mod talk;
 mod upgrade;
 mod watchers;
 mod web_client;

@@ -1,0 +1,398 @@
+//! Table talk (docs/talk.md): each audience reads what it may and nothing
+//! else, refusals write nothing, the rate limit, plain text, mutes, reports
+//! and an operator's hiding.
+
+use serde_json::{Value, json};
+
+use crate::support::{TestApp, User};
+
+/// Says `body` in game `id` as `user`.
+async fn say(app: &TestApp, id: &str, user: &User, body: Value) -> crate::support::Reply {
+    app.post(&format!("/v1/games/{id}/talk"), Some(&user.token), &body)
+        .await
+}
+
+/// The texts of game `id`'s talk as `user` (none: signed out) reads it.
+async fn texts(app: &TestApp, id: &str, user: Option<&User>) -> Vec<String> {
+    let page = app
+        .get(&format!("/v1/games/{id}/talk"), user.map(|u| u.token.as_str()))
+        .await
+        .ok(200);
+    page["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap_or("<hidden>").to_owned())
+        .collect()
+}
+
+/// A started 3-player Hats game of `users` with `options`.
+async fn game(app: &TestApp, users: &[User], options: Value) -> String {
+    app.started_game(users, "hats", options).await
+}
+
+#[actix_web::test]
+async fn each_audience_reads_its_rooms_and_nothing_else() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let created = app.game(&id, Some(&users[0])).await;
+    assert_eq!(created["options"]["talk"], "press");
+
+    let table = say(&app, &id, &users[0], json!({"text": "hello table"}))
+        .await
+        .ok(201);
+    assert_eq!(table["room"], "table");
+    assert_eq!(table["from"]["seat"], 0);
+    assert_eq!(table["from"]["username"], "player0");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "psst, seat 1"}),
+    )
+    .await
+    .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "nice hand"}),
+    )
+    .await
+    .ok(201);
+
+    assert_eq!(
+        texts(&app, &id, Some(&users[0])).await,
+        ["hello table", "psst, seat 1"]
+    );
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["hello table", "psst, seat 1"]
+    );
+    assert_eq!(texts(&app, &id, Some(&users[2])).await, ["hello table"]);
+    assert_eq!(
+        texts(&app, &id, Some(&watcher)).await,
+        ["hello table", "nice hand"]
+    );
+    assert_eq!(texts(&app, &id, None).await, ["hello table", "nice hand"]);
+
+    // Paging: after the first message, the rest the reader reads.
+    let page = app
+        .get(
+            &format!("/v1/games/{id}/talk?after={}", table["cursor"].as_str().unwrap()),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(page["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(page["messages"][0]["to"], json!([1]));
+    let next = page["next"].as_str().unwrap();
+    let empty = app
+        .get(
+            &format!("/v1/games/{id}/talk?after={next}&limit=1"),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(empty["messages"], json!([]));
+    assert_eq!(empty["next"], next);
+}
+
+#[actix_web::test]
+async fn talk_leaves_the_game_its_version_and_its_tags() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let before = app
+        .get(&format!("/v1/games/{id}"), Some(&users[1].token))
+        .await;
+    let events = app
+        .get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
+        .await
+        .ok(200);
+    say(&app, &id, &users[0], json!({"text": "hi"})).await.ok(201);
+    let after = app
+        .get(&format!("/v1/games/{id}"), Some(&users[1].token))
+        .await;
+    assert_eq!(before.header("etag"), after.header("etag"));
+    assert_eq!(before.body, after.body);
+    assert_eq!(
+        events,
+        app.get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
+            .await
+            .ok(200)
+    );
+}
+
+#[actix_web::test]
+async fn refusals_say_why_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let silent = game(&app, &users, json!({"talk": "none"})).await;
+    let table = game(&app, &users, json!({})).await;
+    let press = game(&app, &users, json!({"talk": "press"})).await;
+    assert_eq!(app.game(&table, None).await["options"]["talk"], "table");
+
+    let cases: Vec<(&str, &User, Value, u16, &str)> = vec![
+        (&silent, &users[0], json!({"text": "hi"}), 403, "talk_not_allowed"),
+        (
+            &table,
+            &users[0],
+            json!({"room": "press", "to": [1], "text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"room": "spectators", "text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
+        (&table, &watcher, json!({"text": "hi"}), 403, "not_a_player"),
+        (
+            &press,
+            &watcher,
+            json!({"room": "press", "to": [1], "text": "hi"}),
+            403,
+            "not_a_player",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "to": [3], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "to": [0], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"text": "x".repeat(1001)}),
+            422,
+            "message_too_long",
+        ),
+        (&table, &users[0], json!({"text": "  "}), 400, "bad_request"),
+        (&table, &users[0], json!({"text": "a\u{0}b"}), 400, "bad_request"),
+        (
+            &table,
+            &users[0],
+            json!({"text": "hi", "to": [1]}),
+            400,
+            "bad_request",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"text": "hi", "room": "kitchen"}),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (game, user, body, status, code) in cases {
+        say(&app, game, user, body.clone())
+            .await
+            .assert_problem(status, code);
+        assert_eq!(app.count("talk_messages").await, 0, "{body}");
+    }
+    let unknown = uuid::Uuid::new_v4();
+    say(&app, &unknown.to_string(), &users[0], json!({"text": "hi"}))
+        .await
+        .assert_problem(404, "not_found");
+    // A private game's talk does not exist for those who may not watch it.
+    let private = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 2, "private": true}),
+        )
+        .await;
+    let private = private["id"].as_str().unwrap();
+    app.get(&format!("/v1/games/{private}/talk"), Some(&watcher.token))
+        .await
+        .assert_problem(404, "not_found");
+    say(&app, private, &watcher, json!({"room": "spectators", "text": "hi"}))
+        .await
+        .assert_problem(404, "not_found");
+    assert_eq!(app.count("talk_messages").await, 0);
+    // 1,000 characters (not bytes) are fine.
+    say(&app, &table, &users[0], json!({"text": "é".repeat(1000)}))
+        .await
+        .ok(201);
+}
+
+#[actix_web::test]
+async fn a_few_messages_a_minute_per_player_per_game() {
+    let app = TestApp::spawn_with(|s| s.limits.talk_per_minute = 3).await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let other = game(&app, &users, json!({})).await;
+    for n in 0..3 {
+        say(&app, &id, &users[0], json!({"text": format!("m{n}")}))
+            .await
+            .ok(201);
+    }
+    let refused = say(&app, &id, &users[0], json!({"text": "one more"})).await;
+    refused.assert_problem(429, "limit_reached");
+    let wait: u64 = refused.header("retry-after").parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(app.count("talk_messages").await, 3);
+    // Another player, and another game, have their own count.
+    say(&app, &id, &users[1], json!({"text": "me too"})).await.ok(201);
+    say(&app, &other, &users[0], json!({"text": "elsewhere"}))
+        .await
+        .ok(201);
+    // A minute later the window is new.
+    app.sql("UPDATE limit_windows SET window_start = window_start - interval '61 seconds'")
+        .await;
+    say(&app, &id, &users[0], json!({"text": "again"})).await.ok(201);
+}
+
+#[actix_web::test]
+async fn markup_and_script_are_plain_text() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let text = "<b>bold</b><script>alert('x')</script><img src=x onerror=alert(1)> & &amp;";
+    let said = say(&app, &id, &users[0], json!({"text": text})).await.ok(201);
+    assert_eq!(said["text"], text);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, [text]);
+    let raw = app
+        .request("GET", &format!("/v1/games/{id}/talk"), None, &[])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        raw.headers().get("content-type").unwrap(),
+        "application/json"
+    );
+}
+
+#[actix_web::test]
+async fn a_muted_user_reaches_the_muter_nowhere() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let muted = app
+        .send(
+            "PUT",
+            "/v1/me/mutes/PLAYER0",
+            Some(&users[1].token),
+            &[],
+            &json!(null),
+        )
+        .await
+        .ok(200);
+    assert_eq!(muted, json!({"muted": ["player0"]}));
+    say(&app, &id, &users[0], json!({"text": "anyone?"})).await.ok(201);
+    say(&app, &id, &users[2], json!({"text": "me"})).await.ok(201);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["me"]);
+    assert_eq!(texts(&app, &id, Some(&users[2])).await, ["anyone?", "me"]);
+    // Press to the muter alone is refused; to the muter and another, the other reads it.
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "hey"}),
+    )
+    .await
+    .assert_problem(403, "muted");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1, 2], "text": "you two"}),
+    )
+    .await
+    .ok(201);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["me"]);
+    let unmuted = app
+        .send(
+            "DELETE",
+            "/v1/me/mutes/player0",
+            Some(&users[1].token),
+            &[],
+            &json!(null),
+        )
+        .await
+        .ok(200);
+    assert_eq!(unmuted, json!({"muted": []}));
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["anyone?", "me", "you two"]
+    );
+    app.send("PUT", "/v1/me/mutes/player1", Some(&users[1].token), &[], &json!(null))
+        .await
+        .assert_problem(400, "bad_request");
+    app.send("PUT", "/v1/me/mutes/nobody", Some(&users[1].token), &[], &json!(null))
+        .await
+        .assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn an_operator_hides_a_reported_message_and_the_record_keeps_who() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let operator = app.register("operator").await;
+    let id = game(&app, &users, json!({})).await;
+    let rude = say(&app, &id, &users[0], json!({"text": "rude words"}))
+        .await
+        .ok(201);
+    let message = rude["id"].as_str().unwrap();
+    let hide = format!("/v1/games/{id}/talk/{message}/hide");
+    app.post(&hide, Some(&users[1].token), &json!(null))
+        .await
+        .assert_problem(403, "forbidden");
+    app.sql(&format!(
+        "INSERT INTO operators VALUES ('{}', now())",
+        operator.id
+    ))
+    .await;
+    app.post(&hide, Some(&operator.token), &json!(null))
+        .await
+        .assert_problem(409, "not_reported");
+    let report = format!("/v1/games/{id}/talk/{message}/report");
+    app.post(&report, Some(&users[1].token), &json!({"reason": "x".repeat(501)}))
+        .await
+        .assert_problem(400, "bad_request");
+    let unknown = format!("/v1/games/{id}/talk/{}/report", uuid::Uuid::new_v4());
+    app.post(&unknown, Some(&users[1].token), &json!({}))
+        .await
+        .assert_problem(404, "not_found");
+    app.post(&report, Some(&users[1].token), &json!({"reason": "insults"}))
+        .await
+        .ok(204);
+    app.post(&report, Some(&users[1].token), &json!({}))
+        .await
+        .ok(204);
+    assert_eq!(app.count("talk_reports").await, 1);
+    let hidden = app.post(&hide, Some(&operator.token), &json!(null)).await.ok(200);
+    assert_eq!(hidden["hidden"], true);
+    assert_eq!(hidden["text"], Value::Null);
+    for user in [Some(&users[0]), Some(&users[1]), None] {
+        assert_eq!(texts(&app, &id, user).await, ["<hidden>"]);
+    }
+    assert_eq!(
+        app.count(&format!(
+            "talk_messages WHERE hidden_by = '{}' AND hidden_at IS NOT NULL AND body = 'rude words'",
+            operator.id
+        ))
+        .await,
+        1
+    );
+}
