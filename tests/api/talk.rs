@@ -396,3 +396,236 @@ async fn an_operator_hides_a_reported_message_and_the_record_keeps_who() {
         1
     );
 }
+
+/// A body's bytes with what differs between any two games made alike:
+/// UUIDs numbered by first appearance, RFC 3339 times, page cursors,
+/// SHA-256 hashes (the chain's, the commitments') and messages' random salts. Everything else stays
+/// byte for byte.
+fn alike(raw: &str) -> String {
+    let mut uuids: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(start) = rest.find('"') {
+        out.push_str(&rest[..=start]);
+        rest = &rest[start + 1..];
+        let mut end = 0;
+        let bytes = rest.as_bytes();
+        while bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        let text = &rest[..end];
+        let is_uuid = |t: &str| t.len() == 36 && uuid::Uuid::parse_str(t).is_ok();
+        let replaced = if is_uuid(text) {
+            let n = uuids.iter().position(|u| u == text).unwrap_or_else(|| {
+                uuids.push(text.to_owned());
+                uuids.len() - 1
+            });
+            format!("<uuid {n}>")
+        } else if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            "<hash>".to_owned()
+        } else if text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            "<salt>".to_owned()
+        } else if chrono::DateTime::parse_from_rfc3339(text).is_ok() {
+            "<time>".to_owned()
+        } else if let Some((micros, id)) = text.split_once('_')
+            && micros.bytes().all(|b| b.is_ascii_digit())
+            && is_uuid(id)
+        {
+            "<cursor>".to_owned()
+        } else {
+            text.to_owned()
+        };
+        out.push_str(&replaced);
+        out.push('"');
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// GET `path` as `token`: the status, the tag, and the body made [`alike`].
+async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String, String) {
+    let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
+    let status = response.status().as_u16();
+    let tag = response
+        .headers()
+        .get("etag")
+        .map(|t| t.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = response.body().limit(1 << 24).await.unwrap();
+    (status, tag, alike(&String::from_utf8(body.to_vec()).unwrap()))
+}
+
+/// Plays game `id` to its end: each time, the first seat to act plays its
+/// first legal command.
+async fn play_out(app: &TestApp, id: &str, users: &[User]) {
+    loop {
+        let seen = app.game(id, Some(&users[0])).await;
+        if seen["status"] != "active" {
+            return;
+        }
+        let seat = seen["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(id, Some(&users[seat])).await;
+        app.command(
+            id,
+            &users[seat],
+            mine["version"].as_i64().unwrap(),
+            &mine["legal_commands"][0],
+        )
+        .await
+        .ok(200);
+    }
+}
+
+/// Twin games, identical but for a press message between seats 0 and 1 in
+/// the second: every fetch by seat 2, by a signed-in watcher and by someone
+/// signed out answers the same bytes (and tags) in both, while the game is
+/// played and once it is over (its audit included).
+#[actix_web::test]
+async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let options = json!({"talk": "press", "seed": "twins"});
+    let a = game(&app, &users, options.clone()).await;
+    let b = game(&app, &users, options).await;
+    for id in [&a, &b] {
+        say(&app, id, &users[0], json!({"text": "good luck"})).await.ok(201);
+        say(&app, id, &watcher, json!({"room": "spectators", "text": "watching"}))
+            .await
+            .ok(201);
+    }
+    let secret = say(
+        &app,
+        &b,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "let us gang up on seat 2"}),
+    )
+    .await
+    .ok(201);
+    assert_eq!(secret["to"], json!([1]));
+    for id in [&a, &b] {
+        say(&app, id, &users[1], json!({"text": "and to you"})).await.ok(201);
+    }
+    let readers = [
+        ("seat 2", Some(users[2].token.as_str())),
+        ("a watcher", Some(watcher.token.as_str())),
+        ("someone signed out", None),
+    ];
+    let compare = async |paths: &[&str]| {
+        for (who, token) in readers {
+            for path in paths {
+                let in_a = fetched(&app, &path.replace("{id}", &a), token).await;
+                let in_b = fetched(&app, &path.replace("{id}", &b), token).await;
+                let at = in_a.2.bytes().zip(in_b.2.bytes()).take_while(|(x, y)| x == y).count();
+                assert_eq!(
+                    (in_a.0, &in_a.2),
+                    (in_b.0, &in_b.2),
+                    "{who}: {path}: from byte {at}: {:?} / {:?}",
+                    in_a.2.get(at.saturating_sub(80)..(at + 200).min(in_a.2.len())),
+                    in_b.2.get(at.saturating_sub(80)..(at + 200).min(in_b.2.len())),
+                );
+                assert_eq!(in_a.0, 200, "{who}: {path}: {}", in_a.2);
+                // The game's tag names its version and viewer (other tags
+                // hash their bodies, whose times and ids differ by game).
+                if *path == "/v1/games/{id}" {
+                    assert_eq!(in_a.1, in_b.1, "{who}: {path}");
+                }
+            }
+        }
+    };
+    let during = [
+        "/v1/games/{id}",
+        "/v1/games/{id}/events",
+        "/v1/games/{id}/log",
+        "/v1/games/{id}/talk",
+        "/v1/games/{id}/talk?limit=1",
+    ];
+    compare(&during).await;
+    // Seat 1 reads the press in b only; so nobody else is compared blind.
+    let seat1 = app
+        .get(&format!("/v1/games/{b}/talk"), Some(&users[1].token))
+        .await
+        .ok(200);
+    assert!(seat1.to_string().contains("gang up"));
+    assert!(
+        !fetched(&app, &format!("/v1/games/{b}/talk"), Some(&users[2].token))
+            .await
+            .2
+            .contains("gang up")
+    );
+    play_out(&app, &a, &users).await;
+    play_out(&app, &b, &users).await;
+    compare(&[&during[..], &["/v1/games/{id}/audit"]].concat()).await;
+    let audit = app.get(&format!("/v1/games/{b}/audit"), None).await.ok(200);
+    assert!(!audit.to_string().contains("gang up"));
+    assert!(audit["talk"]["press"]["commitment"].is_string());
+}
+
+/// The audit holds the public talk with texts anyone can hash again; press
+/// by its commitment alone, or revealed when the game chose so; `hatstand
+/// verify` accepts both and finds an altered message.
+#[actix_web::test]
+async fn the_audit_records_public_talk_and_commits_to_press() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let watcher = app.register("watcher").await;
+    for revealed in [false, true] {
+        let id = game(
+            &app,
+            &users,
+            json!({"talk": "press", "press_revealed_at_end": revealed}),
+        )
+        .await;
+        say(&app, &id, &users[0], json!({"text": "hello"})).await.ok(201);
+        say(
+            &app,
+            &id,
+            &users[1],
+            json!({"room": "press", "to": [0], "text": "private word"}),
+        )
+        .await
+        .ok(201);
+        say(&app, &id, &watcher, json!({"room": "spectators", "text": "go seat 1"}))
+            .await
+            .ok(201);
+        // During play the audit is refused as ever, and a spectator reads no press.
+        app.get(&format!("/v1/games/{id}/audit"), None)
+            .await
+            .assert_problem(409, "game_not_finished");
+        play_out(&app, &id, &users).await;
+        let audit = app.get(&format!("/v1/games/{id}/audit"), None).await.ok(200);
+        let talk = &audit["talk"];
+        let public: Vec<&str> = talk["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(public, ["hello", "go seat 1"]);
+        assert_eq!(talk["messages"][0]["author"], users[0].id.to_string());
+        assert!(talk["press"]["commitment"].is_string());
+        assert_eq!(
+            audit.to_string().contains("private word"),
+            revealed,
+            "{audit}"
+        );
+        let after = texts(&app, &id, None).await;
+        assert_eq!(after.contains(&"private word".to_owned()), revealed);
+        assert!(after.contains(&"go seat 1".to_owned()));
+        let players = texts(&app, &id, Some(&users[0])).await;
+        assert!(players.contains(&"go seat 1".to_owned()), "players read the spectators once over");
+        let (ok, out) = crate::audit::verify_cli(&audit);
+        assert!(ok, "{out}");
+        let mut forged = audit.clone();
+        forged["talk"]["messages"][0]["text"] = json!("goodbye");
+        let (ok, out) = crate::audit::verify_cli(&forged);
+        assert!(!ok && out.contains("does not match"), "{out}");
+        if revealed {
+            let mut dropped = audit.clone();
+            dropped["talk"]["press"]["revealed"]["messages"] = json!([]);
+            let (ok, out) = crate::audit::verify_cli(&dropped);
+            assert!(!ok && out.contains("commitment"), "{out}");
+        }
+    }
+}
