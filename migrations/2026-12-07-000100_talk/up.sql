@@ -47,3 +47,10 @@ CREATE TABLE operators (
     user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     granted_at timestamptz NOT NULL
 );
+
+-- A notification may now tell of a talk message. The new check is added
+-- NOT VALID (no scan under the lock); the next migration validates it
+-- without blocking writes.
+ALTER TABLE notifications DROP CONSTRAINT notifications_kind_check;
+ALTER TABLE notifications ADD CONSTRAINT notifications_kind_check
+    CHECK (kind IN ('your_turn', 'game_finished', 'invited', 'talk')) NOT VALID;

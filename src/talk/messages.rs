@@ -38,7 +38,7 @@ const fn table() -> Room {
 }
 
 /// Who said a message.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TalkAuthor {
     pub user_id: Uuid,
     #[schema(example = "ann")]
@@ -48,7 +48,7 @@ pub struct TalkAuthor {
 }
 
 /// A message, as its reader may see it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"id": "0b9e1c4a-6f1e-4f57-9a55-3f1d8c0e2a71", "game_id": "6f1e0b9e-1c4a-4f57-9a55-3f1d8c0e2a71", "room": "table", "to": [], "from": {"user_id": "1c4a0b9e-6f1e-4f57-9a55-3f1d8c0e2a71", "username": "ann", "seat": 0}, "text": "Good luck, all.", "hidden": false, "at": "2026-12-07T10:00:00.000000Z", "cursor": "1796637600000000_0b9e1c4a-6f1e-4f57-9a55-3f1d8c0e2a71"}))]
 pub struct TalkMessage {
     /// Random: ids say nothing of the messages a reader is not shown.
@@ -213,7 +213,7 @@ pub async fn say(
         at: now,
     };
     let key = [(format!("talk:{id}:{}", caller.user_id), ctx.cost_limits.talk)];
-    let row = conn
+    let (row, told) = conn
         .transaction::<_, Failure, _>(async |conn| {
             if let Some(until) = crate::db::throttle::reserve(conn, &key, now).await? {
                 return Err(Failure::limit_reached(
@@ -222,10 +222,14 @@ pub async fn say(
                 ));
             }
             rows::insert(conn, &message).await?;
-            Ok(rows::find(conn, id, message.id).await?)
+            let row = rows::find(conn, id, message.id)
+                .await?
+                .ok_or_else(|| Failure::internal("a message just written is not found"))?;
+            let told = super::delivery::tell(conn, &loaded, &row).await?;
+            Ok((row, told))
         })
-        .await?
-        .ok_or_else(|| Failure::internal("a message just written is not found"))?;
+        .await?;
+    ctx.announcer.tell(&told);
     Ok(TalkMessage::of(&row))
 }
 

@@ -21,6 +21,7 @@
 //!   they were not shown.
 
 pub mod audit;
+pub mod delivery;
 pub mod messages;
 pub mod moderation;
 

@@ -629,3 +629,119 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
         }
     }
 }
+
+/// The `talk` notifications `user` was sent: (room, text) each.
+async fn told(app: &TestApp, user: &User) -> Vec<(String, String)> {
+    let page = app
+        .get("/v1/me/notifications", Some(&user.token))
+        .await
+        .ok(200);
+    page["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["type"] == "talk")
+        .map(|n| {
+            let m = &n["data"]["message"];
+            (
+                m["room"].as_str().unwrap().to_owned(),
+                m["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The next mail to `address` whose subject says someone spoke.
+async fn talk_mail(
+    catcher: &crate::mail::Catcher,
+    address: &str,
+    kept: &mut Vec<crate::mail::Caught>,
+) -> crate::mail::Caught {
+    loop {
+        let mail = catcher.next_to(address, kept).await;
+        if mail.subject().contains(" says ") {
+            return mail;
+        }
+    }
+}
+
+/// A message reaches its readers who sit at the table as a `talk`
+/// notification — the inbox, its stream, webhooks — and as mail per their
+/// `talk` preference; press only the seats addressed; nothing from a user
+/// one muted; the spectators' room tells nobody.
+#[actix_web::test]
+async fn messages_reach_their_readers_by_notification_stream_and_mail() {
+    let catcher = crate::mail::Catcher::start().await;
+    let (app, _) = crate::mail::mail_app(&catcher).await;
+    let users = app.users(3).await;
+    let addresses = ["p0@mail.test", "p1@mail.test", "p2@mail.test"];
+    for (user, address) in users.iter().zip(addresses) {
+        crate::mail::confirmed_address(&app, &catcher, user, address).await;
+    }
+    app.send(
+        "PATCH",
+        "/v1/me/email",
+        Some(&users[2].token),
+        &[],
+        &json!({"talk": "never"}),
+    )
+    .await
+    .ok(200);
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let stream = app.sse("/v1/me/stream", Some(&users[1].token), &[], 10, |m| {
+        m.iter().any(|(_, kind, _)| kind == "talk")
+    });
+    let (streamed, _) = tokio::join!(stream, async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        say(&app, &id, &users[0], json!({"text": "<b>hi</b> all"})).await.ok(201);
+    });
+    let item = streamed.iter().find(|(_, kind, _)| kind == "talk").unwrap();
+    assert_eq!(item.2["data"]["message"]["text"], "<b>hi</b> all");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "just you"}),
+    )
+    .await
+    .ok(201);
+    say(&app, &id, &watcher, json!({"room": "spectators", "text": "hm"}))
+        .await
+        .ok(201);
+    assert!(told(&app, &users[0]).await.is_empty(), "not told one's own");
+    assert_eq!(
+        told(&app, &users[1]).await,
+        [
+            ("table".to_owned(), "<b>hi</b> all".to_owned()),
+            ("press".to_owned(), "just you".to_owned())
+        ]
+    );
+    assert_eq!(
+        told(&app, &users[2]).await,
+        [("table".to_owned(), "<b>hi</b> all".to_owned())]
+    );
+    let mut kept = Vec::new();
+    let first = talk_mail(&catcher, addresses[1], &mut kept).await;
+    assert!(first.subject().contains("player0 says"), "{}", first.subject());
+    assert!(first.text().contains("<b>hi</b> all"), "{}", first.text());
+    let html = first.parsed().body_html(0).unwrap_or_default().into_owned();
+    assert!(html.contains("&lt;b&gt;hi&lt;/b&gt;") && !html.contains("<b>hi"), "{html}");
+    let second = talk_mail(&catcher, addresses[1], &mut kept).await;
+    assert!(second.text().contains("says to you"), "{}", second.text());
+    assert!(second.text().contains("just you"));
+    // Seat 2 turned talk mail off: its mails hold no talk.
+    assert_eq!(
+        app.count("mail_outbox WHERE kind = 'talk'").await,
+        2,
+        "seat 1's two"
+    );
+    // Muted: seat 1 hears no more of seat 0, anywhere.
+    app.send("PUT", "/v1/me/mutes/player0", Some(&users[1].token), &[], &json!(null))
+        .await
+        .ok(200);
+    say(&app, &id, &users[0], json!({"text": "still there?"})).await.ok(201);
+    assert_eq!(told(&app, &users[1]).await.len(), 2);
+    assert_eq!(told(&app, &users[2]).await.len(), 2);
+    assert_eq!(app.count("mail_outbox WHERE kind = 'talk'").await, 2);
+}
