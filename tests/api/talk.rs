@@ -745,3 +745,37 @@ async fn messages_reach_their_readers_by_notification_stream_and_mail() {
     assert_eq!(told(&app, &users[2]).await.len(), 2);
     assert_eq!(app.count("mail_outbox WHERE kind = 'talk'").await, 2);
 }
+
+/// A game written by a release before talk (no `talk` option) talks at the
+/// table once the database is upgraded in place, and allows no press.
+#[actix_web::test]
+async fn games_from_before_talk_talk_at_the_table() {
+    let db = crate::support::TestDb::before("2026-11-26-000100_rules_version").await;
+    let in_progress = crate::upgrade::legacy("hats-2p.json");
+    let upto = in_progress.events.len() - 6;
+    let sql = crate::upgrade::rows_as_written_before(&in_progress, upto);
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let id = in_progress.game_id.to_string();
+    let before = app.game(&id, None).await;
+    assert!(before["options"].get("talk").is_none(), "as it was written");
+    let users = [
+        crate::upgrade::login(&app, &in_progress, 0).await,
+        crate::upgrade::login(&app, &in_progress, 1).await,
+    ];
+    say(&app, &id, &users[0], json!({"text": "still here?"})).await.ok(201);
+    say(
+        &app,
+        &id,
+        &users[1],
+        json!({"room": "press", "to": [0], "text": "psst"}),
+    )
+    .await
+    .assert_problem(403, "talk_not_allowed");
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["still here?"]);
+    assert_eq!(app.game(&id, None).await, before, "the game is untouched");
+}
