@@ -138,6 +138,22 @@ async function play(ruleset: RulesetId, run: number): Promise<void> {
     const joined = await other.POST("/v1/games/{id}/join", { params: { path: { id } }, body: {} });
     if (!joined.data) fail(`join ${id}`, joined.error);
   }
+  // Table talk: the creator speaks at the table; the others are told and
+  // read it, each message and page typed.
+  const said = await creator.POST("/v1/games/{id}/talk", {
+    params: { path: { id } },
+    body: { room: "table", to: [], text: `good luck, ${ruleset}` },
+  });
+  if (!said.data) return fail(`say in ${id}`, said.error);
+  const heard = await (others[0] ?? creator).GET("/v1/games/{id}/talk", {
+    params: { path: { id }, query: { limit: 10 } },
+  });
+  if (!heard.data) return fail(`talk of ${id}`, heard.error);
+  if (!heard.data.messages.some((m) => m.id === said.data.id && m.text === said.data.text)) {
+    fail("the table's message is not read by the table");
+  }
+  const muted = await creator.GET("/v1/me/mutes", {});
+  if (!muted.data) return fail("mutes", muted.error);
   let commands = 0;
   for (;;) {
     const game = await read(creator, id);
