@@ -319,7 +319,11 @@ pub async fn report(
 ///
 /// # Errors
 /// Database errors.
-pub async fn reported(conn: &mut AsyncPgConnection, game: Uuid, id: Uuid) -> diesel::QueryResult<bool> {
+pub async fn reported(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    id: Uuid,
+) -> diesel::QueryResult<bool> {
     let flag: Flag = diesel::sql_query(
         "SELECT EXISTS (SELECT 1 FROM talk_reports WHERE game_id = $1 AND message_id = $2) AS yes",
     )

@@ -123,7 +123,9 @@ pub fn press_commitment(key: &str, hashes: &[&str]) -> String {
 /// The press key of `game` under the server's `secret`.
 #[must_use]
 pub fn press_key(secret: &str, game: Uuid) -> String {
-    hex::encode(Sha256::digest(format!("talk-press:{secret}:{game}").as_bytes()))
+    hex::encode(Sha256::digest(
+        format!("talk-press:{secret}:{game}").as_bytes(),
+    ))
 }
 
 fn is_hash(text: &str) -> bool {

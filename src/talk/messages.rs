@@ -105,7 +105,10 @@ impl TalkMessage {
 }
 
 fn seats(stored: &[i16]) -> Vec<u8> {
-    stored.iter().filter_map(|s| u8::try_from(*s).ok()).collect()
+    stored
+        .iter()
+        .filter_map(|s| u8::try_from(*s).ok())
+        .collect()
 }
 
 /// A page position: microseconds since 1970, `_`, the message id.
@@ -212,7 +215,10 @@ pub async fn say(
         salt: &salt,
         at: now,
     };
-    let key = [(format!("talk:{id}:{}", caller.user_id), ctx.cost_limits.talk)];
+    let key = [(
+        format!("talk:{id}:{}", caller.user_id),
+        ctx.cost_limits.talk,
+    )];
     let (row, told) = conn
         .transaction::<_, Failure, _>(async |conn| {
             if let Some(until) = crate::db::throttle::reserve(conn, &key, now).await? {

@@ -311,8 +311,14 @@ mod tests {
             check_text(&"a".repeat(MAX_CHARS + 1)).unwrap_err().code(),
             ErrorCode::MessageTooLong
         );
-        assert_eq!(check_text("  \n").unwrap_err().code(), ErrorCode::BadRequest);
-        assert_eq!(check_text("a\u{7}b").unwrap_err().code(), ErrorCode::BadRequest);
+        assert_eq!(
+            check_text("  \n").unwrap_err().code(),
+            ErrorCode::BadRequest
+        );
+        assert_eq!(
+            check_text("a\u{7}b").unwrap_err().code(),
+            ErrorCode::BadRequest
+        );
         assert!(check_text("<script>alert(1)</script>\nline two").is_ok());
     }
 }

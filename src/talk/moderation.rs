@@ -57,7 +57,13 @@ pub async fn mute(ctx: &Context, caller: &Caller, name: &str, on: bool) -> Resul
         return Err(Failure::bad_request("you cannot mute yourself"));
     }
     if on {
-        rows::mute(&mut conn, caller.user_id, other, crate::record::chain::now()).await?;
+        rows::mute(
+            &mut conn,
+            caller.user_id,
+            other,
+            crate::record::chain::now(),
+        )
+        .await?;
     } else {
         rows::unmute(&mut conn, caller.user_id, other).await?;
     }

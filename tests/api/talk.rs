@@ -15,7 +15,10 @@ async fn say(app: &TestApp, id: &str, user: &User, body: Value) -> crate::suppor
 /// The texts of game `id`'s talk as `user` (none: signed out) reads it.
 async fn texts(app: &TestApp, id: &str, user: Option<&User>) -> Vec<String> {
     let page = app
-        .get(&format!("/v1/games/{id}/talk"), user.map(|u| u.token.as_str()))
+        .get(
+            &format!("/v1/games/{id}/talk"),
+            user.map(|u| u.token.as_str()),
+        )
         .await
         .ok(200);
     page["messages"]
@@ -81,7 +84,10 @@ async fn each_audience_reads_its_rooms_and_nothing_else() {
     // Paging: after the first message, the rest the reader reads.
     let page = app
         .get(
-            &format!("/v1/games/{id}/talk?after={}", table["cursor"].as_str().unwrap()),
+            &format!(
+                "/v1/games/{id}/talk?after={}",
+                table["cursor"].as_str().unwrap()
+            ),
             Some(&users[1].token),
         )
         .await
@@ -112,7 +118,9 @@ async fn talk_leaves_the_game_its_version_and_its_tags() {
         .get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
         .await
         .ok(200);
-    say(&app, &id, &users[0], json!({"text": "hi"})).await.ok(201);
+    say(&app, &id, &users[0], json!({"text": "hi"}))
+        .await
+        .ok(201);
     let after = app
         .get(&format!("/v1/games/{id}"), Some(&users[1].token))
         .await;
@@ -137,7 +145,13 @@ async fn refusals_say_why_and_write_nothing() {
     assert_eq!(app.game(&table, None).await["options"]["talk"], "table");
 
     let cases: Vec<(&str, &User, Value, u16, &str)> = vec![
-        (&silent, &users[0], json!({"text": "hi"}), 403, "talk_not_allowed"),
+        (
+            &silent,
+            &users[0],
+            json!({"text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
         (
             &table,
             &users[0],
@@ -189,7 +203,13 @@ async fn refusals_say_why_and_write_nothing() {
             "message_too_long",
         ),
         (&table, &users[0], json!({"text": "  "}), 400, "bad_request"),
-        (&table, &users[0], json!({"text": "a\u{0}b"}), 400, "bad_request"),
+        (
+            &table,
+            &users[0],
+            json!({"text": "a\u{0}b"}),
+            400,
+            "bad_request",
+        ),
         (
             &table,
             &users[0],
@@ -226,9 +246,14 @@ async fn refusals_say_why_and_write_nothing() {
     app.get(&format!("/v1/games/{private}/talk"), Some(&watcher.token))
         .await
         .assert_problem(404, "not_found");
-    say(&app, private, &watcher, json!({"room": "spectators", "text": "hi"}))
-        .await
-        .assert_problem(404, "not_found");
+    say(
+        &app,
+        private,
+        &watcher,
+        json!({"room": "spectators", "text": "hi"}),
+    )
+    .await
+    .assert_problem(404, "not_found");
     assert_eq!(app.count("talk_messages").await, 0);
     // 1,000 characters (not bytes) are fine.
     say(&app, &table, &users[0], json!({"text": "é".repeat(1000)}))
@@ -253,14 +278,18 @@ async fn a_few_messages_a_minute_per_player_per_game() {
     assert!((1..=60).contains(&wait), "{wait}");
     assert_eq!(app.count("talk_messages").await, 3);
     // Another player, and another game, have their own count.
-    say(&app, &id, &users[1], json!({"text": "me too"})).await.ok(201);
+    say(&app, &id, &users[1], json!({"text": "me too"}))
+        .await
+        .ok(201);
     say(&app, &other, &users[0], json!({"text": "elsewhere"}))
         .await
         .ok(201);
     // A minute later the window is new.
     app.sql("UPDATE limit_windows SET window_start = window_start - interval '61 seconds'")
         .await;
-    say(&app, &id, &users[0], json!({"text": "again"})).await.ok(201);
+    say(&app, &id, &users[0], json!({"text": "again"}))
+        .await
+        .ok(201);
 }
 
 #[actix_web::test]
@@ -269,7 +298,9 @@ async fn markup_and_script_are_plain_text() {
     let users = app.users(2).await;
     let id = game(&app, &users, json!({})).await;
     let text = "<b>bold</b><script>alert('x')</script><img src=x onerror=alert(1)> & &amp;";
-    let said = say(&app, &id, &users[0], json!({"text": text})).await.ok(201);
+    let said = say(&app, &id, &users[0], json!({"text": text}))
+        .await
+        .ok(201);
     assert_eq!(said["text"], text);
     assert_eq!(texts(&app, &id, Some(&users[1])).await, [text]);
     let raw = app
@@ -299,8 +330,12 @@ async fn a_muted_user_reaches_the_muter_nowhere() {
         .await
         .ok(200);
     assert_eq!(muted, json!({"muted": ["player0"]}));
-    say(&app, &id, &users[0], json!({"text": "anyone?"})).await.ok(201);
-    say(&app, &id, &users[2], json!({"text": "me"})).await.ok(201);
+    say(&app, &id, &users[0], json!({"text": "anyone?"}))
+        .await
+        .ok(201);
+    say(&app, &id, &users[2], json!({"text": "me"}))
+        .await
+        .ok(201);
     assert_eq!(texts(&app, &id, Some(&users[1])).await, ["me"]);
     assert_eq!(texts(&app, &id, Some(&users[2])).await, ["anyone?", "me"]);
     // Press to the muter alone is refused; to the muter and another, the other reads it.
@@ -336,12 +371,24 @@ async fn a_muted_user_reaches_the_muter_nowhere() {
         texts(&app, &id, Some(&users[1])).await,
         ["anyone?", "me", "you two"]
     );
-    app.send("PUT", "/v1/me/mutes/player1", Some(&users[1].token), &[], &json!(null))
-        .await
-        .assert_problem(400, "bad_request");
-    app.send("PUT", "/v1/me/mutes/nobody", Some(&users[1].token), &[], &json!(null))
-        .await
-        .assert_problem(404, "not_found");
+    app.send(
+        "PUT",
+        "/v1/me/mutes/player1",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    app.send(
+        "PUT",
+        "/v1/me/mutes/nobody",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .assert_problem(404, "not_found");
 }
 
 #[actix_web::test]
@@ -367,21 +414,32 @@ async fn an_operator_hides_a_reported_message_and_the_record_keeps_who() {
         .await
         .assert_problem(409, "not_reported");
     let report = format!("/v1/games/{id}/talk/{message}/report");
-    app.post(&report, Some(&users[1].token), &json!({"reason": "x".repeat(501)}))
-        .await
-        .assert_problem(400, "bad_request");
+    app.post(
+        &report,
+        Some(&users[1].token),
+        &json!({"reason": "x".repeat(501)}),
+    )
+    .await
+    .assert_problem(400, "bad_request");
     let unknown = format!("/v1/games/{id}/talk/{}/report", uuid::Uuid::new_v4());
     app.post(&unknown, Some(&users[1].token), &json!({}))
         .await
         .assert_problem(404, "not_found");
-    app.post(&report, Some(&users[1].token), &json!({"reason": "insults"}))
-        .await
-        .ok(204);
+    app.post(
+        &report,
+        Some(&users[1].token),
+        &json!({"reason": "insults"}),
+    )
+    .await
+    .ok(204);
     app.post(&report, Some(&users[1].token), &json!({}))
         .await
         .ok(204);
     assert_eq!(app.count("talk_reports").await, 1);
-    let hidden = app.post(&hide, Some(&operator.token), &json!(null)).await.ok(200);
+    let hidden = app
+        .post(&hide, Some(&operator.token), &json!(null))
+        .await
+        .ok(200);
     assert_eq!(hidden["hidden"], true);
     assert_eq!(hidden["text"], Value::Null);
     for user in [Some(&users[0]), Some(&users[1]), None] {
@@ -453,7 +511,7 @@ async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String
         .map(|t| t.to_str().unwrap().to_owned())
         .unwrap_or_default();
     let body = response.body().limit(1 << 24).await.unwrap();
-    (status, tag, alike(&String::from_utf8(body.to_vec()).unwrap()))
+    (status, tag, alike(std::str::from_utf8(&body).unwrap()))
 }
 
 /// Plays game `id` to its end: each time, the first seat to act plays its
@@ -490,10 +548,17 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
     let a = game(&app, &users, options.clone()).await;
     let b = game(&app, &users, options).await;
     for id in [&a, &b] {
-        say(&app, id, &users[0], json!({"text": "good luck"})).await.ok(201);
-        say(&app, id, &watcher, json!({"room": "spectators", "text": "watching"}))
+        say(&app, id, &users[0], json!({"text": "good luck"}))
             .await
             .ok(201);
+        say(
+            &app,
+            id,
+            &watcher,
+            json!({"room": "spectators", "text": "watching"}),
+        )
+        .await
+        .ok(201);
     }
     let secret = say(
         &app,
@@ -505,7 +570,9 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
     .ok(201);
     assert_eq!(secret["to"], json!([1]));
     for id in [&a, &b] {
-        say(&app, id, &users[1], json!({"text": "and to you"})).await.ok(201);
+        say(&app, id, &users[1], json!({"text": "and to you"}))
+            .await
+            .ok(201);
     }
     let readers = [
         ("seat 2", Some(users[2].token.as_str())),
@@ -517,13 +584,20 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
             for path in paths {
                 let in_a = fetched(&app, &path.replace("{id}", &a), token).await;
                 let in_b = fetched(&app, &path.replace("{id}", &b), token).await;
-                let at = in_a.2.bytes().zip(in_b.2.bytes()).take_while(|(x, y)| x == y).count();
+                let at = in_a
+                    .2
+                    .bytes()
+                    .zip(in_b.2.bytes())
+                    .take_while(|(x, y)| x == y)
+                    .count();
                 assert_eq!(
                     (in_a.0, &in_a.2),
                     (in_b.0, &in_b.2),
                     "{who}: {path}: from byte {at}: {:?} / {:?}",
-                    in_a.2.get(at.saturating_sub(80)..(at + 200).min(in_a.2.len())),
-                    in_b.2.get(at.saturating_sub(80)..(at + 200).min(in_b.2.len())),
+                    in_a.2
+                        .get(at.saturating_sub(80)..(at + 200).min(in_a.2.len())),
+                    in_b.2
+                        .get(at.saturating_sub(80)..(at + 200).min(in_b.2.len())),
                 );
                 assert_eq!(in_a.0, 200, "{who}: {path}: {}", in_a.2);
                 // The game's tag names its version and viewer (other tags
@@ -577,7 +651,9 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
             json!({"talk": "press", "press_revealed_at_end": revealed}),
         )
         .await;
-        say(&app, &id, &users[0], json!({"text": "hello"})).await.ok(201);
+        say(&app, &id, &users[0], json!({"text": "hello"}))
+            .await
+            .ok(201);
         say(
             &app,
             &id,
@@ -586,15 +662,23 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
         )
         .await
         .ok(201);
-        say(&app, &id, &watcher, json!({"room": "spectators", "text": "go seat 1"}))
-            .await
-            .ok(201);
+        say(
+            &app,
+            &id,
+            &watcher,
+            json!({"room": "spectators", "text": "go seat 1"}),
+        )
+        .await
+        .ok(201);
         // During play the audit is refused as ever, and a spectator reads no press.
         app.get(&format!("/v1/games/{id}/audit"), None)
             .await
             .assert_problem(409, "game_not_finished");
         play_out(&app, &id, &users).await;
-        let audit = app.get(&format!("/v1/games/{id}/audit"), None).await.ok(200);
+        let audit = app
+            .get(&format!("/v1/games/{id}/audit"), None)
+            .await
+            .ok(200);
         let talk = &audit["talk"];
         let public: Vec<&str> = talk["messages"]
             .as_array()
@@ -614,7 +698,10 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
         assert_eq!(after.contains(&"private word".to_owned()), revealed);
         assert!(after.contains(&"go seat 1".to_owned()));
         let players = texts(&app, &id, Some(&users[0])).await;
-        assert!(players.contains(&"go seat 1".to_owned()), "players read the spectators once over");
+        assert!(
+            players.contains(&"go seat 1".to_owned()),
+            "players read the spectators once over"
+        );
         let (ok, out) = crate::audit::verify_cli(&audit);
         assert!(ok, "{out}");
         let mut forged = audit.clone();
@@ -694,7 +781,9 @@ async fn messages_reach_their_readers_by_notification_stream_and_mail() {
     });
     let (streamed, _) = tokio::join!(stream, async {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        say(&app, &id, &users[0], json!({"text": "<b>hi</b> all"})).await.ok(201);
+        say(&app, &id, &users[0], json!({"text": "<b>hi</b> all"}))
+            .await
+            .ok(201);
     });
     let item = streamed.iter().find(|(_, kind, _)| kind == "talk").unwrap();
     assert_eq!(item.2["data"]["message"]["text"], "<b>hi</b> all");
@@ -706,9 +795,14 @@ async fn messages_reach_their_readers_by_notification_stream_and_mail() {
     )
     .await
     .ok(201);
-    say(&app, &id, &watcher, json!({"room": "spectators", "text": "hm"}))
-        .await
-        .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "hm"}),
+    )
+    .await
+    .ok(201);
     assert!(told(&app, &users[0]).await.is_empty(), "not told one's own");
     assert_eq!(
         told(&app, &users[1]).await,
@@ -723,10 +817,17 @@ async fn messages_reach_their_readers_by_notification_stream_and_mail() {
     );
     let mut kept = Vec::new();
     let first = talk_mail(&catcher, addresses[1], &mut kept).await;
-    assert!(first.subject().contains("player0 says"), "{}", first.subject());
+    assert!(
+        first.subject().contains("player0 says"),
+        "{}",
+        first.subject()
+    );
     assert!(first.text().contains("<b>hi</b> all"), "{}", first.text());
     let html = first.parsed().body_html(0).unwrap_or_default().into_owned();
-    assert!(html.contains("&lt;b&gt;hi&lt;/b&gt;") && !html.contains("<b>hi"), "{html}");
+    assert!(
+        html.contains("&lt;b&gt;hi&lt;/b&gt;") && !html.contains("<b>hi"),
+        "{html}"
+    );
     let second = talk_mail(&catcher, addresses[1], &mut kept).await;
     assert!(second.text().contains("says to you"), "{}", second.text());
     assert!(second.text().contains("just you"));
@@ -737,10 +838,18 @@ async fn messages_reach_their_readers_by_notification_stream_and_mail() {
         "seat 1's two"
     );
     // Muted: seat 1 hears no more of seat 0, anywhere.
-    app.send("PUT", "/v1/me/mutes/player0", Some(&users[1].token), &[], &json!(null))
+    app.send(
+        "PUT",
+        "/v1/me/mutes/player0",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(200);
+    say(&app, &id, &users[0], json!({"text": "still there?"}))
         .await
-        .ok(200);
-    say(&app, &id, &users[0], json!({"text": "still there?"})).await.ok(201);
+        .ok(201);
     assert_eq!(told(&app, &users[1]).await.len(), 2);
     assert_eq!(told(&app, &users[2]).await.len(), 2);
     assert_eq!(app.count("mail_outbox WHERE kind = 'talk'").await, 2);
@@ -767,7 +876,9 @@ async fn games_from_before_talk_talk_at_the_table() {
         crate::upgrade::login(&app, &in_progress, 0).await,
         crate::upgrade::login(&app, &in_progress, 1).await,
     ];
-    say(&app, &id, &users[0], json!({"text": "still here?"})).await.ok(201);
+    say(&app, &id, &users[0], json!({"text": "still here?"}))
+        .await
+        .ok(201);
     say(
         &app,
         &id,
