@@ -211,6 +211,15 @@ async function play(ruleset: RulesetId, run: number): Promise<void> {
   if (!notes.data) return fail("notifications", notes.error);
   const told = notes.data.notifications.map(narrowNotification);
   if (!told.some((note) => note.startsWith("game_finished"))) fail("no game_finished notification");
+  // Another seat was told of the creator's message, narrowed as talk.
+  const listener = others[0];
+  if (listener) {
+    const theirs = await listener.GET("/v1/me/notifications", {});
+    if (!theirs.data) return fail("notifications", theirs.error);
+    if (!theirs.data.notifications.map(narrowNotification).some((note) => note.startsWith("talk"))) {
+      fail("no talk notification");
+    }
+  }
 
   console.log(
     `${ruleset}: ${table.players} players, ${commands} commands, ${outcome(game)}; ` +
