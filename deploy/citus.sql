@@ -41,6 +41,8 @@ SELECT create_reference_table('email_addresses');
 SELECT create_reference_table('server_secrets');
 SELECT create_reference_table('signing_keys');
 SELECT create_reference_table('pruned');
+SELECT create_reference_table('talk_mutes');
+SELECT create_reference_table('operators');
 
 -- Distributed by game. `games` is keyed by its own id; the rest by `game_id`.
 SELECT create_distributed_table('games', 'id', colocate_with => 'none');
@@ -49,6 +51,8 @@ SELECT create_distributed_table('events', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('invitations', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('idempotency_keys', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('archived_games', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('talk_messages', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('talk_reports', 'game_id', colocate_with => 'games');
 
 -- Distributed by user.
 SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'none');

@@ -286,6 +286,14 @@ pub struct LimitSettings {
         global = true
     )]
     pub refusal_mails_per_seat: u32,
+    /// Talk messages one user may post in one game a minute (docs/talk.md).
+    #[arg(
+        long,
+        env = "HATSTAND_TALK_PER_MINUTE",
+        default_value_t = 5,
+        global = true
+    )]
+    pub talk_per_minute: u32,
 }
 
 impl Default for LimitSettings {

@@ -77,6 +77,17 @@ error_codes! {
     NoDeadline = "no_deadline",
     /// The account has as many webhooks as it may.
     TooManyWebhooks = "too_many_webhooks",
+    /// Talk the game's `talk` option does not allow (`none`; press at a
+    /// `table` game), or a room the caller may not speak in.
+    TalkNotAllowed = "talk_not_allowed",
+    /// A press message to no seat, to a seat the game does not have, or to the author's own.
+    AudienceNotASeat = "audience_not_a_seat",
+    /// A message over 1,000 characters.
+    MessageTooLong = "message_too_long",
+    /// Every seat a press message names has muted its author.
+    Muted = "muted",
+    /// An operator hiding a message nobody reported.
+    NotReported = "not_reported",
     /// A notification cursor into what was pruned: refetch from the start.
     CursorExpired = "cursor_expired",
     /// A body over the size limit.

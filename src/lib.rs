@@ -23,6 +23,7 @@ pub mod startup;
 pub mod state;
 pub mod storage;
 pub mod transparency;
+pub mod talk;
 pub mod web;
 
 pub use hatstand_engine as engine;

@@ -19,7 +19,11 @@ from hatstand_client.api.games import (
     list_events,
     send_command,
 )
+from hatstand_client.api.talk import list_talk, say
 from hatstand_client.models import (
+    SayRequest,
+    TalkMessage,
+    TalkPage,
     AccessToken,
     GoatheadResult,
     GoatheadView,
@@ -125,6 +129,10 @@ def play(ruleset: RulesetId, players: int, options, run: int) -> None:
     for client in clients[1:]:
         joined = join_game.sync(id=game.id, client=client, body=JoinGame())
         assert isinstance(joined, GAMES[ruleset]), joined
+    said = say.sync(id=game.id, client=clients[0], body=SayRequest(text=f"good luck, {ruleset.value}"))
+    assert isinstance(said, TalkMessage), said
+    heard = list_talk.sync(id=game.id, client=clients[-1])
+    assert isinstance(heard, TalkPage) and any(m.id == said.id for m in heard.messages), heard
     commands = 0
     while True:
         game = get_game.sync(id=game.id, client=clients[0])

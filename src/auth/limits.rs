@@ -165,6 +165,15 @@ impl Rule {
         }
     }
 
+    /// A fixed window of `most` uses a minute.
+    #[must_use]
+    pub fn per_minute(most: u32) -> Self {
+        Rule::Fixed {
+            most: i32::try_from(most).unwrap_or(i32::MAX),
+            window: TimeDelta::minutes(1),
+        }
+    }
+
     /// A fixed window of `most` uses a day.
     #[must_use]
     pub fn per_day(most: u32) -> Self {
@@ -284,6 +293,8 @@ pub struct CostLimits {
     pub invitations_received: Rule,
     /// "Not accepted" mails to one seat of a game a day.
     pub refusal_mails: Rule,
+    /// Talk messages a user posts in one game a minute.
+    pub talk: Rule,
 }
 
 impl CostLimits {
@@ -301,6 +312,7 @@ impl CostLimits {
             invitations_sent: Rule::per_hour(s.invitations_per_hour),
             invitations_received: Rule::per_day(s.invitations_received_per_day),
             refusal_mails: Rule::per_day(s.refusal_mails_per_seat),
+            talk: Rule::per_minute(s.talk_per_minute),
         }
     }
 }

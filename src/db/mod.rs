@@ -20,6 +20,7 @@ pub mod schema;
 pub mod secrets;
 pub mod sessions;
 pub mod storage;
+pub mod talk;
 pub mod throttle;
 pub mod transparency;
 pub mod users;

@@ -148,6 +148,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    operators (user_id) {
+        user_id -> Uuid,
+        granted_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     pruned (what) {
         what -> Text,
         upto -> Int8,
@@ -188,6 +195,40 @@ diesel::table! {
         expires_at -> Timestamptz,
         revoked_at -> Nullable<Timestamptz>,
         revoked_why -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    talk_messages (game_id, id) {
+        game_id -> Uuid,
+        id -> Uuid,
+        author -> Uuid,
+        author_seat -> Nullable<Int2>,
+        room -> Text,
+        to_seats -> Array<Int2>,
+        body -> Text,
+        salt -> Text,
+        created_at -> Timestamptz,
+        hidden_at -> Nullable<Timestamptz>,
+        hidden_by -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
+    talk_mutes (user_id, muted) {
+        user_id -> Uuid,
+        muted -> Uuid,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    talk_reports (game_id, message_id, reporter) {
+        game_id -> Uuid,
+        message_id -> Uuid,
+        reporter -> Uuid,
+        reason -> Text,
+        created_at -> Timestamptz,
     }
 }
 
@@ -293,10 +334,14 @@ diesel::allow_tables_to_appear_in_same_query!(
     login_failures,
     mail_outbox,
     notifications,
+    operators,
     pruned,
     seats,
     server_secrets,
     sessions,
+    talk_messages,
+    talk_mutes,
+    talk_reports,
     users,
     webhook_deliveries,
     webhooks,

@@ -126,6 +126,15 @@ pub struct ServerOptions {
     /// by default `players` for a private game, else `public`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spectators: Option<super::watchers::Spectators>,
+    /// Who may talk (docs/talk.md): `none`, `table` (every seat at once;
+    /// the default, and the rule for games created before the option) or
+    /// `press` (also to chosen seats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub talk: Option<crate::talk::TalkMode>,
+    /// With `talk: press`: the private messages are shown to everyone, and
+    /// in the audit, once the game is over (else only their commitment is).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub press_revealed_at_end: bool,
 }
 
 fn default_level() -> Level {
@@ -150,12 +159,14 @@ impl Default for ServerOptions {
             autoplay_level: Level::Random,
             humans_only: false,
             spectators: None,
+            talk: None,
+            press_revealed_at_end: false,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 9] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
@@ -163,6 +174,8 @@ pub const NAMES: [&str; 7] = [
     "autoplay_level",
     "humans_only",
     "spectators",
+    "talk",
+    "press_revealed_at_end",
 ];
 
 impl ServerOptions {
@@ -200,6 +213,11 @@ impl ServerOptions {
         }
         parse_duration(&parsed.max_vacation)
             .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
+        if parsed.press_revealed_at_end && parsed.talk != Some(crate::talk::TalkMode::Press) {
+            return Err(Failure::invalid_options(
+                "press_revealed_at_end needs talk: press",
+            ));
+        }
         Ok(parsed)
     }
 

@@ -186,6 +186,7 @@ pub async fn create(
     server_options
         .spectators
         .get_or_insert(Spectators::default_for(private));
+    server_options.talk.get_or_insert_default();
     let server_options = to_json(&server_options)?;
     let players = usize::from(request.players);
     let rules = match request.rules_version {

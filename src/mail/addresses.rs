@@ -32,7 +32,7 @@ use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
 
 /// The kinds of mail a user chooses about.
-pub const KINDS: [&str; 4] = ["your_turn", "reminder", "invited", "game_finished"];
+pub const KINDS: [&str; 5] = ["your_turn", "reminder", "invited", "game_finished", "talk"];
 /// Tries at one code.
 pub const MAX_CODE_ATTEMPTS: i32 = 5;
 /// How long a code is good for.
@@ -64,6 +64,8 @@ pub struct Preferences {
     pub invited: Mode,
     /// A game you play ended (with the result and the audit link).
     pub game_finished: Mode,
+    /// Someone said something to you or at your table (docs/talk.md).
+    pub talk: Mode,
 }
 
 /// The caller's address and mail preferences.
@@ -107,6 +109,7 @@ pub struct PreferenceChange {
     pub reminder: Option<Mode>,
     pub invited: Option<Mode>,
     pub game_finished: Option<Mode>,
+    pub talk: Option<Mode>,
     #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
     pub time_zone: Option<String>,
@@ -131,6 +134,7 @@ impl From<&AddressRow> for EmailSettings {
                 reminder: mode_of(p, "reminder"),
                 invited: mode_of(p, "invited"),
                 game_finished: mode_of(p, "game_finished"),
+                talk: mode_of(p, "talk"),
             },
             digest_hour: u8::try_from(row.digest_hour).unwrap_or(8),
             time_zone: row.time_zone.clone(),
@@ -307,6 +311,7 @@ pub async fn change(
         ("reminder", change.reminder),
         ("invited", change.invited),
         ("game_finished", change.game_finished),
+        ("talk", change.talk),
     ];
     for (kind, mode) in changes {
         if let Some(mode) = mode {

@@ -374,6 +374,33 @@ pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     draft
 }
 
+/// A talk message the reader reads (docs/talk.md): who said it, where, and
+/// the text, quoted as plain text.
+#[must_use]
+pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
+    let message = &row.payload["message"];
+    let from = message["from"]["username"].as_str().unwrap_or("someone");
+    let room = if message["room"] == "press" {
+        "to you"
+    } else {
+        "at the table"
+    };
+    let mut draft = Draft {
+        subject: subject(game, &format!("{from} says"), ""),
+        unsubscribe: Some(row.kind.clone()),
+        ..Draft::default()
+    };
+    draft.paragraph(&format!(
+        "Hello {}, {from} says {room} in {}:",
+        row.username,
+        title(game)
+    ));
+    draft.preformatted(message["text"].as_str().unwrap_or(""));
+    draft.text.push('\n');
+    draft.link("Answer at the table", &game_link(head, game.id));
+    draft
+}
+
 /// How long a finished game lasted, in what players count.
 fn length(seen: &Seen) -> String {
     let c = seen.counters;
@@ -474,6 +501,12 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
             "your_turn" => format!("Your turn in {ruleset} [{game_tag}]"),
             "invited" => format!("Invited to {ruleset} [{game_tag}]"),
             "game_finished" => format!("{ruleset} [{game_tag}] is over"),
+            "talk" => format!(
+                "{} said something in {ruleset} [{game_tag}]",
+                row.payload["message"]["from"]["username"]
+                    .as_str()
+                    .unwrap_or("someone")
+            ),
             other => other.to_owned(),
         };
         let line = format!("{what} ({})", row.created_at.format("%Y-%m-%d %H:%M UTC"));

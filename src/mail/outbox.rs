@@ -100,6 +100,7 @@ async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan,
         },
         ("invited", Some(seen)) => Plan::Send(compose::invited(head, row, &seen.game)),
         ("game_finished", Some(seen)) => Plan::Send(compose::finished(head, row, &seen)),
+        ("talk", Some(seen)) => Plan::Send(compose::talk(head, row, &seen.game)),
         _ => Plan::Skip("not a kind of mail"),
     })
 }

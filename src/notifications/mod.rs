@@ -68,6 +68,14 @@ pub enum Notification {
         players: i16,
         invited_by: Uuid,
     },
+    /// Someone said something the user reads in a game they sit at: at the
+    /// table, or to their seat (docs/talk.md). Never from a user they muted.
+    Talk {
+        game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
+        ruleset: String,
+        message: crate::talk::messages::TalkMessage,
+    },
 }
 
 impl Notification {
@@ -97,6 +105,7 @@ pub enum NotificationKind {
     YourTurn,
     GameFinished,
     Invited,
+    Talk,
 }
 
 /// A notification for one user.

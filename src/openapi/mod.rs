@@ -49,6 +49,7 @@ use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
         (name = "users", description = "Public profiles (`kind`: `human` or `bot`) and bot accounts: players' own programs, labelled as bots"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
+        (name = "talk", description = "Table talk: messages to the whole table, to chosen seats (press, when the game allows it) and in the spectators' room; mutes, reports, and an operator's hiding of a reported message (docs/talk.md)"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "service", description = "Health and metrics"),
     )

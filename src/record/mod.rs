@@ -10,4 +10,5 @@ pub mod names;
 pub mod out;
 pub mod replay;
 pub mod server_event;
+pub mod talk;
 pub mod verify;

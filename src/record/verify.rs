@@ -75,6 +75,10 @@ pub struct AuditDocument {
     /// documents issued before signatures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<crate::transparency::signing::Signature>,
+    /// The game's talk (docs/talk.md): absent for a game in which nothing
+    /// was said and that allowed no press.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub talk: Option<super::talk::TalkRecord>,
 }
 
 /// An event as the audit shows it.
@@ -233,6 +237,9 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
         return Err("event 1: the rules recorded are not the document's ruleset".into());
     }
     let commands = with_ruleset!(rules.kind, |R| replay_and_compare::<R>(doc, &events))?;
+    if let Some(talk) = &doc.talk {
+        super::talk::verify(talk)?;
+    }
     Ok(Verified {
         events: events.len(),
         commands,

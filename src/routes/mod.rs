@@ -19,6 +19,7 @@ pub mod service;
 pub mod sse;
 pub mod tags;
 pub mod transparency;
+pub mod talk;
 pub mod users;
 
 use actix_web::http::header;
@@ -106,6 +107,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(email::unsubscribe_page)
                 .service(email::unsubscribe)
                 .service(users::get)
-                .service(users::become_bot),
+                .service(users::become_bot)
+                // Table talk (docs/talk.md).
+                .service(talk::say)
+                .service(talk::list)
+                .service(talk::report)
+                .service(talk::hide)
+                .service(talk::mutes)
+                .service(talk::mute)
+                .service(talk::unmute),
         );
 }

@@ -46,7 +46,12 @@ pub fn status(code: ErrorCode) -> StatusCode {
     match code {
         C::BadRequest => StatusCode::BAD_REQUEST,
         C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
-        C::WrongPassword | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
+        C::WrongPassword
+        | C::NotAPlayer
+        | C::Forbidden
+        | C::NotInvited
+        | C::TalkNotAllowed
+        | C::Muted => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -63,7 +68,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NoDeadline
         | C::TooManyWebhooks
         | C::HumansOnly
-        | C::BotAccountRefused => StatusCode::CONFLICT,
+        | C::BotAccountRefused
+        | C::NotReported => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand
@@ -71,7 +77,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::IdempotencyKeyReused
         | C::VacationExceeded
         | C::UnknownRulesVersion
-        | C::UnknownBotLevel => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::UnknownBotLevel
+        | C::AudienceNotASeat
+        | C::MessageTooLong => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,

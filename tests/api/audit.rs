@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::play::{play, verified_audit};
 use crate::support::TestApp;
 
-fn verify_cli(doc: &Value) -> (bool, String) {
+pub fn verify_cli(doc: &Value) -> (bool, String) {
     let dir = std::env::temp_dir().join(format!("hatstand-audit-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("audit.json");

@@ -35,6 +35,7 @@ mod sharding;
 mod snapshots;
 mod streams;
 mod transparency;
+mod talk;
 mod upgrade;
 mod watchers;
 mod web_client;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::play::{play_out, verified_audit};
 use crate::support::{TestApp, TestDb, User};
 
-fn legacy(name: &str) -> AuditDocument {
+pub(crate) fn legacy(name: &str) -> AuditDocument {
     let path = format!("{}/tests/records/legacy/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -30,7 +30,7 @@ fn opt(value: Option<String>) -> String {
 /// The rows the release before rules versions wrote for the game of `doc`,
 /// as far as its first `upto` events (the whole game when that is all of
 /// them): its users, game row (snapshot included), seats and events.
-fn rows_as_written_before(doc: &AuditDocument, upto: usize) -> String {
+pub(crate) fn rows_as_written_before(doc: &AuditDocument, upto: usize) -> String {
     let events: Vec<LoggedEvent> = doc.events[..upto].iter().map(LoggedEvent::from).collect();
     let created = &doc.events[0].data;
     let kind = GameKind::from_id(&doc.ruleset).unwrap();
@@ -121,7 +121,7 @@ fn rows_as_written_before(doc: &AuditDocument, upto: usize) -> String {
     sql
 }
 
-async fn login(app: &TestApp, doc: &AuditDocument, seat: usize) -> User {
+pub(crate) async fn login(app: &TestApp, doc: &AuditDocument, seat: usize) -> User {
     let joined = doc
         .events
         .iter()

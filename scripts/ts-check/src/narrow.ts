@@ -302,6 +302,8 @@ export function narrowNotification(note: Schemas["WebhookPayload"]): string {
       return `${note.type}: ${note.data.status} (${note.data.ruleset})`;
     case "invited":
       return `${note.type}: ${note.data.players} players`;
+    case "talk":
+      return `${note.type}: ${note.data.message.from.username} in ${note.data.message.room}: ${note.data.message.text ?? "(hidden)"}`;
   }
   return unknown(note);
 }

@@ -138,6 +138,22 @@ async function play(ruleset: RulesetId, run: number): Promise<void> {
     const joined = await other.POST("/v1/games/{id}/join", { params: { path: { id } }, body: {} });
     if (!joined.data) fail(`join ${id}`, joined.error);
   }
+  // Table talk: the creator speaks at the table; the others are told and
+  // read it, each message and page typed.
+  const said = await creator.POST("/v1/games/{id}/talk", {
+    params: { path: { id } },
+    body: { room: "table", to: [], text: `good luck, ${ruleset}` },
+  });
+  if (!said.data) return fail(`say in ${id}`, said.error);
+  const heard = await (others[0] ?? creator).GET("/v1/games/{id}/talk", {
+    params: { path: { id }, query: { limit: 10 } },
+  });
+  if (!heard.data) return fail(`talk of ${id}`, heard.error);
+  if (!heard.data.messages.some((m) => m.id === said.data.id && m.text === said.data.text)) {
+    fail("the table's message is not read by the table");
+  }
+  const muted = await creator.GET("/v1/me/mutes", {});
+  if (!muted.data) return fail("mutes", muted.error);
   let commands = 0;
   for (;;) {
     const game = await read(creator, id);
@@ -195,6 +211,15 @@ async function play(ruleset: RulesetId, run: number): Promise<void> {
   if (!notes.data) return fail("notifications", notes.error);
   const told = notes.data.notifications.map(narrowNotification);
   if (!told.some((note) => note.startsWith("game_finished"))) fail("no game_finished notification");
+  // Another seat was told of the creator's message, narrowed as talk.
+  const listener = others[0];
+  if (listener) {
+    const theirs = await listener.GET("/v1/me/notifications", {});
+    if (!theirs.data) return fail("notifications", theirs.error);
+    if (!theirs.data.notifications.map(narrowNotification).some((note) => note.startsWith("talk"))) {
+      fail("no talk notification");
+    }
+  }
 
   console.log(
     `${ruleset}: ${table.players} players, ${commands} commands, ${outcome(game)}; ` +

@@ -12,6 +12,7 @@ import { rulesetName, seatNames, timeLeft, when } from '../format.js';
 import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
 import { BOT_LEVELS } from '../bot-levels.js';
+import { talkPanel } from '../talk.js';
 
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
@@ -28,6 +29,8 @@ export async function show(root, { id, code }) {
   const board = boardFor(game.ruleset);
   let busy = false;
   let stream = 'connecting…';
+  // Table talk (docs/talk.md): one panel kept across redraws.
+  const talk = talkPanel(id);
 
   const reload = async () => {
     try {
@@ -112,6 +115,7 @@ export async function show(root, { id, code }) {
     const logOpen = page.querySelector('#move-log')?.open;
     const focused = document.activeElement;
     const refocus = focused?.dataset?.cmd ?? focused?.dataset?.select;
+    const talking = talk.el.contains(focused) ? focused : null;
     const names = seatNames(game);
     const ctx = { mySeat: game.my_seat ?? null, names, legal: game.legal_commands, send };
     page.dataset.version = game.version;
@@ -136,9 +140,12 @@ export async function show(root, { id, code }) {
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, 'The table'), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
       h('div', { id: 'story-log' }, storyLog()),
+      talk.el,
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
       footer(game, act)].filter(Boolean));
     if (logOpen) page.querySelector('#move-log')?.setAttribute('open', '');
+    talk.update(game, names);
+    talking?.focus();
     if (refocus) {
       const again = [...page.querySelectorAll('[data-cmd],[data-select]')]
         .find((el) => (el.dataset.cmd ?? el.dataset.select) === refocus);
@@ -179,6 +186,7 @@ export async function show(root, { id, code }) {
   }, 1000);
   return () => {
     window.removeEventListener('hatstand:joined', onJoined);
+    talk.stop();
     stopStream();
     clearInterval(clock);
     clearTimeout(pending);

@@ -1,0 +1,892 @@
+//! Table talk (docs/talk.md): each audience reads what it may and nothing
+//! else, refusals write nothing, the rate limit, plain text, mutes, reports
+//! and an operator's hiding.
+
+use serde_json::{Value, json};
+
+use crate::support::{TestApp, User};
+
+/// Says `body` in game `id` as `user`.
+async fn say(app: &TestApp, id: &str, user: &User, body: Value) -> crate::support::Reply {
+    app.post(&format!("/v1/games/{id}/talk"), Some(&user.token), &body)
+        .await
+}
+
+/// The texts of game `id`'s talk as `user` (none: signed out) reads it.
+async fn texts(app: &TestApp, id: &str, user: Option<&User>) -> Vec<String> {
+    let page = app
+        .get(
+            &format!("/v1/games/{id}/talk"),
+            user.map(|u| u.token.as_str()),
+        )
+        .await
+        .ok(200);
+    page["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap_or("<hidden>").to_owned())
+        .collect()
+}
+
+/// A started 3-player Hats game of `users` with `options`.
+async fn game(app: &TestApp, users: &[User], options: Value) -> String {
+    app.started_game(users, "hats", options).await
+}
+
+#[actix_web::test]
+async fn each_audience_reads_its_rooms_and_nothing_else() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let created = app.game(&id, Some(&users[0])).await;
+    assert_eq!(created["options"]["talk"], "press");
+
+    let table = say(&app, &id, &users[0], json!({"text": "hello table"}))
+        .await
+        .ok(201);
+    assert_eq!(table["room"], "table");
+    assert_eq!(table["from"]["seat"], 0);
+    assert_eq!(table["from"]["username"], "player0");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "psst, seat 1"}),
+    )
+    .await
+    .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "nice hand"}),
+    )
+    .await
+    .ok(201);
+
+    assert_eq!(
+        texts(&app, &id, Some(&users[0])).await,
+        ["hello table", "psst, seat 1"]
+    );
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["hello table", "psst, seat 1"]
+    );
+    assert_eq!(texts(&app, &id, Some(&users[2])).await, ["hello table"]);
+    assert_eq!(
+        texts(&app, &id, Some(&watcher)).await,
+        ["hello table", "nice hand"]
+    );
+    assert_eq!(texts(&app, &id, None).await, ["hello table", "nice hand"]);
+
+    // Paging: after the first message, the rest the reader reads.
+    let page = app
+        .get(
+            &format!(
+                "/v1/games/{id}/talk?after={}",
+                table["cursor"].as_str().unwrap()
+            ),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(page["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(page["messages"][0]["to"], json!([1]));
+    let next = page["next"].as_str().unwrap();
+    let empty = app
+        .get(
+            &format!("/v1/games/{id}/talk?after={next}&limit=1"),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(empty["messages"], json!([]));
+    assert_eq!(empty["next"], next);
+}
+
+#[actix_web::test]
+async fn talk_leaves_the_game_its_version_and_its_tags() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let before = app
+        .get(&format!("/v1/games/{id}"), Some(&users[1].token))
+        .await;
+    let events = app
+        .get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
+        .await
+        .ok(200);
+    say(&app, &id, &users[0], json!({"text": "hi"}))
+        .await
+        .ok(201);
+    let after = app
+        .get(&format!("/v1/games/{id}"), Some(&users[1].token))
+        .await;
+    assert_eq!(before.header("etag"), after.header("etag"));
+    assert_eq!(before.body, after.body);
+    assert_eq!(
+        events,
+        app.get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
+            .await
+            .ok(200)
+    );
+}
+
+#[actix_web::test]
+async fn refusals_say_why_and_write_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let silent = game(&app, &users, json!({"talk": "none"})).await;
+    let table = game(&app, &users, json!({})).await;
+    let press = game(&app, &users, json!({"talk": "press"})).await;
+    assert_eq!(app.game(&table, None).await["options"]["talk"], "table");
+
+    let cases: Vec<(&str, &User, Value, u16, &str)> = vec![
+        (
+            &silent,
+            &users[0],
+            json!({"text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"room": "press", "to": [1], "text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"room": "spectators", "text": "hi"}),
+            403,
+            "talk_not_allowed",
+        ),
+        (&table, &watcher, json!({"text": "hi"}), 403, "not_a_player"),
+        (
+            &press,
+            &watcher,
+            json!({"room": "press", "to": [1], "text": "hi"}),
+            403,
+            "not_a_player",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "to": [3], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "to": [0], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"text": "x".repeat(1001)}),
+            422,
+            "message_too_long",
+        ),
+        (&table, &users[0], json!({"text": "  "}), 400, "bad_request"),
+        (
+            &table,
+            &users[0],
+            json!({"text": "a\u{0}b"}),
+            400,
+            "bad_request",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"text": "hi", "to": [1]}),
+            400,
+            "bad_request",
+        ),
+        (
+            &table,
+            &users[0],
+            json!({"text": "hi", "room": "kitchen"}),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (game, user, body, status, code) in cases {
+        say(&app, game, user, body.clone())
+            .await
+            .assert_problem(status, code);
+        assert_eq!(app.count("talk_messages").await, 0, "{body}");
+    }
+    let unknown = uuid::Uuid::new_v4();
+    say(&app, &unknown.to_string(), &users[0], json!({"text": "hi"}))
+        .await
+        .assert_problem(404, "not_found");
+    // A private game's talk does not exist for those who may not watch it.
+    let private = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 2, "private": true}),
+        )
+        .await;
+    let private = private["id"].as_str().unwrap();
+    app.get(&format!("/v1/games/{private}/talk"), Some(&watcher.token))
+        .await
+        .assert_problem(404, "not_found");
+    say(
+        &app,
+        private,
+        &watcher,
+        json!({"room": "spectators", "text": "hi"}),
+    )
+    .await
+    .assert_problem(404, "not_found");
+    assert_eq!(app.count("talk_messages").await, 0);
+    // 1,000 characters (not bytes) are fine.
+    say(&app, &table, &users[0], json!({"text": "é".repeat(1000)}))
+        .await
+        .ok(201);
+}
+
+#[actix_web::test]
+async fn a_few_messages_a_minute_per_player_per_game() {
+    let app = TestApp::spawn_with(|s| s.limits.talk_per_minute = 3).await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let other = game(&app, &users, json!({})).await;
+    for n in 0..3 {
+        say(&app, &id, &users[0], json!({"text": format!("m{n}")}))
+            .await
+            .ok(201);
+    }
+    let refused = say(&app, &id, &users[0], json!({"text": "one more"})).await;
+    refused.assert_problem(429, "limit_reached");
+    let wait: u64 = refused.header("retry-after").parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(app.count("talk_messages").await, 3);
+    // Another player, and another game, have their own count.
+    say(&app, &id, &users[1], json!({"text": "me too"}))
+        .await
+        .ok(201);
+    say(&app, &other, &users[0], json!({"text": "elsewhere"}))
+        .await
+        .ok(201);
+    // A minute later the window is new.
+    app.sql("UPDATE limit_windows SET window_start = window_start - interval '61 seconds'")
+        .await;
+    say(&app, &id, &users[0], json!({"text": "again"}))
+        .await
+        .ok(201);
+}
+
+#[actix_web::test]
+async fn markup_and_script_are_plain_text() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = game(&app, &users, json!({})).await;
+    let text = "<b>bold</b><script>alert('x')</script><img src=x onerror=alert(1)> & &amp;";
+    let said = say(&app, &id, &users[0], json!({"text": text}))
+        .await
+        .ok(201);
+    assert_eq!(said["text"], text);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, [text]);
+    let raw = app
+        .request("GET", &format!("/v1/games/{id}/talk"), None, &[])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        raw.headers().get("content-type").unwrap(),
+        "application/json"
+    );
+}
+
+#[actix_web::test]
+async fn a_muted_user_reaches_the_muter_nowhere() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let muted = app
+        .send(
+            "PUT",
+            "/v1/me/mutes/PLAYER0",
+            Some(&users[1].token),
+            &[],
+            &json!(null),
+        )
+        .await
+        .ok(200);
+    assert_eq!(muted, json!({"muted": ["player0"]}));
+    say(&app, &id, &users[0], json!({"text": "anyone?"}))
+        .await
+        .ok(201);
+    say(&app, &id, &users[2], json!({"text": "me"}))
+        .await
+        .ok(201);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["me"]);
+    assert_eq!(texts(&app, &id, Some(&users[2])).await, ["anyone?", "me"]);
+    // Press to the muter alone is refused; to the muter and another, the other reads it.
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "hey"}),
+    )
+    .await
+    .assert_problem(403, "muted");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1, 2], "text": "you two"}),
+    )
+    .await
+    .ok(201);
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["me"]);
+    let unmuted = app
+        .send(
+            "DELETE",
+            "/v1/me/mutes/player0",
+            Some(&users[1].token),
+            &[],
+            &json!(null),
+        )
+        .await
+        .ok(200);
+    assert_eq!(unmuted, json!({"muted": []}));
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["anyone?", "me", "you two"]
+    );
+    app.send(
+        "PUT",
+        "/v1/me/mutes/player1",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    app.send(
+        "PUT",
+        "/v1/me/mutes/nobody",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn an_operator_hides_a_reported_message_and_the_record_keeps_who() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let operator = app.register("operator").await;
+    let id = game(&app, &users, json!({})).await;
+    let rude = say(&app, &id, &users[0], json!({"text": "rude words"}))
+        .await
+        .ok(201);
+    let message = rude["id"].as_str().unwrap();
+    let hide = format!("/v1/games/{id}/talk/{message}/hide");
+    app.post(&hide, Some(&users[1].token), &json!(null))
+        .await
+        .assert_problem(403, "forbidden");
+    app.sql(&format!(
+        "INSERT INTO operators VALUES ('{}', now())",
+        operator.id
+    ))
+    .await;
+    app.post(&hide, Some(&operator.token), &json!(null))
+        .await
+        .assert_problem(409, "not_reported");
+    let report = format!("/v1/games/{id}/talk/{message}/report");
+    app.post(
+        &report,
+        Some(&users[1].token),
+        &json!({"reason": "x".repeat(501)}),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    let unknown = format!("/v1/games/{id}/talk/{}/report", uuid::Uuid::new_v4());
+    app.post(&unknown, Some(&users[1].token), &json!({}))
+        .await
+        .assert_problem(404, "not_found");
+    app.post(
+        &report,
+        Some(&users[1].token),
+        &json!({"reason": "insults"}),
+    )
+    .await
+    .ok(204);
+    app.post(&report, Some(&users[1].token), &json!({}))
+        .await
+        .ok(204);
+    assert_eq!(app.count("talk_reports").await, 1);
+    let hidden = app
+        .post(&hide, Some(&operator.token), &json!(null))
+        .await
+        .ok(200);
+    assert_eq!(hidden["hidden"], true);
+    assert_eq!(hidden["text"], Value::Null);
+    for user in [Some(&users[0]), Some(&users[1]), None] {
+        assert_eq!(texts(&app, &id, user).await, ["<hidden>"]);
+    }
+    assert_eq!(
+        app.count(&format!(
+            "talk_messages WHERE hidden_by = '{}' AND hidden_at IS NOT NULL AND body = 'rude words'",
+            operator.id
+        ))
+        .await,
+        1
+    );
+}
+
+/// A body's bytes with what differs between any two games made alike:
+/// UUIDs numbered by first appearance, RFC 3339 times, page cursors,
+/// SHA-256 hashes (the chain's, the commitments') and messages' random salts. Everything else stays
+/// byte for byte.
+fn alike(raw: &str) -> String {
+    let mut uuids: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(start) = rest.find('"') {
+        out.push_str(&rest[..=start]);
+        rest = &rest[start + 1..];
+        let mut end = 0;
+        let bytes = rest.as_bytes();
+        while bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        let text = &rest[..end];
+        let is_uuid = |t: &str| t.len() == 36 && uuid::Uuid::parse_str(t).is_ok();
+        let replaced = if is_uuid(text) {
+            let n = uuids.iter().position(|u| u == text).unwrap_or_else(|| {
+                uuids.push(text.to_owned());
+                uuids.len() - 1
+            });
+            format!("<uuid {n}>")
+        } else if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            "<hash>".to_owned()
+        } else if text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            "<salt>".to_owned()
+        } else if chrono::DateTime::parse_from_rfc3339(text).is_ok() {
+            "<time>".to_owned()
+        } else if let Some((micros, id)) = text.split_once('_')
+            && micros.bytes().all(|b| b.is_ascii_digit())
+            && is_uuid(id)
+        {
+            "<cursor>".to_owned()
+        } else {
+            text.to_owned()
+        };
+        out.push_str(&replaced);
+        out.push('"');
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// GET `path` as `token`: the status, the tag, and the body made [`alike`].
+async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String, String) {
+    let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
+    let status = response.status().as_u16();
+    let tag = response
+        .headers()
+        .get("etag")
+        .map(|t| t.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = response.body().limit(1 << 24).await.unwrap();
+    (status, tag, alike(std::str::from_utf8(&body).unwrap()))
+}
+
+/// Plays game `id` to its end: each time, the first seat to act plays its
+/// first legal command.
+async fn play_out(app: &TestApp, id: &str, users: &[User]) {
+    loop {
+        let seen = app.game(id, Some(&users[0])).await;
+        if seen["status"] != "active" {
+            return;
+        }
+        let seat = seen["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(id, Some(&users[seat])).await;
+        app.command(
+            id,
+            &users[seat],
+            mine["version"].as_i64().unwrap(),
+            &mine["legal_commands"][0],
+        )
+        .await
+        .ok(200);
+    }
+}
+
+/// Twin games, identical but for a press message between seats 0 and 1 in
+/// the second: every fetch by seat 2, by a signed-in watcher and by someone
+/// signed out answers the same bytes (and tags) in both, while the game is
+/// played and once it is over (its audit included).
+#[actix_web::test]
+async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let options = json!({"talk": "press", "seed": "twins"});
+    let a = game(&app, &users, options.clone()).await;
+    let b = game(&app, &users, options).await;
+    for id in [&a, &b] {
+        say(&app, id, &users[0], json!({"text": "good luck"}))
+            .await
+            .ok(201);
+        say(
+            &app,
+            id,
+            &watcher,
+            json!({"room": "spectators", "text": "watching"}),
+        )
+        .await
+        .ok(201);
+    }
+    let secret = say(
+        &app,
+        &b,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "let us gang up on seat 2"}),
+    )
+    .await
+    .ok(201);
+    assert_eq!(secret["to"], json!([1]));
+    for id in [&a, &b] {
+        say(&app, id, &users[1], json!({"text": "and to you"}))
+            .await
+            .ok(201);
+    }
+    let readers = [
+        ("seat 2", Some(users[2].token.as_str())),
+        ("a watcher", Some(watcher.token.as_str())),
+        ("someone signed out", None),
+    ];
+    let compare = async |paths: &[&str]| {
+        for (who, token) in readers {
+            for path in paths {
+                let in_a = fetched(&app, &path.replace("{id}", &a), token).await;
+                let in_b = fetched(&app, &path.replace("{id}", &b), token).await;
+                let at = in_a
+                    .2
+                    .bytes()
+                    .zip(in_b.2.bytes())
+                    .take_while(|(x, y)| x == y)
+                    .count();
+                assert_eq!(
+                    (in_a.0, &in_a.2),
+                    (in_b.0, &in_b.2),
+                    "{who}: {path}: from byte {at}: {:?} / {:?}",
+                    in_a.2
+                        .get(at.saturating_sub(80)..(at + 200).min(in_a.2.len())),
+                    in_b.2
+                        .get(at.saturating_sub(80)..(at + 200).min(in_b.2.len())),
+                );
+                assert_eq!(in_a.0, 200, "{who}: {path}: {}", in_a.2);
+                // The game's tag names its version and viewer (other tags
+                // hash their bodies, whose times and ids differ by game).
+                if *path == "/v1/games/{id}" {
+                    assert_eq!(in_a.1, in_b.1, "{who}: {path}");
+                }
+            }
+        }
+    };
+    let during = [
+        "/v1/games/{id}",
+        "/v1/games/{id}/events",
+        "/v1/games/{id}/log",
+        "/v1/games/{id}/talk",
+        "/v1/games/{id}/talk?limit=1",
+    ];
+    compare(&during).await;
+    // Seat 1 reads the press in b only; so nobody else is compared blind.
+    let seat1 = app
+        .get(&format!("/v1/games/{b}/talk"), Some(&users[1].token))
+        .await
+        .ok(200);
+    assert!(seat1.to_string().contains("gang up"));
+    assert!(
+        !fetched(&app, &format!("/v1/games/{b}/talk"), Some(&users[2].token))
+            .await
+            .2
+            .contains("gang up")
+    );
+    play_out(&app, &a, &users).await;
+    play_out(&app, &b, &users).await;
+    compare(&[&during[..], &["/v1/games/{id}/audit"]].concat()).await;
+    let audit = app.get(&format!("/v1/games/{b}/audit"), None).await.ok(200);
+    assert!(!audit.to_string().contains("gang up"));
+    assert!(audit["talk"]["press"]["commitment"].is_string());
+}
+
+/// The audit holds the public talk with texts anyone can hash again; press
+/// by its commitment alone, or revealed when the game chose so; `hatstand
+/// verify` accepts both and finds an altered message.
+#[actix_web::test]
+async fn the_audit_records_public_talk_and_commits_to_press() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let watcher = app.register("watcher").await;
+    for revealed in [false, true] {
+        let id = game(
+            &app,
+            &users,
+            json!({"talk": "press", "press_revealed_at_end": revealed}),
+        )
+        .await;
+        say(&app, &id, &users[0], json!({"text": "hello"}))
+            .await
+            .ok(201);
+        say(
+            &app,
+            &id,
+            &users[1],
+            json!({"room": "press", "to": [0], "text": "private word"}),
+        )
+        .await
+        .ok(201);
+        say(
+            &app,
+            &id,
+            &watcher,
+            json!({"room": "spectators", "text": "go seat 1"}),
+        )
+        .await
+        .ok(201);
+        // During play the audit is refused as ever, and a spectator reads no press.
+        app.get(&format!("/v1/games/{id}/audit"), None)
+            .await
+            .assert_problem(409, "game_not_finished");
+        play_out(&app, &id, &users).await;
+        let audit = app
+            .get(&format!("/v1/games/{id}/audit"), None)
+            .await
+            .ok(200);
+        let talk = &audit["talk"];
+        let public: Vec<&str> = talk["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(public, ["hello", "go seat 1"]);
+        assert_eq!(talk["messages"][0]["author"], users[0].id.to_string());
+        assert!(talk["press"]["commitment"].is_string());
+        assert_eq!(
+            audit.to_string().contains("private word"),
+            revealed,
+            "{audit}"
+        );
+        let after = texts(&app, &id, None).await;
+        assert_eq!(after.contains(&"private word".to_owned()), revealed);
+        assert!(after.contains(&"go seat 1".to_owned()));
+        let players = texts(&app, &id, Some(&users[0])).await;
+        assert!(
+            players.contains(&"go seat 1".to_owned()),
+            "players read the spectators once over"
+        );
+        let (ok, out) = crate::audit::verify_cli(&audit);
+        assert!(ok, "{out}");
+        let mut forged = audit.clone();
+        forged["talk"]["messages"][0]["text"] = json!("goodbye");
+        let (ok, out) = crate::audit::verify_cli(&forged);
+        assert!(!ok && out.contains("does not match"), "{out}");
+        if revealed {
+            let mut dropped = audit.clone();
+            dropped["talk"]["press"]["revealed"]["messages"] = json!([]);
+            let (ok, out) = crate::audit::verify_cli(&dropped);
+            assert!(!ok && out.contains("commitment"), "{out}");
+        }
+    }
+}
+
+/// The `talk` notifications `user` was sent: (room, text) each.
+async fn told(app: &TestApp, user: &User) -> Vec<(String, String)> {
+    let page = app
+        .get("/v1/me/notifications", Some(&user.token))
+        .await
+        .ok(200);
+    page["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["type"] == "talk")
+        .map(|n| {
+            let m = &n["data"]["message"];
+            (
+                m["room"].as_str().unwrap().to_owned(),
+                m["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The next mail to `address` whose subject says someone spoke.
+async fn talk_mail(
+    catcher: &crate::mail::Catcher,
+    address: &str,
+    kept: &mut Vec<crate::mail::Caught>,
+) -> crate::mail::Caught {
+    loop {
+        let mail = catcher.next_to(address, kept).await;
+        if mail.subject().contains(" says ") {
+            return mail;
+        }
+    }
+}
+
+/// A message reaches its readers who sit at the table as a `talk`
+/// notification — the inbox, its stream, webhooks — and as mail per their
+/// `talk` preference; press only the seats addressed; nothing from a user
+/// one muted; the spectators' room tells nobody.
+#[actix_web::test]
+async fn messages_reach_their_readers_by_notification_stream_and_mail() {
+    let catcher = crate::mail::Catcher::start().await;
+    let (app, _) = crate::mail::mail_app(&catcher).await;
+    let users = app.users(3).await;
+    let addresses = ["p0@mail.test", "p1@mail.test", "p2@mail.test"];
+    for (user, address) in users.iter().zip(addresses) {
+        crate::mail::confirmed_address(&app, &catcher, user, address).await;
+    }
+    app.send(
+        "PATCH",
+        "/v1/me/email",
+        Some(&users[2].token),
+        &[],
+        &json!({"talk": "never"}),
+    )
+    .await
+    .ok(200);
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let stream = app.sse("/v1/me/stream", Some(&users[1].token), &[], 10, |m| {
+        m.iter().any(|(_, kind, _)| kind == "talk")
+    });
+    let (streamed, _) = tokio::join!(stream, async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        say(&app, &id, &users[0], json!({"text": "<b>hi</b> all"}))
+            .await
+            .ok(201);
+    });
+    let item = streamed.iter().find(|(_, kind, _)| kind == "talk").unwrap();
+    assert_eq!(item.2["data"]["message"]["text"], "<b>hi</b> all");
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "just you"}),
+    )
+    .await
+    .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "hm"}),
+    )
+    .await
+    .ok(201);
+    assert!(told(&app, &users[0]).await.is_empty(), "not told one's own");
+    assert_eq!(
+        told(&app, &users[1]).await,
+        [
+            ("table".to_owned(), "<b>hi</b> all".to_owned()),
+            ("press".to_owned(), "just you".to_owned())
+        ]
+    );
+    assert_eq!(
+        told(&app, &users[2]).await,
+        [("table".to_owned(), "<b>hi</b> all".to_owned())]
+    );
+    let mut kept = Vec::new();
+    let first = talk_mail(&catcher, addresses[1], &mut kept).await;
+    assert!(
+        first.subject().contains("player0 says"),
+        "{}",
+        first.subject()
+    );
+    assert!(first.text().contains("<b>hi</b> all"), "{}", first.text());
+    let html = first.parsed().body_html(0).unwrap_or_default().into_owned();
+    assert!(
+        html.contains("&lt;b&gt;hi&lt;/b&gt;") && !html.contains("<b>hi"),
+        "{html}"
+    );
+    let second = talk_mail(&catcher, addresses[1], &mut kept).await;
+    assert!(second.text().contains("says to you"), "{}", second.text());
+    assert!(second.text().contains("just you"));
+    // Seat 2 turned talk mail off: its mails hold no talk.
+    assert_eq!(
+        app.count("mail_outbox WHERE kind = 'talk'").await,
+        2,
+        "seat 1's two"
+    );
+    // Muted: seat 1 hears no more of seat 0, anywhere.
+    app.send(
+        "PUT",
+        "/v1/me/mutes/player0",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(200);
+    say(&app, &id, &users[0], json!({"text": "still there?"}))
+        .await
+        .ok(201);
+    assert_eq!(told(&app, &users[1]).await.len(), 2);
+    assert_eq!(told(&app, &users[2]).await.len(), 2);
+    assert_eq!(app.count("mail_outbox WHERE kind = 'talk'").await, 2);
+}
+
+/// A game written by a release before talk (no `talk` option) talks at the
+/// table once the database is upgraded in place, and allows no press.
+#[actix_web::test]
+async fn games_from_before_talk_talk_at_the_table() {
+    let db = crate::support::TestDb::before("2026-11-26-000100_rules_version").await;
+    let in_progress = crate::upgrade::legacy("hats-2p.json");
+    let upto = in_progress.events.len() - 6;
+    let sql = crate::upgrade::rows_as_written_before(&in_progress, upto);
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let id = in_progress.game_id.to_string();
+    let before = app.game(&id, None).await;
+    assert!(before["options"].get("talk").is_none(), "as it was written");
+    let users = [
+        crate::upgrade::login(&app, &in_progress, 0).await,
+        crate::upgrade::login(&app, &in_progress, 1).await,
+    ];
+    say(&app, &id, &users[0], json!({"text": "still here?"}))
+        .await
+        .ok(201);
+    say(
+        &app,
+        &id,
+        &users[1],
+        json!({"room": "press", "to": [0], "text": "psst"}),
+    )
+    .await
+    .assert_problem(403, "talk_not_allowed");
+    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["still here?"]);
+    assert_eq!(app.game(&id, None).await, before, "the game is untouched");
+}
