@@ -94,7 +94,8 @@ pub struct StateAt {
 /// every hand and hidden card shown, as its public audit shows them.
 ///
 /// # Errors
-/// `not_found`, `bad_request` when `at` is not between 1 and the version.
+/// `not_found`, `no_such_version` when `at` is past the game's version
+/// (below 1 it is a `bad_request` of the route).
 pub async fn state_at(
     state: &Context,
     user: Option<Uuid>,
@@ -105,7 +106,7 @@ pub async fn state_at(
     let loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
     if !(1..=loaded.game.version).contains(&at) {
-        return Err(Failure::bad_request(format!(
+        return Err(Failure::new(ErrorCode::NoSuchVersion, format!(
             "at must be between 1 and the game's version {}",
             loaded.game.version
         )));

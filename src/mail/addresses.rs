@@ -291,18 +291,24 @@ pub async fn confirm(
         return Ok(EmailSettings::from(&row));
     }
     let (Some(hash), Some(expires)) = (&row.code_hash, row.code_expires_at) else {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
+            
             "no code is pending; set the address again",
         ));
     };
     if row.code_attempts >= MAX_CODE_ATTEMPTS || expires < Utc::now() {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
+            
             "the code has expired or was tried too often; set the address again for a new one",
         ));
     }
     mail::count_code_attempt(&mut conn, caller.user_id).await?;
     if code_hash(caller.user_id, given.code.trim()) != *hash {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
+            
             "that is not the code mailed to the address",
         ));
     }

@@ -46,7 +46,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
     match code {
         C::BadRequest => StatusCode::BAD_REQUEST,
         C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
-        C::WrongPassword | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
+        C::WrongPassword | C::WrongCode | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -71,7 +71,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::IdempotencyKeyReused
         | C::VacationExceeded
         | C::UnknownRulesVersion
-        | C::UnknownBotLevel => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::UnknownBotLevel
+        | C::NoSuchSeat
+        | C::NoSuchVersion => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -91,6 +93,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::Unauthenticated => "Unauthenticated",
         C::RefreshTokenReused => "Refresh token reused",
         C::WrongPassword => "Wrong password",
+        C::WrongCode => "Wrong code",
         C::NotAPlayer => "Not a player",
         C::Forbidden => "Forbidden",
         C::NotInvited => "Not invited",
@@ -106,7 +109,11 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::IllegalCommand => "Illegal command",
         C::InvalidOptions => "Invalid options",
         C::IdempotencyKeyReused => "Idempotency key reused",
-        C::VacationExceeded | C::UnknownRulesVersion | C::UnknownBotLevel => {
+        C::VacationExceeded
+        | C::UnknownRulesVersion
+        | C::UnknownBotLevel
+        | C::NoSuchSeat
+        | C::NoSuchVersion => {
             "Unprocessable request"
         }
         C::PreconditionRequired => "Precondition required",

@@ -778,12 +778,12 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     for _ in 0..5 {
         app.post("/v1/me/email/confirm", token, &json!({"code": "99999999x"}))
             .await
-            .assert_problem(400, "bad_request");
+            .assert_problem(403, "wrong_code");
     }
     let late = app
         .post("/v1/me/email/confirm", token, &json!({"code": code}))
         .await;
-    late.assert_problem(400, "bad_request");
+    late.assert_problem(403, "wrong_code");
     assert!(
         late.body["detail"]
             .as_str()
@@ -1012,7 +1012,7 @@ async fn one_code_a_minute_holds_across_removing_the_address_and_a_code_leaves_t
     let second_code = second.subject().rsplit(' ').next().unwrap().to_owned();
     app.post("/v1/me/email/confirm", token, &json!({"code": code}))
         .await
-        .assert_problem(400, "bad_request");
+        .assert_problem(403, "wrong_code");
     let confirmed = app
         .post("/v1/me/email/confirm", token, &json!({"code": second_code}))
         .await
