@@ -409,6 +409,107 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The rule `duration_pattern` states, written out: what
+    /// `parse_duration` reads, with numbers without leading zeros, and a
+    /// duration of several units under 366 days with each unit after the
+    /// first below the next larger one.
+    fn taken(text: &str) -> Option<u64> {
+        let secs = parse_duration(text).ok()?;
+        let mut units = Vec::new();
+        let mut number = String::new();
+        for c in text.chars().skip(1).filter(|c| *c != 'T') {
+            if c.is_ascii_digit() {
+                number.push(c);
+            } else {
+                units.push((c, number.clone()));
+                number.clear();
+            }
+        }
+        if units.iter().any(|(_, n)| n.len() > 1 && n.starts_with('0')) {
+            return None;
+        }
+        if units.len() > 1 {
+            let below = |unit| match unit {
+                'H' => 24,
+                _ => 60,
+            };
+            let carried = units[1..]
+                .iter()
+                .all(|(unit, n)| n.parse::<u64>().is_ok_and(|n| n < below(*unit)));
+            if secs >= MAX_SECONDS || !carried {
+                return None;
+            }
+        }
+        Some(secs)
+    }
+
+    /// Durations made of every set of units, with numbers at and around
+    /// each bound, and with leading zeros.
+    fn corpus() -> Vec<String> {
+        let numbers = [
+            "0", "00", "1", "01", "9", "23", "24", "52", "53", "59", "60", "365", "366", "367",
+            "8783", "8784", "8785", "527039", "527040", "527041", "31622399", "31622400",
+            "31622401", "0000000000001",
+        ];
+        let mut all: Vec<String> = numbers.iter().map(|n| format!("P{n}W")).collect();
+        all.extend(["P", "PT", "P1DT", "PT1D", "P1W1D", "PT1H1H", "PT1M1H"].map(String::from));
+        for subset in 1..16_u8 {
+            let units: Vec<char> = (0..4)
+                .filter(|i| subset & (1 << i) != 0)
+                .map(|i| UNITS[i].0)
+                .collect();
+            // Each unit once at every number, the others at a few.
+            for (at, _) in units.iter().enumerate() {
+                for number in numbers {
+                    for other in ["0", "1", "23", "59"] {
+                        let mut text = "P".to_owned();
+                        for (i, unit) in units.iter().enumerate() {
+                            if *unit != 'D' && !text.contains('T') {
+                                text.push('T');
+                            }
+                            text.push_str(if i == at { number } else { other });
+                            text.push(*unit);
+                        }
+                        all.push(text);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_duration_pattern_is_the_rule() {
+        let positive = Regex::new(&duration_pattern(true)).unwrap();
+        let corpus = corpus();
+        assert!(corpus.len() > 5000, "{}", corpus.len());
+        let mut accepted = 0;
+        for text in &corpus {
+            let rule = taken(text);
+            assert_eq!(accept_duration(text).ok(), rule, "{text}");
+            assert_eq!(
+                positive.is_match(text),
+                rule.is_some_and(|s| s > 0),
+                "{text}"
+            );
+            accepted += usize::from(rule.is_some());
+        }
+        assert!(accepted > 1000, "{accepted}");
+        for (text, secs) in [
+            ("PT36H", 129_600),
+            ("P366D", 31_622_400),
+            ("PT8784H", 31_622_400),
+            ("P365DT23H59M59S", 31_622_399),
+            ("PT8783H59M59S", 31_622_399),
+            ("P52W", 31_449_600),
+        ] {
+            assert_eq!(accept_duration(text), Ok(secs), "{text}");
+        }
+        for text in ["PT1H90M", "P1DT24H", "P366DT0S", "P07D", "P53W", "PT0H60M"] {
+            assert!(accept_duration(text).is_err(), "{text} taken");
+        }
+    }
+
     #[test]
     fn durations_parse_in_the_iso_subset() {
         assert_eq!(parse_duration("PT24H"), Ok(86_400));
