@@ -120,3 +120,40 @@ impl Modify for NoNul {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// Every string a request holds says what it may be: a format, an
+    /// enum or a pattern (`NO_NUL` at least); an answer's strings are left
+    /// as they are.
+    #[test]
+    fn every_string_of_a_request_is_constrained() {
+        let document = serde_json::to_value(super::super::document()).unwrap();
+        let schemas = &document["components"]["schemas"];
+        let password = &schemas["Credentials"]["properties"]["password"];
+        assert_eq!(password["pattern"], super::NO_NUL, "{password}");
+        let invitees = &schemas["HatsCreateGame"]["properties"]["invitees"]["items"];
+        assert_eq!(invitees["pattern"], super::NO_NUL, "{invitees}");
+        let detail = &schemas["Problem"]["properties"]["detail"];
+        assert!(detail.get("pattern").is_none(), "{detail}");
+        let mut parameters = 0;
+        for item in document["paths"].as_object().unwrap().values() {
+            for operation in item.as_object().unwrap().values() {
+                for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                    let schema = &parameter["schema"];
+                    if schema["type"] == "string" {
+                        parameters += 1;
+                        let said = ["format", "enum", "pattern"]
+                            .iter()
+                            .any(|key| schema.get(*key).is_some());
+                        assert!(said, "{parameter}");
+                    }
+                }
+            }
+        }
+        assert!(parameters > 10, "{parameters}");
+        assert!(matches!(schemas["TimeZone"]["enum"], Value::Array(ref zones) if zones.len() > 400));
+    }
+}

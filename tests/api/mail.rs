@@ -1139,3 +1139,21 @@ async fn a_replayed_reply_is_answered_once_a_turn_and_refusals_are_limited_per_s
         1
     );
 }
+
+/// Every time zone name the document lists (`TimeZone`) is one PostgreSQL
+/// knows, since the digest asks it for the hour there.
+#[actix_web::test]
+async fn every_listed_time_zone_is_known_to_postgresql() {
+    let app = TestApp::spawn().await;
+    let listed: Vec<&str> = hatstand::mail::addresses::time_zones().collect();
+    assert!(listed.len() > 400, "{}", listed.len());
+    assert!(listed.contains(&"Europe/Paris") && listed.contains(&"UTC"));
+    let names: Vec<String> = listed.iter().map(|name| format!("'{name}'")).collect();
+    let known = app
+        .count(&format!(
+            "pg_timezone_names WHERE name IN ({})",
+            names.join(",")
+        ))
+        .await;
+    assert_eq!(known, i64::try_from(listed.len()).unwrap());
+}
