@@ -106,10 +106,13 @@ pub async fn state_at(
     let loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
     if !(1..=loaded.game.version).contains(&at) {
-        return Err(Failure::new(ErrorCode::NoSuchVersion, format!(
-            "at must be between 1 and the game's version {}",
-            loaded.game.version
-        )));
+        return Err(Failure::new(
+            ErrorCode::NoSuchVersion,
+            format!(
+                "at must be between 1 and the game's version {}",
+                loaded.game.version
+            ),
+        ));
     }
     let events = super::archive::events(&mut conn, &loaded.game, 0, at, at).await?;
     drop(conn);

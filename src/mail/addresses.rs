@@ -58,7 +58,6 @@ pub enum Mode {
 /// When a reminder is sent: a `Mode` but `digest`.
 #[derive(ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
 pub enum ReminderMode {
     /// As soon as it happens.
     Immediately,
@@ -293,14 +292,12 @@ pub async fn confirm(
     let (Some(hash), Some(expires)) = (&row.code_hash, row.code_expires_at) else {
         return Err(Failure::new(
             ErrorCode::WrongCode,
-            
             "no code is pending; set the address again",
         ));
     };
     if row.code_attempts >= MAX_CODE_ATTEMPTS || expires < Utc::now() {
         return Err(Failure::new(
             ErrorCode::WrongCode,
-            
             "the code has expired or was tried too often; set the address again for a new one",
         ));
     }
@@ -308,7 +305,6 @@ pub async fn confirm(
     if code_hash(caller.user_id, given.code.trim()) != *hash {
         return Err(Failure::new(
             ErrorCode::WrongCode,
-            
             "that is not the code mailed to the address",
         ));
     }

@@ -154,6 +154,8 @@ mod tests {
             }
         }
         assert!(parameters > 10, "{parameters}");
-        assert!(matches!(schemas["TimeZone"]["enum"], Value::Array(ref zones) if zones.len() > 400));
+        assert!(
+            matches!(schemas["TimeZone"]["enum"], Value::Array(ref zones) if zones.len() > 400)
+        );
     }
 }

@@ -46,7 +46,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
     match code {
         C::BadRequest => StatusCode::BAD_REQUEST,
         C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
-        C::WrongPassword | C::WrongCode | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
+        C::WrongPassword | C::WrongCode | C::NotAPlayer | C::Forbidden | C::NotInvited => {
+            StatusCode::FORBIDDEN
+        }
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -113,9 +115,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::UnknownRulesVersion
         | C::UnknownBotLevel
         | C::NoSuchSeat
-        | C::NoSuchVersion => {
-            "Unprocessable request"
-        }
+        | C::NoSuchVersion => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",
