@@ -145,7 +145,8 @@ impl PartialSchema for TimeZone {
         ObjectBuilder::new()
             .schema_type(SchemaType::Type(Type::String))
             .description(Some(
-                "An IANA time zone name (a zone of IANA's `zone.tab`, or `UTC`).",
+                "An IANA time zone name: a zone of IANA's `zone.tab`, `UTC`, or an older name \
+                 browsers still give (`Asia/Calcutta`).",
             ))
             .enum_values(Some(time_zones()))
             .into()
