@@ -95,7 +95,7 @@ pub struct StateAt {
 ///
 /// # Errors
 /// `not_found`, `no_such_version` when `at` is past the game's version
-/// (below 1 it is a `bad_request` of the route).
+/// (below 1, `bad_request`).
 pub async fn state_at(
     state: &Context,
     user: Option<Uuid>,
@@ -105,7 +105,13 @@ pub async fn state_at(
     let mut conn = state.pool.get().await?;
     let loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
-    if !(1..=loaded.game.version).contains(&at) {
+    if at < 1 {
+        return Err(Failure::bad_request(format!(
+            "at must be between 1 and the game's version {}",
+            loaded.game.version
+        )));
+    }
+    if at > loaded.game.version {
         return Err(Failure::new(
             ErrorCode::NoSuchVersion,
             format!(

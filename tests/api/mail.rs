@@ -232,7 +232,7 @@ pub(crate) async fn confirmed_address(
             &json!({"code": "00000000x"}),
         )
         .await;
-    wrong.assert_problem(400, "bad_request");
+    wrong.assert_problem(403, "wrong_code");
     let confirmed = app
         .post(
             "/v1/me/email/confirm",
