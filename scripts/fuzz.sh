@@ -44,7 +44,7 @@ for path in doc["paths"].values():
 json.dump(doc, open(sys.argv[1], "w"))
 PY
 # FUZZ_CHECKS=all runs every check, with the exceptions (and their reasons)
-# in scripts/schemathesis.toml; a check named on the command line would
+# in scripts/schemathesis.toml (FUZZ_CONFIG names another file); a check named on the command line would
 # override those, so none is named then.
 checks=(--checks "${FUZZ_CHECKS:-not_a_server_error}")
 if [ "${FUZZ_CHECKS:-}" = all ]; then checks=(); fi
