@@ -41,6 +41,9 @@ error_codes! {
     RefreshTokenReused = "refresh_token_reused",
     /// A password change with the wrong current password.
     WrongPassword = "wrong_password",
+    /// An email confirmation code that is not the one mailed, has expired or
+    /// was tried too often, or none is pending: set the address again.
+    WrongCode = "wrong_code",
     /// Acting in a game the caller has no seat in.
     NotAPlayer = "not_a_player",
     /// Anything else the caller may not do.
@@ -104,6 +107,10 @@ error_codes! {
     UnknownRulesVersion = "unknown_rules_version",
     /// A bot level that does not exist (levels: `random`, `greedy`, `ismcts`).
     UnknownBotLevel = "unknown_bot_level",
+    /// A seat the game does not have (seat 4 of a game of 3).
+    NoSuchSeat = "no_such_seat",
+    /// A version the game has not reached (`at` past its version).
+    NoSuchVersion = "no_such_version",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
     /// An account that has played cannot become a bot account (or is one already).

@@ -39,7 +39,14 @@ from hatstand_client.models import (
     TopHatsAuditDocument,
     CommandRequest,
     CommandResponse,
-    CreateGame,
+    GoatheadCreateGame,
+    GoatheadCreateGameRuleset,
+    HatsCreateGame,
+    HatsCreateGameRuleset,
+    HatTrickCreateGame,
+    HatTrickCreateGameRuleset,
+    TopHatsCreateGame,
+    TopHatsCreateGameRuleset,
     GoatheadGameOptions,
     HatsGameOptions,
     HatTrickGameOptions,
@@ -62,12 +69,21 @@ from hatstand_client.models import (
 
 BASE = sys.argv[1]
 # The smallest table of each ruleset, with short games where the ruleset
-# has a length option.
+# has a length option: a request to create a game is its ruleset's class,
+# whose options are that ruleset's.
 TABLES = [
-    (RulesetId.HATS, 2, HatsGameOptions(turn_timeout="PT24H")),
-    (RulesetId.GOATHEAD, 3, GoatheadGameOptions(rounds=1)),
-    (RulesetId.HAT_TRICK, 2, HatTrickGameOptions(rounds=2)),
-    (RulesetId.TOP_HATS, 2, TopHatsGameOptions()),
+    (RulesetId.HATS, HatsCreateGame(
+        ruleset=HatsCreateGameRuleset.HATS, players=2,
+        options=HatsGameOptions(turn_timeout="PT24H"))),
+    (RulesetId.GOATHEAD, GoatheadCreateGame(
+        ruleset=GoatheadCreateGameRuleset.GOATHEAD, players=3,
+        options=GoatheadGameOptions(rounds=1))),
+    (RulesetId.HAT_TRICK, HatTrickCreateGame(
+        ruleset=HatTrickCreateGameRuleset.HAT_TRICK, players=2,
+        options=HatTrickGameOptions(rounds=2))),
+    (RulesetId.TOP_HATS, TopHatsCreateGame(
+        ruleset=TopHatsCreateGameRuleset.TOP_HATS, players=2,
+        options=TopHatsGameOptions())),
 ]
 chooser = random.Random(1)
 # A game is typed by its ruleset: each class holds that ruleset's view,
@@ -117,13 +133,8 @@ def player(name: str) -> AuthenticatedClient:
     return AuthenticatedClient(base_url=BASE, token=token.access_token)
 
 
-def play(ruleset: RulesetId, players: int, options, run: int) -> None:
-    clients = [player(f"{ruleset.value}-{run}-{seat}") for seat in range(players)]
-    request = CreateGame(
-        ruleset=ruleset,
-        players=players,
-        options=options,
-    )
+def play(ruleset: RulesetId, request, run: int) -> None:
+    clients = [player(f"{ruleset.value}-{run}-{seat}") for seat in range(request.players)]
     game = create_game.sync(client=clients[0], body=request)
     assert isinstance(game, GAMES[ruleset]), game
     for client in clients[1:]:
@@ -166,12 +177,12 @@ def play(ruleset: RulesetId, players: int, options, run: int) -> None:
     assert all(kind.startswith(("ServerEvent", "HatsEventView", "GoatheadEventView",
                                 "HatTrickEventView", "TopHatsEventView"))
                for kind in kinds), kinds
-    print(f"{ruleset.value}: {players} players, {commands} commands, finished, audit of {len(audit.events)} events, feed typed as {len(kinds)} event classes")
+    print(f"{ruleset.value}: {request.players} players, {commands} commands, finished, audit of {len(audit.events)} events, feed typed as {len(kinds)} event classes")
 
 
 def abandoned() -> None:
     creator = player("abandoning-creator")
-    game = create_game.sync(client=creator, body=CreateGame(ruleset=RulesetId.HATS, players=2))
+    game = create_game.sync(client=creator, body=HatsCreateGame(ruleset=HatsCreateGameRuleset.HATS, players=2))
     assert isinstance(game, HatsGame), game
     cancelled = cancel_game.sync(id=game.id, client=creator)
     assert isinstance(cancelled, HatsGame) and cancelled.status == GameStatus.ABANDONED
@@ -183,7 +194,7 @@ def abandoned() -> None:
     print("abandoned: audit read, final_state null")
 
 
-for run, (ruleset, players, options) in enumerate(TABLES):
-    play(ruleset, players, options, run)
+for run, (ruleset, request) in enumerate(TABLES):
+    play(ruleset, request, run)
 abandoned()
 print("client-check: 4 rulesets played to the end, 1 abandoned audit read")

@@ -100,7 +100,8 @@ pub struct StateAt {
 /// every hand and hidden card shown, as its public audit shows them.
 ///
 /// # Errors
-/// `not_found`, `bad_request` when `at` is not between 1 and the version.
+/// `not_found`, `no_such_version` when `at` is past the game's version
+/// (below 1, `bad_request`).
 pub async fn state_at(
     state: &Context,
     user: Option<Uuid>,
@@ -110,11 +111,20 @@ pub async fn state_at(
     let mut conn = state.pool.get().await?;
     let loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
-    if !(1..=loaded.game.version).contains(&at) {
+    if at < 1 {
         return Err(Failure::bad_request(format!(
             "at must be between 1 and the game's version {}",
             loaded.game.version
         )));
+    }
+    if at > loaded.game.version {
+        return Err(Failure::new(
+            ErrorCode::NoSuchVersion,
+            format!(
+                "at must be between 1 and the game's version {}",
+                loaded.game.version
+            ),
+        ));
     }
     let events = super::archive::events(&mut conn, &loaded.game, 0, at, at).await?;
     drop(conn);

@@ -8,10 +8,16 @@
 //! (the level the server plays a timed-out turn at: `random`, the default,
 //! `greedy` or `ismcts`) and `options.humans_only` (no bots may sit).
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use chrono::{DateTime, TimeDelta, Utc};
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 use hatstand_engine::bots::Level;
 
@@ -70,6 +76,177 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
     checked(Some(total), text)
 }
 
+/// The units of a duration after `P`: (unit, the largest number it may
+/// have alone, leading several units, and after a larger unit). A duration
+/// of several units is less than 366 days, and each unit after the first is
+/// below the next larger one (`PT23H59M`, not `PT1H90M`); so the bound of
+/// each is its own and the document's pattern states them all.
+const UNITS: [(char, u64, u64, u64); 4] = [
+    ('D', 366, 365, 0),
+    ('H', 8_784, 8_783, 23),
+    ('M', 527_040, 527_039, 59),
+    ('S', 31_622_400, 31_622_399, 59),
+];
+
+/// The most weeks (`PnW`, alone).
+const MAX_WEEKS: u64 = 52;
+
+/// A regular expression for the numbers `min..=max` (`min` 0 or 1), written
+/// without leading zeros.
+fn numbers(min: u64, max: u64) -> String {
+    let digits: Vec<u64> = max
+        .to_string()
+        .bytes()
+        .map(|b| u64::from(b - b'0'))
+        .collect();
+    let mut alternatives = Vec::new();
+    if min == 0 {
+        alternatives.push("0".to_owned());
+    }
+    for len in 1..digits.len() {
+        alternatives.push(match len {
+            1 => "[1-9]".to_owned(),
+            2 => "[1-9][0-9]".to_owned(),
+            _ => format!("[1-9][0-9]{{{}}}", len - 1),
+        });
+    }
+    for (i, &digit) in digits.iter().enumerate() {
+        let low = u64::from(i == 0);
+        if digit > low {
+            let prefix: String = digits[..i].iter().map(u64::to_string).collect();
+            let class = if digit - 1 == low {
+                low.to_string()
+            } else {
+                format!("[{low}-{}]", digit - 1)
+            };
+            let rest = match digits.len() - i - 1 {
+                0 => String::new(),
+                1 => "[0-9]".to_owned(),
+                n => format!("[0-9]{{{n}}}"),
+            };
+            alternatives.push(format!("{prefix}{class}{rest}"));
+        }
+    }
+    if max > 0 {
+        alternatives.push(max.to_string());
+    }
+    format!("(?:{})", alternatives.join("|"))
+}
+
+/// The pattern of the durations the server takes (`positive`: more than
+/// zero), anchored: `PnW`, or `PnDTnHnMnS` with at least one unit, each
+/// number within its bounds (`UNITS`).
+#[must_use]
+pub fn duration_pattern(positive: bool) -> String {
+    let low = u64::from(positive);
+    let mut forms = vec![format!("{}W", numbers(low, MAX_WEEKS))];
+    for subset in 1..16_u8 {
+        let units: Vec<_> = (0..4)
+            .filter(|i| subset & (1 << i) != 0)
+            .map(|i| UNITS[i])
+            .collect();
+        let bound = |i: usize| match (units.len(), i) {
+            (1, _) => units[i].1,
+            (_, 0) => units[i].2,
+            _ => units[i].3,
+        };
+        // Positive: the first unit that is not zero is unit `first`.
+        let firsts: Vec<Option<usize>> = if positive {
+            (0..units.len()).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for first in firsts {
+            let mut form = String::new();
+            for (i, (unit, ..)) in units.iter().enumerate() {
+                if *unit != 'D' && !form.contains('T') {
+                    form.push('T');
+                }
+                let number = match first {
+                    Some(f) if i < f => "0".to_owned(),
+                    Some(f) if i == f => numbers(1, bound(i)),
+                    _ => numbers(0, bound(i)),
+                };
+                form.push_str(&number);
+                form.push(*unit);
+            }
+            forms.push(form);
+        }
+    }
+    format!("^P(?:{})$", forms.join("|"))
+}
+
+static DURATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&duration_pattern(false)).expect("the duration pattern compiles"));
+
+/// Reads a duration sent to the server: one `duration_pattern` matches,
+/// in seconds. (Stored durations are read by the looser `parse_duration`,
+/// which took every duration ever accepted.)
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn accept_duration(text: &str) -> Result<u64, String> {
+    let secs = parse_duration(text)?;
+    if !DURATION.is_match(text) {
+        return Err(format!(
+            "{text:?} is not a duration the server takes: numbers without leading zeros, \
+             and in a duration of several units less than 366 days with each unit after \
+             the first below the next larger one (P1DT12H, PT1H30M)"
+        ));
+    }
+    Ok(secs)
+}
+
+/// An ISO 8601 duration of at most 366 days, as `accept_duration` takes it.
+pub struct IsoDuration;
+
+/// An `IsoDuration` of at least one second.
+pub struct PositiveDuration;
+
+fn duration_schema(positive: bool) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::Type(Type::String))
+        .description(Some(format!(
+            "An ISO 8601 duration (`PnW` or `PnDTnHnMnS`) of at most 366 days{}: numbers \
+             without leading zeros; a duration of several units is less than 366 days and \
+             each unit after the first is below the next larger one (`P1DT12H`, `PT1H30M`, \
+             `PT36H`, but not `PT1H90M`).",
+            if positive {
+                " and at least one second"
+            } else {
+                ""
+            }
+        )))
+        .pattern(Some(duration_pattern(positive)))
+        .max_length(Some(64))
+        .examples([Value::from("PT12H")])
+        .into()
+}
+
+impl PartialSchema for IsoDuration {
+    fn schema() -> RefOr<Schema> {
+        duration_schema(false)
+    }
+}
+
+impl ToSchema for IsoDuration {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("IsoDuration")
+    }
+}
+
+impl PartialSchema for PositiveDuration {
+    fn schema() -> RefOr<Schema> {
+        duration_schema(true)
+    }
+}
+
+impl ToSchema for PositiveDuration {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("PositiveDuration")
+    }
+}
+
 fn digits(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 12 {
         return None;
@@ -102,11 +279,13 @@ pub enum OnTimeout {
 pub struct ServerOptions {
     /// The time each turn may take (an ISO 8601 duration, e.g. `PT24H`), or none.
     #[serde(default)]
+    #[schema(value_type = Option<PositiveDuration>)]
     pub turn_timeout: Option<String>,
     #[serde(default)]
     pub on_timeout: OnTimeout,
     /// The most vacation each seat may take over the game.
     #[serde(default = "default_max_vacation")]
+    #[schema(value_type = IsoDuration)]
     pub max_vacation: String,
     /// Consecutive timeouts after which the seat is out (`inactive`); 0: never.
     #[serde(default = "default_abandon_after")]
@@ -203,7 +382,7 @@ impl ServerOptions {
         let parsed: ServerOptions = serde_json::from_value(Value::Object(mine))
             .map_err(|e| Failure::invalid_options(format!("options: {e}")))?;
         if let Some(t) = &parsed.turn_timeout {
-            let secs = parse_duration(t)
+            let secs = accept_duration(t)
                 .map_err(|e| Failure::invalid_options(format!("turn_timeout: {e}")))?;
             if secs == 0 {
                 return Err(Failure::invalid_options(
@@ -211,7 +390,7 @@ impl ServerOptions {
                 ));
             }
         }
-        parse_duration(&parsed.max_vacation)
+        accept_duration(&parsed.max_vacation)
             .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
         if parsed.press_revealed_at_end && parsed.talk != Some(crate::talk::TalkMode::Press) {
             return Err(Failure::invalid_options(
@@ -253,6 +432,128 @@ impl ServerOptions {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The rule `duration_pattern` states, written out: what
+    /// `parse_duration` reads, with numbers without leading zeros, and a
+    /// duration of several units under 366 days with each unit after the
+    /// first below the next larger one.
+    fn taken(text: &str) -> Option<u64> {
+        let secs = parse_duration(text).ok()?;
+        let mut units = Vec::new();
+        let mut number = String::new();
+        for c in text.chars().skip(1).filter(|c| *c != 'T') {
+            if c.is_ascii_digit() {
+                number.push(c);
+            } else {
+                units.push((c, number.clone()));
+                number.clear();
+            }
+        }
+        if units.iter().any(|(_, n)| n.len() > 1 && n.starts_with('0')) {
+            return None;
+        }
+        if units.len() > 1 {
+            let below = |unit| match unit {
+                'H' => 24,
+                _ => 60,
+            };
+            let carried = units[1..]
+                .iter()
+                .all(|(unit, n)| n.parse::<u64>().is_ok_and(|n| n < below(*unit)));
+            if secs >= MAX_SECONDS || !carried {
+                return None;
+            }
+        }
+        Some(secs)
+    }
+
+    /// Durations made of every set of units, with numbers at and around
+    /// each bound, and with leading zeros.
+    fn corpus() -> Vec<String> {
+        let numbers = [
+            "0",
+            "00",
+            "1",
+            "01",
+            "9",
+            "23",
+            "24",
+            "52",
+            "53",
+            "59",
+            "60",
+            "365",
+            "366",
+            "367",
+            "8783",
+            "8784",
+            "8785",
+            "527039",
+            "527040",
+            "527041",
+            "31622399",
+            "31622400",
+            "31622401",
+            "0000000000001",
+        ];
+        let mut all: Vec<String> = numbers.iter().map(|n| format!("P{n}W")).collect();
+        all.extend(["P", "PT", "P1DT", "PT1D", "P1W1D", "PT1H1H", "PT1M1H"].map(String::from));
+        for subset in 1..16_u8 {
+            let units: Vec<char> = (0..4)
+                .filter(|i| subset & (1 << i) != 0)
+                .map(|i| UNITS[i].0)
+                .collect();
+            // Each unit once at every number, the others at a few.
+            for (at, _) in units.iter().enumerate() {
+                for number in numbers {
+                    for other in ["0", "1", "23", "59"] {
+                        let mut text = "P".to_owned();
+                        for (i, unit) in units.iter().enumerate() {
+                            if *unit != 'D' && !text.contains('T') {
+                                text.push('T');
+                            }
+                            text.push_str(if i == at { number } else { other });
+                            text.push(*unit);
+                        }
+                        all.push(text);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_duration_pattern_is_the_rule() {
+        let positive = Regex::new(&duration_pattern(true)).unwrap();
+        let corpus = corpus();
+        assert!(corpus.len() > 3000, "{}", corpus.len());
+        let mut accepted = 0;
+        for text in &corpus {
+            let rule = taken(text);
+            assert_eq!(accept_duration(text).ok(), rule, "{text}");
+            assert_eq!(
+                positive.is_match(text),
+                rule.is_some_and(|s| s > 0),
+                "{text}"
+            );
+            accepted += usize::from(rule.is_some());
+        }
+        assert!(accepted > 1000, "{accepted}");
+        for (text, secs) in [
+            ("PT36H", 129_600),
+            ("P366D", 31_622_400),
+            ("PT8784H", 31_622_400),
+            ("P365DT23H59M59S", 31_622_399),
+            ("PT8783H59M59S", 31_622_399),
+            ("P52W", 31_449_600),
+        ] {
+            assert_eq!(accept_duration(text), Ok(secs), "{text}");
+        }
+        for text in ["PT1H90M", "P1DT24H", "P366DT0S", "P07D", "P53W", "PT0H60M"] {
+            assert!(accept_duration(text).is_err(), "{text} taken");
+        }
+    }
 
     #[test]
     fn durations_parse_in_the_iso_subset() {

@@ -75,10 +75,10 @@ pub fn take_seat(
     let taken = |s: i16| loaded.seats.iter().any(|row| row.seat == s);
     let seat = match wanted {
         Some(s) if i16::from(s) >= players => {
-            return Err(Failure::bad_request(format!(
-                "seat {s} does not exist: seats are 0 to {}",
-                players - 1
-            )));
+            return Err(Failure::new(
+                ErrorCode::NoSuchSeat,
+                format!("seat {s} does not exist: seats are 0 to {}", players - 1),
+            ));
         }
         Some(s) if taken(i16::from(s)) => {
             return Err(Failure::new(

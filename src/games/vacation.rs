@@ -11,7 +11,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::clock::parse_duration;
+use super::clock::{PositiveDuration, accept_duration};
 use super::leave::{Leave, change};
 use super::projection::Game;
 use super::step::Step;
@@ -25,11 +25,8 @@ use crate::record::server_event::{SeatVacation, ServerEvent};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VacationRequest {
-    /// ISO 8601 duration (`PnDTnHnMnS`), e.g. `PT12H`.
-    #[schema(
-        example = "PT12H",
-        pattern = "^P(?:[0-9]{1,9}W|(?=[0-9]|T[0-9])(?:[0-9]{1,9}D)?(?:T(?=[0-9])(?:[0-9]{1,9}H)?(?:[0-9]{1,9}M)?(?:[0-9]{1,9}S)?)?)$"
-    )]
+    /// How long: an ISO 8601 duration of at least one second, e.g. `PT12H`.
+    #[schema(value_type = PositiveDuration)]
     pub duration: String,
 }
 
@@ -46,7 +43,7 @@ pub async fn vacation(
     id: Uuid,
     request: &VacationRequest,
 ) -> Result<Game, Failure> {
-    let secs = parse_duration(&request.duration).map_err(Failure::bad_request)?;
+    let secs = accept_duration(&request.duration).map_err(Failure::bad_request)?;
     if secs == 0 {
         return Err(Failure::bad_request("a vacation lasts at least one second"));
     }

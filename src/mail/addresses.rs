@@ -22,7 +22,9 @@ use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::{PartialSchema, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::Caller;
@@ -49,6 +51,16 @@ pub enum Mode {
     Immediately,
     /// In the daily digest.
     Digest,
+    /// Not at all.
+    Never,
+}
+
+/// When a reminder is sent: a `Mode` but `digest`.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReminderMode {
+    /// As soon as it happens.
+    Immediately,
     /// Not at all.
     Never,
 }
@@ -89,7 +101,7 @@ pub struct EmailSettings {
 #[serde(deny_unknown_fields)]
 pub struct NewAddress {
     /// At most 254 characters.
-    #[schema(example = "ada@example.com")]
+    #[schema(example = "ada@example.com", format = Email, max_length = 254)]
     pub address: String,
 }
 
@@ -106,14 +118,45 @@ pub struct Confirmation {
 #[serde(deny_unknown_fields)]
 pub struct PreferenceChange {
     pub your_turn: Option<Mode>,
+    /// `immediately` or `never` (a reminder is never put off to a digest).
+    #[schema(value_type = Option<ReminderMode>)]
     pub reminder: Option<Mode>,
     pub invited: Option<Mode>,
     pub game_finished: Option<Mode>,
     pub talk: Option<Mode>,
     #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
+    #[schema(value_type = Option<TimeZone>)]
     pub time_zone: Option<String>,
 }
+
+/// The time zone names a player may choose, one a line after the comments.
+const TIME_ZONE_LIST: &str = include_str!("time_zones.txt");
+
+/// The time zone names a player may choose (`time_zones.txt`).
+pub fn time_zones() -> impl Iterator<Item = &'static str> {
+    TIME_ZONE_LIST
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// A time zone name a player may choose.
+pub struct TimeZone;
+
+impl PartialSchema for TimeZone {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::String))
+            .description(Some(
+                "An IANA time zone name: a zone of IANA's `zone.tab`, `UTC`, or an older name \
+                 browsers still give (`Asia/Calcutta`).",
+            ))
+            .enum_values(Some(time_zones()))
+            .into()
+    }
+}
+
+impl ToSchema for TimeZone {}
 
 fn mode_of(preferences: &Value, kind: &str) -> Mode {
     match preferences.get(kind).and_then(Value::as_str) {
@@ -252,18 +295,21 @@ pub async fn confirm(
         return Ok(EmailSettings::from(&row));
     }
     let (Some(hash), Some(expires)) = (&row.code_hash, row.code_expires_at) else {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
             "no code is pending; set the address again",
         ));
     };
     if row.code_attempts >= MAX_CODE_ATTEMPTS || expires < Utc::now() {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
             "the code has expired or was tried too often; set the address again for a new one",
         ));
     }
     mail::count_code_attempt(&mut conn, caller.user_id).await?;
     if code_hash(caller.user_id, given.code.trim()) != *hash {
-        return Err(Failure::bad_request(
+        return Err(Failure::new(
+            ErrorCode::WrongCode,
             "that is not the code mailed to the address",
         ));
     }
@@ -299,8 +345,14 @@ pub async fn change(
     let row = mail::address(&mut conn, caller.user_id)
         .await?
         .ok_or_else(no_address)?;
+    // A new name is one of the list (and known to PostgreSQL, which the
+    // digest asks); the stored one is kept as it is.
+    let listed = change
+        .time_zone
+        .as_deref()
+        .is_none_or(|name| time_zones().any(|known| known == name));
     let time_zone = change.time_zone.unwrap_or(row.time_zone.clone());
-    if time_zone.len() > 64 || !mail::known_time_zone(&mut conn, &time_zone).await? {
+    if !listed || !mail::known_time_zone(&mut conn, &time_zone).await? {
         return Err(Failure::bad_request(format!(
             "{time_zone:?} is not a time zone name (such as Europe/Paris or UTC)"
         )));

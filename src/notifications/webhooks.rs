@@ -53,7 +53,12 @@ pub struct NewWebhook {
     /// 2,048 characters). Unless the server allows it, it may not point to
     /// a loopback, private or link-local address; `https://` receivers must
     /// present a certificate the server trusts.
-    #[schema(example = "https://example.com/hatstand")]
+    #[schema(
+        example = "https://example.com/hatstand",
+        format = "uri",
+        pattern = "^https?://[^/?#@:\\[\\]]",
+        max_length = 2048
+    )]
     pub url: String,
 }
 

@@ -1,10 +1,12 @@
-//! Answers split by ruleset: a game, its audit, a replayed state, a
-//! ruleset's description and the `game_created` event each name their
-//! ruleset, and each becomes a `oneOf` of one schema per ruleset told apart
-//! by that field (`HatsGame`, `HatsAuditDocument`, `HatsStateAt`,
-//! `HatsRulesetInfo`, `HatsGameCreated`, ...), whose parts are that
-//! ruleset's types. A generated client then reads every part of the answer
-//! as its ruleset's type once it has looked at `ruleset`.
+//! Requests and answers split by ruleset: a request to create a game, a
+//! game, its audit, a replayed state, a ruleset's description and the
+//! `game_created` event each name their ruleset, and each becomes a `oneOf`
+//! of one schema per ruleset told apart by that field (`HatsCreateGame`,
+//! `HatsGame`, `HatsAuditDocument`,
+//! `HatsStateAt`, `HatsRulesetInfo`, `HatsGameCreated`, ...), whose parts
+//! are that ruleset's types. A generated client then reads every part of
+//! the answer as its ruleset's type once it has looked at `ruleset`, and a
+//! request's options are checked against its ruleset's.
 
 use utoipa::Modify;
 use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, Object, ObjectBuilder, Schema};
@@ -30,7 +32,17 @@ fn result(prefix: &str) -> RefOr<Schema> {
     any_or_null([of(&format!("{prefix}Result")), of("ForfeitResult")])
 }
 
-const SPLITS: [Split; 5] = [
+const SPLITS: [Split; 6] = [
+    Split {
+        name: "CreateGame",
+        field: "ruleset",
+        parts: |prefix| {
+            vec![(
+                "options",
+                any_or_null([of(&format!("{prefix}GameOptions"))]),
+            )]
+        },
+    },
     Split {
         name: "Game",
         field: "ruleset",
@@ -127,7 +139,7 @@ fn split(components: &mut Components, split: &Split) {
     components.schemas.insert(split.name.to_owned(), union);
 }
 
-/// Splits `Game`, `AuditDocument`, `StateAt`, `RulesetInfo` and
+/// Splits `CreateGame`, `Game`, `AuditDocument`, `StateAt`, `RulesetInfo` and
 /// `GameCreated` by ruleset.
 pub(super) struct ByRuleset;
 

@@ -3,8 +3,9 @@
 //! the committed file differs. What utoipa derives is then finished by
 //! modifiers: the problems every kind of operation answers (`problems`),
 //! the shape of the engines' wire types (`wire`), events a client tells
-//! apart by one field (`events`), answers split by ruleset (`by_ruleset`)
-//! and notifications by kind (`notifications`). Every answer is typed to
+//! apart by one field (`events`), answers split by ruleset (`by_ruleset`),
+//! notifications by kind (`notifications`) and the strings a request holds
+//! without NUL (`strings`). Every answer is typed to
 //! its leaves: a test fails on an object schema that says nothing of its
 //! fields.
 
@@ -20,12 +21,14 @@ mod events;
 mod notifications;
 mod problems;
 mod shape;
+mod strings;
 mod wire;
 
 use by_ruleset::ByRuleset;
 use events::{AuditEvents, EventKinds};
 use notifications::Notifications;
 use problems::CommonProblems;
+use strings::NoNul;
 use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
 
 /// The document's fixed parts; paths and schemas come from the routes.
@@ -100,6 +103,7 @@ fn build() -> utoipa::openapi::OpenApi {
     Examples.modify(&mut api);
     StreamItems.modify(&mut api);
     NotModified.modify(&mut api);
+    NoNul.modify(&mut api);
     api
 }
 

@@ -70,5 +70,5 @@ problems! {
     /// What `get_audit` answers besides the common problems.
     GetAuditProblems { BadRequest: "malformed id", GameNotFinished }
     /// What `get_game_state` answers besides the common problems.
-    GetGameStateProblems { BadRequest: "`at` out of range or missing" }
+    GetGameStateProblems { BadRequest: "`at` missing or below 1", NoSuchVersion }
 }

@@ -13,6 +13,11 @@ use crate::games::command::{self, CommandRequest, CommandResponse, Precondition}
 /// Sends one command. The version the client expects goes in
 /// `expected_version` or `If-Match`; an `Idempotency-Key` makes retries safe
 /// (the same key and body answer the first response and write nothing).
+///
+/// Two rules relate the header to the body, which the schemas cannot say:
+/// at least one of `expected_version` and `If-Match` is sent (else 428
+/// `precondition_required`), and when both are, they name the same version
+/// (else 400 `bad_request`).
 #[utoipa::path(
     operation_id = "send_command", tag = "games",
     params(GamePath, ("If-Match" = Option<String>, Header, nullable = false, description = "The expected version instead of expected_version: quoted (`\"17\"`), or the game's ETag as `get_game` gave it", pattern = r#"^(W/)?"?[0-9]{1,18}(\.[0-9a-f]{16})?"?$"#), ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "1–128 visible ASCII characters, unique per user and game", min_length = 1, max_length = 128, pattern = "^[!-~]{1,128}$")),

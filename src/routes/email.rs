@@ -143,7 +143,7 @@ problems! {
     }
     /// What `confirm_email` answers besides the common problems.
     ConfirmEmailProblems {
-        BadRequest: "a wrong or expired code, or too many tries",
+        WrongCode: "a wrong or expired code, too many tries, or none pending",
         NotFound: "the caller has no address",
         Forbidden: "another account confirmed the address first",
     }

@@ -326,7 +326,8 @@ problems! {
     }
     /// What `add_bot` answers besides the common problems.
     AddBotProblems {
-        BadRequest: "no such seat, malformed body",
+        BadRequest: "malformed body",
+        NoSuchSeat,
         NotAPlayer: "only the game's creator or its players may seat a bot",
         UnknownBotLevel, HumansOnly, GameFull, SeatTaken, GameNotOpen,
     }
@@ -336,7 +337,8 @@ problems! {
     GetGameProblems { BadRequest: "malformed id, a code over 128 characters" }
     /// What `join_game` answers besides the common problems.
     JoinGameProblems {
-        BadRequest: "no such seat, malformed body",
+        BadRequest: "malformed body",
+        NoSuchSeat,
         NotInvited: "a private game, without its code or an invitation",
         GameFull, SeatTaken, AlreadyJoined, GameNotOpen,
     }

@@ -47,6 +47,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         C::BadRequest => StatusCode::BAD_REQUEST,
         C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
         C::WrongPassword
+        | C::WrongCode
         | C::NotAPlayer
         | C::Forbidden
         | C::NotInvited
@@ -79,7 +80,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::UnknownRulesVersion
         | C::UnknownBotLevel
         | C::AudienceNotASeat
-        | C::MessageTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::MessageTooLong
+        | C::NoSuchSeat
+        | C::NoSuchVersion => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -99,6 +102,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::Unauthenticated => "Unauthenticated",
         C::RefreshTokenReused => "Refresh token reused",
         C::WrongPassword => "Wrong password",
+        C::WrongCode => "Wrong code",
         C::NotAPlayer => "Not a player",
         C::Forbidden => "Forbidden",
         C::NotInvited => "Not invited",
@@ -114,9 +118,11 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::IllegalCommand => "Illegal command",
         C::InvalidOptions => "Invalid options",
         C::IdempotencyKeyReused => "Idempotency key reused",
-        C::VacationExceeded | C::UnknownRulesVersion | C::UnknownBotLevel => {
-            "Unprocessable request"
-        }
+        C::VacationExceeded
+        | C::UnknownRulesVersion
+        | C::UnknownBotLevel
+        | C::NoSuchSeat
+        | C::NoSuchVersion => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

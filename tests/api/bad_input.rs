@@ -121,13 +121,16 @@ async fn bad_ids_and_absurd_query_values_are_400() {
         format!("/v1/games/{id}/events?wait=-1"),
         format!("/v1/games/{id}/events?wait=1e9"),
         format!("/v1/games/{id}/state?at=0"),
-        format!("/v1/games/{id}/state?at=999"),
         format!("/v1/games/{id}/state"),
         format!("/v1/games/{id}/state?at=x"),
     ] {
         let reply = app.get(&path, Some(&ann.token)).await;
         reply.assert_problem(400, "bad_request");
     }
+    // A version the game has not reached is well-formed, and refused.
+    app.get(&format!("/v1/games/{id}/state?at=999"), Some(&ann.token))
+        .await
+        .assert_problem(422, "no_such_version");
     app.get("/v1/me/games?turn=yours", Some(&ann.token))
         .await
         .assert_problem(400, "bad_request");

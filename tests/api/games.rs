@@ -228,9 +228,10 @@ async fn joining_errors_have_their_codes_and_write_nothing() {
     join(1, json!({"seat": 0}))
         .await
         .assert_problem(409, "seat_taken");
+    // Seat 2 of a game of 2 is well-formed, and no seat of this game.
     join(1, json!({"seat": 2}))
         .await
-        .assert_problem(400, "bad_request");
+        .assert_problem(422, "no_such_seat");
     join(1, json!({"seat": -1}))
         .await
         .assert_problem(400, "bad_request");

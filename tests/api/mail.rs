@@ -232,7 +232,7 @@ pub(crate) async fn confirmed_address(
             &json!({"code": "00000000x"}),
         )
         .await;
-    wrong.assert_problem(400, "bad_request");
+    wrong.assert_problem(403, "wrong_code");
     let confirmed = app
         .post(
             "/v1/me/email/confirm",
@@ -778,12 +778,12 @@ async fn preferences_digests_reminders_and_one_click_unsubscribe() {
     for _ in 0..5 {
         app.post("/v1/me/email/confirm", token, &json!({"code": "99999999x"}))
             .await
-            .assert_problem(400, "bad_request");
+            .assert_problem(403, "wrong_code");
     }
     let late = app
         .post("/v1/me/email/confirm", token, &json!({"code": code}))
         .await;
-    late.assert_problem(400, "bad_request");
+    late.assert_problem(403, "wrong_code");
     assert!(
         late.body["detail"]
             .as_str()
@@ -1012,7 +1012,7 @@ async fn one_code_a_minute_holds_across_removing_the_address_and_a_code_leaves_t
     let second_code = second.subject().rsplit(' ').next().unwrap().to_owned();
     app.post("/v1/me/email/confirm", token, &json!({"code": code}))
         .await
-        .assert_problem(400, "bad_request");
+        .assert_problem(403, "wrong_code");
     let confirmed = app
         .post("/v1/me/email/confirm", token, &json!({"code": second_code}))
         .await
@@ -1138,4 +1138,36 @@ async fn a_replayed_reply_is_answered_once_a_turn_and_refusals_are_limited_per_s
         app.count("mail_outbox WHERE kind = 'move_accepted'").await,
         1
     );
+}
+
+/// Every time zone the document lists first (`TimeZone`: IANA's zones and
+/// UTC) is one PostgreSQL knows, since the digest asks it for the hour
+/// there; older names follow, known where PostgreSQL's tzdata keeps them.
+#[actix_web::test]
+async fn every_listed_time_zone_is_known_to_postgresql() {
+    let app = TestApp::spawn().await;
+    let listed: Vec<&str> = hatstand::mail::addresses::time_zones().collect();
+    let file = include_str!("../../src/mail/time_zones.txt");
+    let zones: Vec<&str> = file
+        .split("\n# Then")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    assert!(
+        zones.len() > 400 && listed.len() > zones.len(),
+        "{}",
+        zones.len()
+    );
+    assert!(zones.contains(&"Europe/Paris") && zones.contains(&"UTC"));
+    assert!(zones.iter().all(|zone| listed.contains(zone)));
+    let names: Vec<String> = zones.iter().map(|name| format!("'{name}'")).collect();
+    let known = app
+        .count(&format!(
+            "pg_timezone_names WHERE name IN ({})",
+            names.join(",")
+        ))
+        .await;
+    assert_eq!(known, i64::try_from(zones.len()).unwrap());
 }

@@ -17,6 +17,7 @@ pub const MAX_ROUNDS: u8 = 100;
 #[serde(default, deny_unknown_fields)]
 pub struct GoatheadOptions {
     /// Rounds in the match (1–100, default 15).
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
     pub rounds: u8,
     /// Explicit deals: `deals[r]` is dealt in round `r`; later rounds are shuffled.
     pub deals: Vec<Deal>,

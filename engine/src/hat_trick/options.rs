@@ -69,6 +69,7 @@ pub struct Deal {
 #[serde(default, deny_unknown_fields)]
 pub struct HatTrickOptions {
     /// Number of deals (1–60); default one per player.
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 60))]
     pub rounds: Option<u8>,
     /// How trump is chosen.
     pub trump_mode: TrumpMode,
@@ -77,11 +78,30 @@ pub struct HatTrickOptions {
     /// The rule of play when unable to follow suit.
     pub play_rule: PlayRule,
     /// The joker must be played by this trick (3 or 5), if set.
+    #[cfg_attr(feature = "schema", schema(schema_with = joker_by_trick))]
     pub joker_by_trick: Option<u8>,
     /// Remove the joker (4 and 6 players only).
     pub no_joker: bool,
     /// Explicit deals: `deals[r]` is used for deal `r` (0-based).
     pub deals: Vec<Deal>,
+}
+
+/// The schema of `joker_by_trick`: 3, 5 or null.
+#[cfg(feature = "schema")]
+fn joker_by_trick() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+        .enum_values(Some([
+            serde_json::Value::from(3),
+            serde_json::Value::from(5),
+            serde_json::Value::Null,
+        ]))
+        .description(Some(
+            "The joker must be played by this trick (3 or 5), if set.",
+        ))
+        .default(Some(serde_json::Value::Null))
+        .build()
 }
 
 /// Where a deal's trump indicator comes from.

@@ -11,7 +11,8 @@ use crate::ruleset::OptionsError;
 #[serde(default, deny_unknown_fields)]
 pub struct HatsOptions {
     /// The seat that starts (instead of "who most recently ate a cookie");
-    /// seat 0 by default.
+    /// seat 0 by default; below the number of players.
+    #[cfg_attr(feature = "schema", schema(maximum = 3))]
     pub first_seat: u8,
     /// Explicit deals: `deals[0]` is the deal of the game's one round. Empty:
     /// the cards are shuffled from the game's seed.

@@ -21,6 +21,10 @@ pub const QUIET_TURNS_PER_PLAYER: u32 = 50;
 pub struct Options {
     /// Played turns in a row without a removed hat that draw the game
     /// (skipped turns do not count). At least 1.
+    #[cfg_attr(
+        feature = "schema",
+        schema(format = Int64, minimum = 1, maximum = 4_294_967_295_u64)
+    )]
     pub quiet_turn_limit: u32,
     /// A hand-built position: building and placing are skipped and play
     /// starts from it (puzzles and tests).

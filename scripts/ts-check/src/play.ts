@@ -61,12 +61,13 @@ function pick<T>(items: readonly T[]): T {
 }
 
 /** Each ruleset's smallest table, with short games where it has a length
- * option; the options typed as the ruleset's options as they are sent. */
-const tables: { [R in RulesetId]: { players: number; options: Schemas["GameOptions"] } } = {
-  hats: { players: 2, options: { turn_timeout: "PT24H" } satisfies Schemas["HatsGameOptions"] },
-  goathead: { players: 3, options: { rounds: 1 } satisfies Schemas["GoatheadGameOptions"] },
-  "hat-trick": { players: 2, options: { rounds: 2 } satisfies Schemas["HatTrickGameOptions"] },
-  "top-hats": { players: 2, options: {} satisfies Schemas["TopHatsGameOptions"] },
+ * option: a request to create a game, narrowed by its `ruleset` to that
+ * ruleset's request, whose options are the ruleset's options as sent. */
+const tables: { [R in RulesetId]: Extract<Schemas["CreateGame"], { ruleset: R }> } = {
+  hats: { ruleset: "hats", players: 2, options: { turn_timeout: "PT24H" } satisfies Schemas["HatsGameOptions"] },
+  goathead: { ruleset: "goathead", players: 3, options: { rounds: 1 } satisfies Schemas["GoatheadGameOptions"] },
+  "hat-trick": { ruleset: "hat-trick", players: 2, options: { rounds: 2 } satisfies Schemas["HatTrickGameOptions"] },
+  "top-hats": { ruleset: "top-hats", players: 2, options: {} satisfies Schemas["TopHatsGameOptions"] },
 };
 
 /** What a finished game says, read as its ruleset's types. */
@@ -130,7 +131,7 @@ async function play(ruleset: RulesetId, run: number): Promise<void> {
   const token = players[0]?.token;
   if (!creator || token === undefined) return fail("no players");
   const created = await creator.POST("/v1/games", {
-    body: { ruleset, players: table.players, options: table.options },
+    body: table,
   });
   if (!created.data) return fail(`create ${ruleset}`, created.error);
   const id = created.data.id;
