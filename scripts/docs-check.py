@@ -51,12 +51,20 @@ def helps(binary):
         ).stdout
         return out, set(FLAG.findall(out)) | {"--help"}
 
+    def subcommands(out):
+        if "Commands:" not in out:
+            return []
+        listed = out.split("Commands:")[1].split("Options:")[0]
+        return [c for c in re.findall(r"^  ([a-z][a-z-]*)\s", listed, re.M) if c != "help"]
+
     top, top_flags = flags([])
-    commands = re.findall(r"^  ([a-z][a-z-]*)\s", top.split("Commands:")[1].split("Options:")[0], re.M)
     table = {"": top_flags}
-    for command in commands:
-        if command != "help":
-            table[command] = flags([command])[1] | top_flags
+    for command in subcommands(top):
+        out, own = flags([command])
+        table[command] = own | top_flags
+        # One level of nested subcommands (`hatstand log monitor`).
+        for sub in subcommands(out):
+            table[f"{command} {sub}"] = flags([command, sub])[1] | own | top_flags
     return table
 
 
@@ -121,7 +129,9 @@ def command_flags(code, table):
         return None
     words = m.group(1).split()
     command = ""
-    if words and words[0] in table:
+    if len(words) > 1 and f"{words[0]} {words[1]}" in table:
+        command = f"{words[0]} {words[1]}"
+    elif words and words[0] in table:
         command = words[0]
     elif words and re.fullmatch(r"[a-z][a-z-]+", words[0]) and not words[0].startswith("-"):
         return [f"no subcommand `{words[0]}`"]
