@@ -373,7 +373,7 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
             let now = hatstand::record::chain::now();
             let mut archived = 0;
             loop {
-                let n = hatstand::games::archiving::archive_due(
+                let n = hatstand::games::archive_old::archive_due(
                     &pool,
                     now + chrono::TimeDelta::days(1),
                     now,

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use crate::db::retention::Expiring;
 use crate::db::{self, Pool};
-use crate::games::archiving;
+use crate::games::archive_old;
 use crate::retention::{BATCH, BATCH_PAUSE, Retention};
 
 /// Rows deleted by one pass, per kind.
@@ -95,8 +95,8 @@ pub async fn prune(
     // Archiving takes its own connection (and the one above is back in the
     // pool, which may hold only one).
     pruned.archived = drain!(
-        archiving::BATCH,
-        archiving::archive_due(pool, now - retention.archive_after, now)
+        archive_old::BATCH,
+        archive_old::archive_due(pool, now - retention.archive_after, now)
             .await
             .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
             .map_err(|e| e.to_string())

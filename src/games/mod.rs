@@ -5,8 +5,7 @@
 //! stores events, and answers a value or a `Failure`; it knows nothing of
 //! HTTP.
 
-pub mod archive;
-pub mod archiving;
+pub mod archive_old;
 pub mod audit;
 pub mod cancel;
 pub mod clock;
@@ -21,6 +20,7 @@ pub mod log;
 pub mod open_game;
 pub mod projection;
 pub mod read;
+pub mod read_archived;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;

@@ -72,7 +72,7 @@ pub async fn game_as(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<G
         return Ok(None);
     };
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
-        loaded.game.state = crate::games::archive::snapshot(conn, game).await?;
+        loaded.game.state = crate::games::read_archived::snapshot(conn, game).await?;
     }
     crate::games::read::project_stored(&loaded, Some(user)).map(Some)
 }

@@ -324,7 +324,7 @@ async fn an_archived_game_is_served_and_verified_as_before() {
     );
     // … but once it has been over for 30 days it is archived.
     let archive = || {
-        hatstand::games::archiving::archive_due(
+        hatstand::games::archive_old::archive_due(
             &pool,
             Utc::now() + chrono::TimeDelta::days(1),
             Utc::now(),
