@@ -4,19 +4,19 @@
 
 pub mod audit;
 pub mod auth;
-pub mod body;
 pub mod client;
 pub mod commands;
 pub mod email;
 pub mod events;
-pub mod extract;
 pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;
+pub mod request;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
+pub mod strict_json;
 pub mod tags;
 pub mod users;
 
