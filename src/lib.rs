@@ -20,7 +20,6 @@ pub mod record;
 pub mod retention;
 pub mod routes;
 pub mod startup;
-pub mod state;
 pub mod storage;
 pub mod web;
 

@@ -27,7 +27,7 @@ use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
 use crate::routes::problem::ApiError;
 use crate::routes::{self, request};
-use crate::state::AppState;
+use crate::routes::app_state::AppState;
 
 /// Finds (or starts) PostgreSQL, creates the database, migrates it, and
 /// builds the shared state. Also starts the notification listener.

@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::db::sessions;
 use crate::error::Failure;
 use crate::routes::problem::ApiError;
-use crate::state::AppState;
+use crate::routes::app_state::AppState;
 
 /// An authenticated user of a live session.
 #[derive(Debug, Clone)]

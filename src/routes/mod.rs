@@ -2,6 +2,7 @@
 //! (parse, call one application function, map the result), each with its
 //! OpenAPI description beside it.
 
+pub mod app_state;
 pub mod audit;
 pub mod auth;
 pub mod client;
@@ -26,7 +27,7 @@ use actix_web::{HttpResponse, web};
 use utoipa_actix_web::scope;
 use uuid::Uuid;
 
-use crate::state::AppState;
+use crate::routes::app_state::AppState;
 use problem::ApiError;
 
 /// The application state, as a handler takes it.
