@@ -20,7 +20,6 @@ pub mod record;
 pub mod retention;
 pub mod routes;
 pub mod startup;
-pub mod storage;
 pub mod web;
 
 pub use hatstand_engine as engine;

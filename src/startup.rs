@@ -25,9 +25,9 @@ use crate::metrics::{Metrics, requests};
 use crate::notifications::wake::{self, Announcer, Listeners};
 use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
+use crate::routes::app_state::AppState;
 use crate::routes::problem::ApiError;
 use crate::routes::{self, request};
-use crate::routes::app_state::AppState;
 
 /// Finds (or starts) PostgreSQL, creates the database, migrates it, and
 /// builds the shared state. Also starts the notification listener.

@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use crate::db::sessions;
 use crate::error::Failure;
-use crate::routes::problem::ApiError;
 use crate::routes::app_state::AppState;
+use crate::routes::problem::ApiError;
 
 /// An authenticated user of a live session.
 #[derive(Debug, Clone)]
