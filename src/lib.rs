@@ -9,6 +9,7 @@ pub mod db;
 pub mod deadlines;
 pub mod error;
 pub mod games;
+pub mod health;
 pub mod mail;
 pub mod metrics;
 pub mod narration;

@@ -5,6 +5,7 @@
 pub mod app_state;
 pub mod audit;
 pub mod auth;
+pub mod caller;
 pub mod client;
 pub mod commands;
 pub mod email;
