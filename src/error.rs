@@ -40,7 +40,10 @@ impl ErrorCode {
     /// holds the two together).
     #[must_use]
     pub fn is_refusal(self) -> bool {
-        !matches!(self, ErrorCode::Internal | ErrorCode::Unavailable | ErrorCode::Busy)
+        !matches!(
+            self,
+            ErrorCode::Internal | ErrorCode::Unavailable | ErrorCode::Busy
+        )
     }
 }
 

@@ -80,9 +80,14 @@ pub async fn prune(
         }
         // The longest window of a limit is a day (see `docs/limits.md`).
         pruned.limits = i64::try_from(
-            db::throttle::prune(conn, chrono::TimeDelta::days(1), now)
-                .await
-                .map_err(sql)?,
+            db::throttle::prune(
+                conn,
+                chrono::TimeDelta::days(1),
+                chrono::TimeDelta::days(crate::mail::token::REPLY_TTL_DAYS),
+                now,
+            )
+            .await
+            .map_err(sql)?,
         )
         .unwrap_or(i64::MAX);
         pruned.compacted = drain!(

@@ -124,7 +124,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             },
         ));
     }
-    let view_tags = Arc::new(routes::tags::ViewTags::load(&context.pool).await?);
+    let view_tags = Arc::new(routes::tags::ViewTags::load(&context).await?);
     Ok(AppState {
         context,
         pools: Arc::new(pools),

@@ -8,7 +8,7 @@
 
 use uuid::Uuid;
 
-use super::JwtKeys;
+use super::jwt::JwtKeys;
 use super::limits::TokenLimits;
 use crate::db::sessions;
 use crate::db::{Conn, Pool};

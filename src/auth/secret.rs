@@ -1,6 +1,7 @@
-//! The JWT signing secret: from configuration when given; otherwise generated
-//! once and kept in the database, so tokens survive restarts and every server
-//! process of one database signs with the same key.
+//! The server's secrets: the JWT signing secret, from configuration when
+//! given; otherwise generated once and kept in the database, so tokens
+//! survive restarts and every server process of one database signs with the
+//! same key; and the other shared keys (the entity tags'), kept the same way.
 
 use crate::db::{Pool, secrets};
 
@@ -21,4 +22,21 @@ pub async fn signing_secret(pool: &Pool, configured: Option<&str>) -> Result<Vec
         .await
         .map_err(|e| e.to_string())?;
     hex::decode(stored).map_err(|e| format!("stored secret is not hex: {e}"))
+}
+
+/// The 32-byte key stored as `name` (made on first use), shared by every
+/// process of one database so what one makes with it another accepts.
+///
+/// # Errors
+/// When the database cannot be reached, or the stored key is not 32 bytes.
+pub async fn shared_key(pool: &Pool, name: &str) -> Result<[u8; 32], String> {
+    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
+    let mut fresh = [0u8; 32];
+    rand::fill(&mut fresh);
+    let stored = secrets::get_or_insert(&mut conn, name, &hex::encode(fresh))
+        .await
+        .map_err(|e| e.to_string())?;
+    let bytes = hex::decode(stored).map_err(|e| format!("the stored key {name}: {e}"))?;
+    <[u8; 32]>::try_from(bytes.as_slice())
+        .map_err(|_| format!("the stored key {name} is not 32 bytes"))
 }

@@ -426,9 +426,7 @@ const BACKLOG: &str = "SELECT count(*) AS pending,
 ///
 /// # Errors
 /// Database errors.
-pub async fn backlog(
-    conn: &mut AsyncPgConnection,
-) -> diesel::QueryResult<super::webhooks::Backlog> {
+pub async fn backlog(conn: &mut AsyncPgConnection) -> diesel::QueryResult<super::backlog::Backlog> {
     diesel::sql_query(BACKLOG).get_result(conn).await
 }
 

@@ -262,7 +262,11 @@ mod tests {
     #[test]
     fn the_refusals_are_exactly_the_client_errors() {
         for &code in ErrorCode::ALL {
-            assert_eq!(code.is_refusal(), status(code).is_client_error(), "{code:?}");
+            assert_eq!(
+                code.is_refusal(),
+                status(code).is_client_error(),
+                "{code:?}"
+            );
         }
     }
 
