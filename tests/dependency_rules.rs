@@ -82,8 +82,6 @@ const OPEN: &[(&str, &str)] = &[
     // The edge: AppState holds the tag key; the 405 answer reads the document.
     ("src/routes/app_state.rs", "src/routes/tags.rs"),
     ("src/routes/fallback.rs", "src/openapi/mod.rs"),
-    // games/ and bots/: a game's bot seats are created with it.
-    ("src/games/create.rs", "src/bots/seat.rs"),
     // notifications/ tells a game's result in the games' wire type.
     ("src/notifications/mod.rs", "src/games/wire_types.rs"),
     // The engine: two scoring/state pairs.

@@ -7,6 +7,7 @@
 
 pub mod archive_old;
 pub mod audit;
+pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
 pub mod command;

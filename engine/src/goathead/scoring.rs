@@ -256,4 +256,3 @@ pub fn winners(scores: &[i32]) -> Vec<Seat> {
         .map(seat)
         .collect()
 }
-

@@ -72,4 +72,3 @@ pub fn winners(mode: Mode, totals: &[i32]) -> Vec<Seat> {
         .map(seat)
         .collect()
 }
-

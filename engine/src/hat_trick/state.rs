@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::cards::Trump;
 use super::cards::{Card, Hand, Suit};
 use super::options::{HatTrickOptions, Table};
-pub use super::cards::Trump;
 use super::scoring::RoundResult;
 use crate::ruleset::{Seat, seat};
 
