@@ -20,17 +20,16 @@ use std::time::Duration;
 
 use diesel_async::AsyncConnection;
 use hatstand_engine::bots::Level;
-use hatstand_engine::with_ruleset;
 use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::context::Context;
 use crate::db::bots::{self, BotTurn};
 use crate::db::games;
-use crate::db::notifications::Noted;
 use crate::error::Failure;
-use crate::games::command::{CommandRequest, Precondition, append_finished, decide};
-use crate::games::{committed, kind_of, status};
+use crate::games::advance::{Move, advance, committed};
+use crate::games::command::{CommandRequest, Precondition};
+use crate::games::status;
 
 /// The most waiting turns one round looks at.
 const BATCH: i64 = 16;
@@ -145,19 +144,19 @@ async fn play_turn(ctx: &Context, turn: &BotTurn, budget: Duration) -> Result<bo
                 expected: game.version,
                 via_if_match: false,
             };
-            let kind = kind_of(game)?;
-            let decided =
-                with_ruleset!(kind, |R| decide::<R>(&loaded, &bot, &request, precondition))?;
-            let version = decided.response.version;
-            let told: Option<Vec<Noted>> =
-                append_finished(conn, game.version, &decided.finished, None).await?;
-            Ok(told.map(|told| (version, told, loaded)))
+            let step = Move::Command {
+                by: &bot,
+                request: &request,
+                precondition,
+            };
+            Ok(advance(conn, &loaded, step, None).await?.ok())
         })
         .await?;
-    let Some((version, told, loaded)) = done else {
+    let Some(advanced) = done else {
         return Ok(false);
     };
+    let version = advanced.version;
     tracing::debug!(version, "a bot moved");
-    committed(ctx, &loaded, version, &told);
+    committed(&ctx.announcer, &advanced);
     Ok(true)
 }

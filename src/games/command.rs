@@ -9,21 +9,20 @@
 //! Between the two, the engine decides in memory. A lost race writes nothing
 //! and answers `version_conflict`.
 
-use hatstand_engine::{Ruleset, with_ruleset};
+use hatstand_engine::Ruleset;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::advance::{Keep, Lost, Move, advance, committed};
 use super::events::{EventOut, redact_one};
-use super::kind_of;
 use super::projection::{Game, project};
 use super::step::{Finished, Step};
 use crate::auth::{Caller, Claimed};
 use crate::context::Context;
 use crate::db::Conn;
-use crate::db::errors::is_unique_violation;
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::error::Failure;
 use crate::record::canonical::canonical_json;
@@ -171,17 +170,13 @@ pub async fn submit(
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
     let loaded = loaded.ok_or_else(super::no_such_game)?;
-    apply(
-        state,
-        &mut conn,
-        caller,
-        loaded,
+    let attempt = Attempt {
         request,
         precondition,
-        idempotency_key,
+        key: idempotency_key,
         hash,
-    )
-    .await
+    };
+    attempt.run(state, &mut conn, caller, loaded).await
 }
 
 /// Applies a command of `caller`, a user the server vouches for some other
@@ -204,100 +199,89 @@ pub async fn submit_as(
     let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
         .await?
         .ok_or_else(super::no_such_game)?;
-    apply(
-        state,
-        &mut conn,
-        caller,
-        loaded,
+    let attempt = Attempt {
         request,
         precondition,
-        idempotency_key,
+        key: idempotency_key,
         hash,
-    )
-    .await
+    };
+    attempt.run(state, &mut conn, caller, loaded).await
 }
 
-/// The command path from the loaded game on: replay a stored answer, or
-/// decide and append.
-#[allow(clippy::too_many_arguments)]
-async fn apply(
-    state: &Context,
-    conn: &mut Conn,
-    caller: &Caller,
-    mut loaded: LoadedGame,
+/// A command as its request asked: what it plays, against which version,
+/// under which idempotency key (and the request's hash, when keyed).
+struct Attempt<'a> {
     request: CommandRequest,
     precondition: Precondition,
-    idempotency_key: Option<&str>,
+    key: Option<&'a str>,
     hash: Option<String>,
-) -> Result<Outcome, Failure> {
-    let id = loaded.game.id;
-    let now = crate::record::chain::now();
-    if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
-        && state.retention.key_expired(stored.created_at, now)
-    {
-        // An expired key is a new request: its old answer goes first.
-        games::forget_expired_key(
-            conn,
-            id,
-            caller.user_id,
-            key,
-            now - state.retention.idempotency,
-        )
-        .await?;
-        loaded.idempotent = None;
-    }
-    if let Some(stored) = replay_stored(&loaded, caller.user_id, hash.as_deref())? {
-        return Ok(stored);
-    }
-    let kind = kind_of(&loaded.game)?;
-    let decided = with_ruleset!(kind, |R| decide::<R>(
-        &loaded,
-        caller,
-        &request,
-        precondition
-    ))?;
-    let body = serde_json::to_string(&decided.response).map_err(Failure::internal)?;
-    let remember = idempotency_key
-        .zip(hash.as_deref())
-        .map(|(key, hash)| Remember {
+}
+
+impl Attempt<'_> {
+    /// The command path from the loaded game on: replay a stored answer,
+    /// or advance the game (`advance`) and answer.
+    async fn run(
+        &self,
+        state: &Context,
+        conn: &mut Conn,
+        caller: &Caller,
+        mut loaded: LoadedGame,
+    ) -> Result<Outcome, Failure> {
+        let id = loaded.game.id;
+        let hash = self.hash.as_deref();
+        let now = crate::record::chain::now();
+        if let (Some(stored), Some(key)) = (&loaded.idempotent, self.key)
+            && state.retention.key_expired(stored.created_at, now)
+        {
+            // An expired key is a new request: its old answer goes first.
+            games::forget_expired_key(
+                conn,
+                id,
+                caller.user_id,
+                key,
+                now - state.retention.idempotency,
+            )
+            .await?;
+            loaded.idempotent = None;
+        }
+        if let Some(stored) = replay_stored(&loaded, caller.user_id, hash)? {
+            return Ok(stored);
+        }
+        let step = Move::Command {
+            by: caller,
+            request: &self.request,
+            precondition: self.precondition,
+        };
+        let keep = self.key.zip(hash).map(|(key, request_hash)| Keep {
             user: caller.user_id,
             key,
-            request_hash: hash,
-            status: 200,
-            body: &body,
+            request_hash,
         });
-    let applied = append_finished(
-        conn,
-        loaded.game.version,
-        &decided.finished,
-        remember.as_ref(),
-    )
-    .await;
-    match applied {
-        Ok(Some(told)) => {
-            super::committed(state, &loaded, decided.response.version, &told);
-            state.metrics.command_accepted(&loaded.game.ruleset);
-            Ok(Outcome {
-                version: decided.response.version,
-                body: body.into_bytes(),
-                seat: loaded.seat_of(caller.user_id),
-                replayed: false,
-            })
-        }
-        Err(e) if !is_unique_violation(&e) => Err(e.into()),
-        Ok(None) | Err(_) => {
-            // Lost a race: perhaps to a twin of this very request.
-            let now = games::load(conn, id, Some(caller.user_id), idempotency_key)
-                .await?
-                .ok_or_else(super::no_such_game)?;
-            if let Some(stored) = replay_stored(&now, caller.user_id, hash.as_deref())? {
-                return Ok(stored);
+        match advance(conn, &loaded, step, keep).await? {
+            Ok(advanced) => {
+                committed(&state.announcer, &advanced);
+                state.metrics.command_accepted(&loaded.game.ruleset);
+                Ok(Outcome {
+                    version: advanced.version,
+                    body: advanced.answer.unwrap_or_default().into_bytes(),
+                    seat: loaded.seat_of(caller.user_id),
+                    replayed: false,
+                })
             }
-            Err(Failure::version_conflict(
-                now.game.version,
-                precondition.expected,
-                precondition.via_if_match,
-            ))
+            Err(Lost) => {
+                // Lost a race: perhaps to a twin of this very request.
+                let now = games::load(conn, id, Some(caller.user_id), self.key)
+                    .await?
+                    .ok_or_else(super::no_such_game)?;
+                if let Some(stored) = replay_stored(&now, caller.user_id, hash)? {
+                    return Ok(stored);
+                }
+                Err(Failure::version_conflict(
+                    now.game.version,
+                    self.precondition.expected,
+                    self.precondition.via_if_match,
+                ))
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 //! stores events, and answers a value or a `Failure`; it knows nothing of
 //! HTTP.
 
+pub mod advance;
 pub mod archive_old;
 pub mod audit;
 pub mod bot_seats;
