@@ -161,7 +161,7 @@ pub async fn submit(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
+    let attempt = Attempt::new(id, request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let token = claimed.unchecked();
     let loaded =
@@ -170,12 +170,6 @@ pub async fn submit(
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
     let loaded = loaded.ok_or_else(super::no_such_game)?;
-    let attempt = Attempt {
-        request,
-        precondition,
-        key: idempotency_key,
-        hash,
-    };
     attempt.run(state, &mut conn, caller, loaded).await
 }
 
@@ -194,17 +188,11 @@ pub async fn submit_as(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
+    let attempt = Attempt::new(id, request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
         .await?
         .ok_or_else(super::no_such_game)?;
-    let attempt = Attempt {
-        request,
-        precondition,
-        key: idempotency_key,
-        hash,
-    };
     attempt.run(state, &mut conn, caller, loaded).await
 }
 
@@ -217,7 +205,23 @@ struct Attempt<'a> {
     hash: Option<String>,
 }
 
-impl Attempt<'_> {
+impl<'a> Attempt<'a> {
+    /// The attempt of `request` to game `id`, its key checked first.
+    fn new(
+        id: Uuid,
+        request: CommandRequest,
+        precondition: Precondition,
+        key: Option<&'a str>,
+    ) -> Result<Self, Failure> {
+        let hash = keyed_hash(id, &request, precondition, key)?;
+        Ok(Attempt {
+            request,
+            precondition,
+            key,
+            hash,
+        })
+    }
+
     /// The command path from the loaded game on: replay a stored answer,
     /// or advance the game (`advance`) and answer.
     async fn run(

@@ -30,9 +30,15 @@ use crate::context::Context;
 use crate::db::errors::unknown_user;
 use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
+use crate::notifications::kind::Kind;
 
-/// The kinds of mail a user chooses about.
-pub const KINDS: [&str; 4] = ["your_turn", "reminder", "invited", "game_finished"];
+/// The kinds of mail a user chooses about, as stored in their preferences.
+pub const KINDS: [&str; 4] = [
+    Kind::CHOSEN[0].as_str(),
+    Kind::CHOSEN[1].as_str(),
+    Kind::CHOSEN[2].as_str(),
+    Kind::CHOSEN[3].as_str(),
+];
 /// Tries at one code.
 pub const MAX_CODE_ATTEMPTS: i32 = 5;
 /// How long a code is good for.
@@ -127,10 +133,10 @@ impl From<&AddressRow> for EmailSettings {
             address: row.address.clone(),
             confirmed: row.confirmed_at.is_some(),
             preferences: Preferences {
-                your_turn: mode_of(p, "your_turn"),
-                reminder: mode_of(p, "reminder"),
-                invited: mode_of(p, "invited"),
-                game_finished: mode_of(p, "game_finished"),
+                your_turn: mode_of(p, Kind::YourTurn.as_str()),
+                reminder: mode_of(p, Kind::Reminder.as_str()),
+                invited: mode_of(p, Kind::Invited.as_str()),
+                game_finished: mode_of(p, Kind::GameFinished.as_str()),
             },
             digest_hour: u8::try_from(row.digest_hour).unwrap_or(8),
             time_zone: row.time_zone.clone(),
@@ -303,10 +309,10 @@ pub async fn change(
     }
     let mut preferences = row.preferences.as_object().cloned().unwrap_or_default();
     let changes = [
-        ("your_turn", change.your_turn),
-        ("reminder", change.reminder),
-        ("invited", change.invited),
-        ("game_finished", change.game_finished),
+        (Kind::YourTurn.as_str(), change.your_turn),
+        (Kind::Reminder.as_str(), change.reminder),
+        (Kind::Invited.as_str(), change.invited),
+        (Kind::GameFinished.as_str(), change.game_finished),
     ];
     for (kind, mode) in changes {
         if let Some(mode) = mode {
