@@ -63,9 +63,8 @@ struct Tree {
 
 /// The imports that still break a rule: (from file, to file or crate).
 const OPEN: &[(&str, &str)] = &[
-    // Diesel outside db/: a type, an extension, and the bench's fixtures.
-    ("src/games/command.rs", "diesel"),
-    ("src/mail/addresses.rs", "diesel"),
+    // Diesel outside db/: a result type, an error, and the bench's fixtures.
+    ("src/games/advance.rs", "diesel"),
     ("src/pruner.rs", "diesel"),
     ("src/tools/bench.rs", "diesel"),
     ("src/tools/bench/grow.rs", "diesel"),

@@ -7,7 +7,7 @@
 //!    worker holds is skipped, so no two processes play one turn;
 //! 2. the bot thinks on a blocking thread (at most one thinker per core)
 //!    within its budget (`--bot-budget-ms`), shown its seat's view only;
-//! 3. its command goes through the command path (`games::command::decide`:
+//! 3. its command goes through the command path (`games::advance`:
 //!    the same checks, engine decision and autoplay of out seats as a
 //!    player's request) and is appended with the version guard, the bot as
 //!    the actor.

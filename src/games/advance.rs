@@ -17,17 +17,20 @@
 //! its caller keeps only what is its own (which games are due, which seat
 //! it plays, what it answers).
 
+use hatstand_engine::Ruleset;
 use hatstand_engine::bots::BotRules;
 use hatstand_engine::with_ruleset;
 use uuid::Uuid;
 
-use super::command::{CommandRequest, Decided, Precondition, append_finished, decide};
+use super::command_wire::{CommandRequest, CommandResponse, Precondition};
+use super::events::redact_one;
 use super::kind_of;
+use super::projection::project;
 use super::step::{Finished, Step};
 use crate::auth::Caller;
 use crate::db::Conn;
 use crate::db::errors::is_unique_violation;
-use crate::db::games::{LoadedGame, Remember};
+use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::db::notifications::Noted;
 use crate::error::Failure;
 use crate::notifications::wake::Announcer;
@@ -164,4 +167,96 @@ fn time_out<R: BotRules>(loaded: &LoadedGame) -> Result<Finished, Failure> {
     let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
     step.time_out()?;
     step.finish()
+}
+
+/// A step finished and projected for its caller.
+pub struct Decided {
+    pub response: CommandResponse,
+    pub finished: Finished,
+}
+
+/// The pure middle of the command path: checks, engine decision, the
+/// server's autoplay for seats that are out, new events, new snapshot and
+/// the caller's response.
+pub fn decide<R: Ruleset>(
+    loaded: &LoadedGame,
+    caller: &Caller,
+    request: &CommandRequest,
+    precondition: Precondition,
+) -> Result<Decided, Failure> {
+    let game = &loaded.game;
+    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
+    let my_seat = loaded
+        .seat_of(caller.user_id)
+        .ok_or_else(Failure::not_a_player)?;
+    if precondition.expected != game.version {
+        return Err(Failure::version_conflict(
+            game.version,
+            precondition.expected,
+            precondition.via_if_match,
+        ));
+    }
+    if !step.to_act().contains(&my_seat) {
+        return Err(Failure::not_your_turn(
+            "the game is not waiting for your seat",
+        ));
+    }
+    let command: R::Command = serde_json::from_value(request.command.clone())
+        .map_err(|e| Failure::bad_request(format!("not a {} command: {e}", R::ID)))?;
+    step.command(my_seat, &command, Some(caller.user_id))?;
+    step.settle()?;
+    respond::<R>(step, Some(my_seat))
+}
+
+/// Finishes a step and projects it for `my_seat`.
+///
+/// # Errors
+/// `internal`.
+pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
+    let engine_state = step.state.clone();
+    let finished = step.finish()?;
+    let viewer = super::projection::viewer_for(my_seat);
+    let events_out = finished
+        .events
+        .iter()
+        .map(|logged| redact_one::<R>(logged, viewer))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let game_out = project::<R>(&finished.row, &finished.seats, Some(&engine_state), my_seat)?;
+    Ok(Decided {
+        response: CommandResponse {
+            version: finished.row.version,
+            events: events_out,
+            game: game_out,
+        },
+        finished,
+    })
+}
+
+/// Appends a finished step (guarded by the version it started from).
+///
+/// # Errors
+/// Database errors.
+pub async fn append_finished(
+    conn: &mut Conn,
+    expected_version: i64,
+    finished: &Finished,
+    remember: Option<&Remember<'_>>,
+) -> diesel::QueryResult<games::Appended> {
+    let row = &finished.row;
+    let update = Update {
+        id: row.id,
+        expected_version,
+        version: row.version,
+        last_hash: &row.last_hash,
+        state: Some(&finished.state),
+        to_act: &row.to_act,
+        status: &row.status,
+        result: row.result.as_ref(),
+        updated_at: row.updated_at,
+        events: &finished.events,
+        deadline: row.deadline,
+        seats: &finished.seat_updates,
+        notifications: &finished.notifications,
+    };
+    games::append(conn, &update, remember).await
 }

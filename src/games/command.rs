@@ -9,78 +9,18 @@
 //! Between the two, the engine decides in memory. A lost race writes nothing
 //! and answers `version_conflict`.
 
-use hatstand_engine::Ruleset;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::advance::{Keep, Lost, Move, advance, committed};
-use super::events::{EventOut, redact_one};
-use super::projection::{Game, project};
-use super::step::{Finished, Step};
+pub use super::command_wire::{CommandRequest, CommandResponse, Precondition};
 use crate::auth::{Caller, Claimed};
 use crate::context::Context;
 use crate::db::Conn;
-use crate::db::games::{self, LoadedGame, Remember, Update};
+use crate::db::games::{self, LoadedGame};
 use crate::error::Failure;
 use crate::record::canonical::canonical_json;
-
-/// A command to a game.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CommandRequest {
-    /// The version the command was decided against (or send `If-Match`).
-    #[schema(example = 17)]
-    #[serde(default)]
-    pub expected_version: Option<i64>,
-    /// One command of the ruleset, e.g. `{"type": "exchange", "card": "H5", "position": 3}`:
-    /// exactly as listed in the game's `legal_commands`.
-    #[schema(value_type = super::wire_types::AnyCommand)]
-    pub command: Value,
-}
-
-/// The answer to an accepted command.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct CommandResponse {
-    /// The game's version after the command.
-    pub version: i64,
-    /// The events the command caused, as the caller may see them.
-    pub events: Vec<EventOut>,
-    /// The game after the command, as the caller sees it.
-    pub game: Game,
-}
-
-/// How the client stated the version it expects.
-#[derive(Debug, Clone, Copy)]
-pub struct Precondition {
-    pub expected: i64,
-    pub via_if_match: bool,
-}
-
-impl Precondition {
-    /// The precondition from the body and the `If-Match` header.
-    ///
-    /// # Errors
-    /// `precondition_required` when neither is given, `bad_request` when they disagree.
-    pub fn from(body: Option<i64>, if_match: Option<i64>) -> Result<Self, Failure> {
-        match (body, if_match) {
-            (Some(b), Some(h)) if b != h => Err(Failure::bad_request(format!(
-                "expected_version {b} and If-Match {h} disagree"
-            ))),
-            (Some(b), _) => Ok(Precondition {
-                expected: b,
-                via_if_match: false,
-            }),
-            (None, Some(h)) => Ok(Precondition {
-                expected: h,
-                via_if_match: true,
-            }),
-            (None, None) => Err(Failure::precondition_required()),
-        }
-    }
-}
 
 /// The outcome of a command: the new version and the answer's JSON, fresh
 /// or stored for an earlier request with the same idempotency key.
@@ -306,96 +246,4 @@ fn replay_stored(
         }
         (Some(_), Some(_)) => Err(Failure::idempotency_key_reused()),
     }
-}
-
-/// A step finished and projected for its caller.
-pub struct Decided {
-    pub response: CommandResponse,
-    pub finished: Finished,
-}
-
-/// The pure middle of the command path: checks, engine decision, the
-/// server's autoplay for seats that are out, new events, new snapshot and
-/// the caller's response.
-pub fn decide<R: Ruleset>(
-    loaded: &LoadedGame,
-    caller: &Caller,
-    request: &CommandRequest,
-    precondition: Precondition,
-) -> Result<Decided, Failure> {
-    let game = &loaded.game;
-    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
-    let my_seat = loaded
-        .seat_of(caller.user_id)
-        .ok_or_else(Failure::not_a_player)?;
-    if precondition.expected != game.version {
-        return Err(Failure::version_conflict(
-            game.version,
-            precondition.expected,
-            precondition.via_if_match,
-        ));
-    }
-    if !step.to_act().contains(&my_seat) {
-        return Err(Failure::not_your_turn(
-            "the game is not waiting for your seat",
-        ));
-    }
-    let command: R::Command = serde_json::from_value(request.command.clone())
-        .map_err(|e| Failure::bad_request(format!("not a {} command: {e}", R::ID)))?;
-    step.command(my_seat, &command, Some(caller.user_id))?;
-    step.settle()?;
-    respond::<R>(step, Some(my_seat))
-}
-
-/// Finishes a step and projects it for `my_seat`.
-///
-/// # Errors
-/// `internal`.
-pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
-    let engine_state = step.state.clone();
-    let finished = step.finish()?;
-    let viewer = super::projection::viewer_for(my_seat);
-    let events_out = finished
-        .events
-        .iter()
-        .map(|logged| redact_one::<R>(logged, viewer))
-        .collect::<Result<Vec<_>, Failure>>()?;
-    let game_out = project::<R>(&finished.row, &finished.seats, Some(&engine_state), my_seat)?;
-    Ok(Decided {
-        response: CommandResponse {
-            version: finished.row.version,
-            events: events_out,
-            game: game_out,
-        },
-        finished,
-    })
-}
-
-/// Appends a finished step (guarded by the version it started from).
-///
-/// # Errors
-/// Database errors.
-pub async fn append_finished(
-    conn: &mut Conn,
-    expected_version: i64,
-    finished: &Finished,
-    remember: Option<&Remember<'_>>,
-) -> diesel::QueryResult<games::Appended> {
-    let row = &finished.row;
-    let update = Update {
-        id: row.id,
-        expected_version,
-        version: row.version,
-        last_hash: &row.last_hash,
-        state: Some(&finished.state),
-        to_act: &row.to_act,
-        status: &row.status,
-        result: row.result.as_ref(),
-        updated_at: row.updated_at,
-        events: &finished.events,
-        deadline: row.deadline,
-        seats: &finished.seat_updates,
-        notifications: &finished.notifications,
-    };
-    games::append(conn, &update, remember).await
 }

@@ -12,6 +12,7 @@ pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
 pub mod command;
+pub mod command_wire;
 pub mod create;
 pub mod events;
 pub mod export;

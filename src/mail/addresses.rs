@@ -17,7 +17,6 @@
 //!   (the digest's turns every `digest` kind to `never`).
 
 use chrono::{Duration, Utc};
-use diesel::OptionalExtension;
 use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -190,8 +189,7 @@ pub async fn set(
     let row = conn
         .transaction::<_, Failure, _>(async |conn| {
             let last_code = mail::lock_last_code(conn, user)
-                .await
-                .optional()?
+                .await?
                 .ok_or_else(unknown_user)?;
             if let Some(sent) = last_code {
                 let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
