@@ -1,6 +1,6 @@
 //! What the use cases are given: the pool, the wake-ups, and the settings
 //! that shape what they do. Nothing about any game lives here, and nothing
-//! of HTTP: the HTTP layer's own settings are in `state::AppState`, which
+//! of HTTP: the HTTP layer's own settings are in `routes::app_state::AppState`, which
 //! holds a context.
 
 use std::sync::Arc;

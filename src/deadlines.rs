@@ -12,23 +12,20 @@
 //! with the usual version-guarded statement (a player's command racing it
 //! loses with `version_conflict`, or wins and moves the deadline). Every
 //! seat in `to_act` times out: `turn_timed_out` (actor: the seat, no user),
-//! then autoplay or forfeit as the game's options say.
+//! then autoplay or forfeit as the game's options say: a
+//! [`Move::TimeOut`] through the one path of a step (`games::advance`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use diesel_async::AsyncConnection;
-use hatstand_engine::with_ruleset;
 use uuid::Uuid;
 
 use crate::db::Conn;
 use crate::db::Pool;
-use crate::db::games::{self, LoadedGame};
-use crate::db::notifications::Noted;
+use crate::db::games;
 use crate::error::Failure;
-use crate::games::command::append_finished;
-use crate::games::kind_of;
-use crate::games::step::{Finished, Step};
+use crate::games::advance::{Advanced, Lost, Move, Refused, advance, committed};
 use crate::metrics::Metrics;
 use crate::notifications::wake::Announcer;
 
@@ -46,8 +43,7 @@ pub async fn run(pool: Pool, announcer: Announcer, metrics: Arc<Metrics>, every:
                     tracing::info!(fired = fired.len(), "deadlines fired");
                 }
                 for done in fired {
-                    announcer.announce(done.game, done.version, done.bots);
-                    announcer.tell(&done.told);
+                    committed(&announcer, &done.advanced);
                     metrics.deadline_fired(done.lag_seconds);
                 }
             }
@@ -68,13 +64,7 @@ pub async fn tick(pool: &Pool) -> Result<usize, Failure> {
 
 /// A game that timed out.
 struct Fired {
-    game: Uuid,
-    /// Its new version.
-    version: i64,
-    /// The notifications written.
-    told: Vec<Noted>,
-    /// Whether a bot sits at the game.
-    bots: bool,
+    advanced: Advanced,
     /// How long after its deadline it was timed out, in seconds.
     lag_seconds: f64,
 }
@@ -101,40 +91,24 @@ async fn fire(conn: &mut Conn, id: Uuid) -> Result<Option<Fired>, Failure> {
     let Some(loaded) = games::load(conn, id, None, None).await? else {
         return Ok(None);
     };
-    let kind = kind_of(&loaded.game)?;
-    // An `ismcts` autoplay thinks for a while: off the async threads.
-    let owned = loaded.clone();
-    let timed_out =
-        tokio::task::spawn_blocking(move || with_ruleset!(kind, |R| time_out::<R>(&owned)))
-            .await
-            .map_err(Failure::internal)?;
-    match timed_out {
-        Ok(finished) => {
-            crate::games::record_version(finished.row.version);
+    match advance(conn, &loaded, Move::TimeOut, None).await {
+        Ok(Ok(advanced)) => {
+            crate::games::record_version(advanced.version);
             let lag_seconds = loaded.game.deadline.map_or(0.0, |deadline| {
                 (crate::record::chain::now() - deadline).as_seconds_f64()
             });
-            Ok(append_finished(conn, loaded.game.version, &finished, None)
-                .await?
-                .map(|told| Fired {
-                    game: id,
-                    version: finished.row.version,
-                    told,
-                    bots: loaded.has_bots(),
-                    lag_seconds,
-                }))
+            Ok(Some(Fired {
+                advanced,
+                lag_seconds,
+            }))
         }
-        Err(e) => {
+        Ok(Err(Lost)) => Ok(None),
+        Err(Refused::Decided(e)) => {
             // Never retry a game the engine cannot time out in a hot loop.
             tracing::error!(game = %id, error = %e, "cannot time out; clearing its deadline");
             games::clear_deadline(conn, id).await?;
             Ok(None)
         }
+        Err(Refused::Stored(e)) => Err(e),
     }
-}
-
-fn time_out<R: hatstand_engine::bots::BotRules>(loaded: &LoadedGame) -> Result<Finished, Failure> {
-    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
-    step.time_out()?;
-    step.finish()
 }

@@ -32,6 +32,21 @@ macro_rules! error_codes {
     };
 }
 
+impl ErrorCode {
+    /// Whether a failure of this code is the request's own (a refusal:
+    /// asking again the same way gets the same answer), not the server's
+    /// (`internal`, `unavailable`, `busy`: asking again later may succeed).
+    /// The HTTP layer answers exactly the refusals with a 4xx (a test there
+    /// holds the two together).
+    #[must_use]
+    pub fn is_refusal(self) -> bool {
+        !matches!(
+            self,
+            ErrorCode::Internal | ErrorCode::Unavailable | ErrorCode::Busy
+        )
+    }
+}
+
 error_codes! {
     /// Malformed JSON, wrong types, unknown fields, bad query, path or header values.
     BadRequest = "bad_request",

@@ -2,10 +2,7 @@
 //! openapi, bench, arena, storage, probe. The load generator (`bench`) lives in
 //! this binary, outside the library the server runs.
 
-mod arena;
-mod bench;
-mod cli;
-mod records;
+mod tools;
 
 use std::process::ExitCode;
 
@@ -14,7 +11,8 @@ use hatstand::config::Settings;
 use hatstand::{db, openapi, startup};
 use tracing_subscriber::EnvFilter;
 
-use crate::cli::{Cli, Command};
+use crate::tools::cli::{Cli, Command};
+use crate::tools::{arena, bench, cli, records};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -90,10 +88,10 @@ async fn database_url(settings: &Settings) -> Result<String, String> {
 async fn storage(settings: Settings) -> Result<(), String> {
     let url = database_url(&settings).await?;
     let mut conn = db::locate::connect(&url).await?;
-    let costs = hatstand::storage::measure(&mut conn)
+    let costs = hatstand::db::storage::measure(&mut conn)
         .await
         .map_err(|e| e.to_string())?;
-    print!("{}", hatstand::storage::render(&costs));
+    print!("{}", crate::tools::storage::render(&costs));
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use crate::db::retention::Expiring;
 use crate::db::{self, Pool};
-use crate::games::archiving;
+use crate::games::archive_old;
 use crate::retention::{BATCH, BATCH_PAUSE, Retention};
 
 /// Rows deleted by one pass, per kind.
@@ -80,9 +80,14 @@ pub async fn prune(
         }
         // The longest window of a limit is a day (see `docs/limits.md`).
         pruned.limits = i64::try_from(
-            db::throttle::prune(conn, chrono::TimeDelta::days(1), now)
-                .await
-                .map_err(sql)?,
+            db::throttle::prune(
+                conn,
+                chrono::TimeDelta::days(1),
+                chrono::TimeDelta::days(crate::mail::token::REPLY_TTL_DAYS),
+                now,
+            )
+            .await
+            .map_err(sql)?,
         )
         .unwrap_or(i64::MAX);
         pruned.compacted = drain!(
@@ -95,8 +100,8 @@ pub async fn prune(
     // Archiving takes its own connection (and the one above is back in the
     // pool, which may hold only one).
     pruned.archived = drain!(
-        archiving::BATCH,
-        archiving::archive_due(pool, now - retention.archive_after, now)
+        archive_old::BATCH,
+        archive_old::archive_due(pool, now - retention.archive_after, now)
             .await
             .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
             .map_err(|e| e.to_string())

@@ -14,7 +14,7 @@
 //!   (`--delivery-retention-days`).
 //! - Sessions are kept 7 days after they expire or are signed out.
 //! - Games over for 30 days (`--archive-after-days`) are archived: their
-//!   record moves into one compressed row (see `games/archive.rs`).
+//!   record moves into one compressed row (see `games/archive_old.rs`; `games/read_archived.rs` reads it back).
 //! - Events written before events were compacted are converted, a batch at
 //!   a time (see `db::retention::compact_events`).
 //!

@@ -25,9 +25,9 @@ use crate::metrics::{Metrics, requests};
 use crate::notifications::wake::{self, Announcer, Listeners};
 use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
+use crate::routes::app_state::AppState;
 use crate::routes::problem::ApiError;
-use crate::routes::{self, extract};
-use crate::state::AppState;
+use crate::routes::{self, request};
 
 /// Finds (or starts) PostgreSQL, creates the database, migrates it, and
 /// builds the shared state. Also starts the notification listener.
@@ -134,7 +134,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             },
         ));
     }
-    let view_tags = Arc::new(routes::tags::ViewTags::load(&context.pool).await?);
+    let view_tags = Arc::new(routes::tags::ViewTags::load(&context).await?);
     Ok(AppState {
         context,
         pools: Arc::new(pools),
@@ -257,7 +257,7 @@ fn problem_json<B: MessageBody + 'static>(
     let error = match status.as_u16() {
         404 => Failure::not_found("there is no such resource"),
         405 => Failure::method_not_allowed(),
-        413 => Failure::payload_too_large(routes::body::BODY_LIMIT),
+        413 => Failure::payload_too_large(routes::strict_json::BODY_LIMIT),
         400..=499 => Failure::bad_request(status.canonical_reason().unwrap_or("bad request")),
         _ => Failure::internal(format!("unhandled {status}")),
     };
@@ -348,10 +348,10 @@ pub fn serve(
             .into_utoipa_app()
             .openapi(crate::openapi::ApiDoc::openapi())
             .app_data(web::Data::new(state))
-            .app_data(extract::json_config())
-            .app_data(extract::path_config())
-            .app_data(extract::query_config())
-            .app_data(extract::payload_config())
+            .app_data(request::json_config())
+            .app_data(request::path_config())
+            .app_data(request::query_config())
+            .app_data(request::payload_config())
             .configure(routes::configure)
             .split_for_parts();
         app.service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::document()))

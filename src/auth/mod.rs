@@ -1,8 +1,9 @@
 //! Accounts and credentials: argon2id password hashes, sign-in sessions
 //! (HS256 JWT access tokens and rotating refresh tokens), request rates per
-//! token, and the extractors handlers use to learn who is calling.
+//! token, and who is calling (`caller`; its HTTP extractors are in
+//! `routes/caller.rs`).
 
-pub mod extractor;
+pub mod caller;
 pub mod jwt;
 pub mod limits;
 pub mod password;
@@ -11,5 +12,5 @@ pub mod secret;
 pub mod sessions;
 pub mod users;
 
-pub use extractor::{Caller, Claimed, MaybeCaller, MaybeClaimed};
+pub use caller::{Caller, Claimed, MaybeCaller, MaybeClaimed};
 pub use jwt::JwtKeys;

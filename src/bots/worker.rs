@@ -7,7 +7,7 @@
 //!    worker holds is skipped, so no two processes play one turn;
 //! 2. the bot thinks on a blocking thread (at most one thinker per core)
 //!    within its budget (`--bot-budget-ms`), shown its seat's view only;
-//! 3. its command goes through the command path (`games::command::decide`:
+//! 3. its command goes through the command path (`games::advance`:
 //!    the same checks, engine decision and autoplay of out seats as a
 //!    player's request) and is appended with the version guard, the bot as
 //!    the actor.
@@ -20,17 +20,16 @@ use std::time::Duration;
 
 use diesel_async::AsyncConnection;
 use hatstand_engine::bots::Level;
-use hatstand_engine::with_ruleset;
 use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::context::Context;
 use crate::db::bots::{self, BotTurn};
 use crate::db::games;
-use crate::db::notifications::Noted;
 use crate::error::Failure;
-use crate::games::command::{CommandRequest, Precondition, append_finished, decide};
-use crate::games::{committed, kind_of, status};
+use crate::games::advance::{Move, advance, committed};
+use crate::games::command::{CommandRequest, Precondition};
+use crate::games::status;
 
 /// The most waiting turns one round looks at.
 const BATCH: i64 = 16;
@@ -145,19 +144,19 @@ async fn play_turn(ctx: &Context, turn: &BotTurn, budget: Duration) -> Result<bo
                 expected: game.version,
                 via_if_match: false,
             };
-            let kind = kind_of(game)?;
-            let decided =
-                with_ruleset!(kind, |R| decide::<R>(&loaded, &bot, &request, precondition))?;
-            let version = decided.response.version;
-            let told: Option<Vec<Noted>> =
-                append_finished(conn, game.version, &decided.finished, None).await?;
-            Ok(told.map(|told| (version, told, loaded)))
+            let step = Move::Command {
+                by: &bot,
+                request: &request,
+                precondition,
+            };
+            Ok(advance(conn, &loaded, step, None).await?.ok())
         })
         .await?;
-    let Some((version, told, loaded)) = done else {
+    let Some(advanced) = done else {
         return Ok(false);
     };
+    let version = advanced.version;
     tracing::debug!(version, "a bot moved");
-    committed(ctx, &loaded, version, &told);
+    committed(&ctx.announcer, &advanced);
     Ok(true)
 }

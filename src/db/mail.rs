@@ -1,10 +1,10 @@
 //! Email addresses, mail preferences and the mail outbox.
 
 use chrono::{DateTime, Utc};
-use diesel::QueryableByName;
 use diesel::sql_types::{
     BigInt, Bool, Int2, Int4, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid,
 };
+use diesel::{OptionalExtension, QueryableByName};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 use uuid::Uuid;
@@ -90,21 +90,21 @@ pub async fn address(
 /// When `user` was last sent a confirmation code (queued, whatever became
 /// of it since: an address removed or changed meanwhile does not undo it),
 /// with `user`'s row locked until the end of the transaction, so that two
-/// requests of one user ask and set one after the other. `None` for a user
-/// who never had one; `Err(NotFound)` for an unknown user.
+/// requests of one user ask and set one after the other. `Some(None)` for a
+/// user who never had one; `None` for an unknown user.
 ///
 /// # Errors
 /// Database errors.
 pub async fn lock_last_code(
     conn: &mut AsyncPgConnection,
     user: Uuid,
-) -> diesel::QueryResult<Option<DateTime<Utc>>> {
+) -> diesel::QueryResult<Option<Option<DateTime<Utc>>>> {
     #[derive(QueryableByName)]
     struct Last {
         #[diesel(sql_type = Nullable<Timestamptz>)]
         at: Option<DateTime<Utc>>,
     }
-    let last: Last = diesel::sql_query(
+    let last: Option<Last> = diesel::sql_query(
         "SELECT (SELECT max(created_at) FROM mail_outbox
                   WHERE user_id = $1 AND kind = 'confirm_address') AS at
            FROM users WHERE id = $1
@@ -112,8 +112,9 @@ pub async fn lock_last_code(
     )
     .bind::<SqlUuid, _>(user)
     .get_result(conn)
-    .await?;
-    Ok(last.at)
+    .await
+    .optional()?;
+    Ok(last.map(|last| last.at))
 }
 
 /// Sets `user`'s address to `address`, unconfirmed, with a new confirmation
@@ -426,9 +427,7 @@ const BACKLOG: &str = "SELECT count(*) AS pending,
 ///
 /// # Errors
 /// Database errors.
-pub async fn backlog(
-    conn: &mut AsyncPgConnection,
-) -> diesel::QueryResult<super::webhooks::Backlog> {
+pub async fn backlog(conn: &mut AsyncPgConnection) -> diesel::QueryResult<super::backlog::Backlog> {
     diesel::sql_query(BACKLOG).get_result(conn).await
 }
 

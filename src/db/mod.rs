@@ -2,6 +2,7 @@
 //! embedded migrations, and the event store.
 
 pub mod archive;
+pub mod backlog;
 pub mod bots;
 pub mod errors;
 pub mod event_store;

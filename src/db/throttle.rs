@@ -13,7 +13,7 @@ use diesel::sql_types::{Array, BigInt, Int4, Text, Timestamptz, Uuid as SqlUuid}
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
-use crate::auth::limits::{Rule, Window};
+use crate::rate::{Rule, Window};
 
 #[derive(diesel::QueryableByName)]
 struct Row {
@@ -226,7 +226,7 @@ pub async fn signed_in_from(
 pub const REPLY_PREFIX: &str = "reply:";
 
 /// Deletes counters untouched for `idle` (reply tokens' once they have
-/// expired) and sign-in addresses older than [`USUAL_FOR`]; returns how
+/// expired: `reply_ttl` and a day after their use) and sign-in addresses older than [`USUAL_FOR`]; returns how
 /// many rows went.
 ///
 /// # Errors
@@ -234,6 +234,7 @@ pub const REPLY_PREFIX: &str = "reply:";
 pub async fn prune(
     conn: &mut AsyncPgConnection,
     idle: TimeDelta,
+    reply_ttl: TimeDelta,
     now: DateTime<Utc>,
 ) -> diesel::QueryResult<usize> {
     let windows = diesel::sql_query(
@@ -242,9 +243,7 @@ pub async fn prune(
                 < CASE WHEN starts_with(key, $3) THEN $2 ELSE $1 END",
     )
     .bind::<Timestamptz, _>(now - idle)
-    .bind::<Timestamptz, _>(
-        now - TimeDelta::days(crate::mail::token::REPLY_TTL_DAYS) - TimeDelta::days(1),
-    )
+    .bind::<Timestamptz, _>(now - reply_ttl - TimeDelta::days(1))
     .bind::<Text, _>(REPLY_PREFIX)
     .execute(conn)
     .await?;

@@ -246,18 +246,6 @@ pub async fn failed(
     Ok(())
 }
 
-/// The outbox's backlog: what `/metrics` shows of it.
-#[derive(Debug, Clone, Copy, QueryableByName)]
-pub struct Backlog {
-    /// Deliveries pending (due now, leased, or set for a retry).
-    #[diesel(sql_type = BigInt)]
-    pub pending: i64,
-    /// How long the longest-due pending delivery has been due, in seconds
-    /// (0 when none is due yet).
-    #[diesel(sql_type = Double)]
-    pub oldest_due_seconds: f64,
-}
-
 /// Pending deliveries only, through their partial index
 /// (`webhook_deliveries_due`): the cost follows the backlog, not the table.
 const BACKLOG: &str = "SELECT count(*) AS pending,
@@ -269,6 +257,6 @@ const BACKLOG: &str = "SELECT count(*) AS pending,
 ///
 /// # Errors
 /// Database errors.
-pub async fn backlog(conn: &mut AsyncPgConnection) -> diesel::QueryResult<Backlog> {
+pub async fn backlog(conn: &mut AsyncPgConnection) -> diesel::QueryResult<super::backlog::Backlog> {
     diesel::sql_query(BACKLOG).get_result(conn).await
 }

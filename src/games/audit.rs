@@ -52,7 +52,7 @@ pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
         ));
     }
     if game.archived_at.is_some() {
-        return super::archive::document(conn, id).await;
+        return super::read_archived::document(conn, id).await;
     }
     let events = event_store::load(conn, id, 0, game.version, game.version).await?;
     Ok(AuditDocument {
@@ -126,7 +126,7 @@ pub async fn state_at(
             ),
         ));
     }
-    let events = super::archive::events(&mut conn, &loaded.game, 0, at, at).await?;
+    let events = super::read_archived::events(&mut conn, &loaded.game, 0, at, at).await?;
     drop(conn);
     let over = loaded.game.status == status::FINISHED || loaded.game.status == status::ABANDONED;
     let viewer = if over {

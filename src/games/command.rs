@@ -9,79 +9,18 @@
 //! Between the two, the engine decides in memory. A lost race writes nothing
 //! and answers `version_conflict`.
 
-use hatstand_engine::{Ruleset, with_ruleset};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::events::{EventOut, redact_one};
-use super::kind_of;
-use super::projection::{Game, project};
-use super::step::{Finished, Step};
+use super::advance::{Keep, Lost, Move, advance, committed};
+pub use super::command_wire::{CommandRequest, CommandResponse, Precondition};
 use crate::auth::{Caller, Claimed};
 use crate::context::Context;
 use crate::db::Conn;
-use crate::db::errors::is_unique_violation;
-use crate::db::games::{self, LoadedGame, Remember, Update};
+use crate::db::games::{self, LoadedGame};
 use crate::error::Failure;
 use crate::record::canonical::canonical_json;
-
-/// A command to a game.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CommandRequest {
-    /// The version the command was decided against (or send `If-Match`).
-    #[schema(example = 17)]
-    #[serde(default)]
-    pub expected_version: Option<i64>,
-    /// One command of the ruleset, e.g. `{"type": "exchange", "card": "H5", "position": 3}`:
-    /// exactly as listed in the game's `legal_commands`.
-    #[schema(value_type = super::wire_types::AnyCommand)]
-    pub command: Value,
-}
-
-/// The answer to an accepted command.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct CommandResponse {
-    /// The game's version after the command.
-    pub version: i64,
-    /// The events the command caused, as the caller may see them.
-    pub events: Vec<EventOut>,
-    /// The game after the command, as the caller sees it.
-    pub game: Game,
-}
-
-/// How the client stated the version it expects.
-#[derive(Debug, Clone, Copy)]
-pub struct Precondition {
-    pub expected: i64,
-    pub via_if_match: bool,
-}
-
-impl Precondition {
-    /// The precondition from the body and the `If-Match` header.
-    ///
-    /// # Errors
-    /// `precondition_required` when neither is given, `bad_request` when they disagree.
-    pub fn from(body: Option<i64>, if_match: Option<i64>) -> Result<Self, Failure> {
-        match (body, if_match) {
-            (Some(b), Some(h)) if b != h => Err(Failure::bad_request(format!(
-                "expected_version {b} and If-Match {h} disagree"
-            ))),
-            (Some(b), _) => Ok(Precondition {
-                expected: b,
-                via_if_match: false,
-            }),
-            (None, Some(h)) => Ok(Precondition {
-                expected: h,
-                via_if_match: true,
-            }),
-            (None, None) => Err(Failure::precondition_required()),
-        }
-    }
-}
 
 /// The outcome of a command: the new version and the answer's JSON, fresh
 /// or stored for an earlier request with the same idempotency key.
@@ -162,7 +101,7 @@ pub async fn submit(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
+    let attempt = Attempt::new(id, request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let token = claimed.unchecked();
     let loaded =
@@ -171,17 +110,7 @@ pub async fn submit(
         .vouched_by(&mut conn, loaded.as_ref().map(|l| l.session_live))
         .await?;
     let loaded = loaded.ok_or_else(super::no_such_game)?;
-    apply(
-        state,
-        &mut conn,
-        caller,
-        loaded,
-        request,
-        precondition,
-        idempotency_key,
-        hash,
-    )
-    .await
+    attempt.run(state, &mut conn, caller, loaded).await
 }
 
 /// Applies a command of `caller`, a user the server vouches for some other
@@ -199,105 +128,104 @@ pub async fn submit_as(
     precondition: Precondition,
     idempotency_key: Option<&str>,
 ) -> Result<Outcome, Failure> {
-    let hash = keyed_hash(id, &request, precondition, idempotency_key)?;
+    let attempt = Attempt::new(id, request, precondition, idempotency_key)?;
     let mut conn = state.pool.get().await?;
     let loaded = games::load(&mut conn, id, Some(caller.user_id), idempotency_key)
         .await?
         .ok_or_else(super::no_such_game)?;
-    apply(
-        state,
-        &mut conn,
-        caller,
-        loaded,
-        request,
-        precondition,
-        idempotency_key,
-        hash,
-    )
-    .await
+    attempt.run(state, &mut conn, caller, loaded).await
 }
 
-/// The command path from the loaded game on: replay a stored answer, or
-/// decide and append.
-#[allow(clippy::too_many_arguments)]
-async fn apply(
-    state: &Context,
-    conn: &mut Conn,
-    caller: &Caller,
-    mut loaded: LoadedGame,
+/// A command as its request asked: what it plays, against which version,
+/// under which idempotency key (and the request's hash, when keyed).
+struct Attempt<'a> {
     request: CommandRequest,
     precondition: Precondition,
-    idempotency_key: Option<&str>,
+    key: Option<&'a str>,
     hash: Option<String>,
-) -> Result<Outcome, Failure> {
-    let id = loaded.game.id;
-    let now = crate::record::chain::now();
-    if let (Some(stored), Some(key)) = (&loaded.idempotent, idempotency_key)
-        && state.retention.key_expired(stored.created_at, now)
-    {
-        // An expired key is a new request: its old answer goes first.
-        games::forget_expired_key(
-            conn,
-            id,
-            caller.user_id,
+}
+
+impl<'a> Attempt<'a> {
+    /// The attempt of `request` to game `id`, its key checked first.
+    fn new(
+        id: Uuid,
+        request: CommandRequest,
+        precondition: Precondition,
+        key: Option<&'a str>,
+    ) -> Result<Self, Failure> {
+        let hash = keyed_hash(id, &request, precondition, key)?;
+        Ok(Attempt {
+            request,
+            precondition,
             key,
-            now - state.retention.idempotency,
-        )
-        .await?;
-        loaded.idempotent = None;
+            hash,
+        })
     }
-    if let Some(stored) = replay_stored(&loaded, caller.user_id, hash.as_deref())? {
-        return Ok(stored);
-    }
-    let kind = kind_of(&loaded.game)?;
-    let decided = with_ruleset!(kind, |R| decide::<R>(
-        &loaded,
-        caller,
-        &request,
-        precondition
-    ))?;
-    let body = serde_json::to_string(&decided.response).map_err(Failure::internal)?;
-    let remember = idempotency_key
-        .zip(hash.as_deref())
-        .map(|(key, hash)| Remember {
+
+    /// The command path from the loaded game on: replay a stored answer,
+    /// or advance the game (`advance`) and answer.
+    async fn run(
+        &self,
+        state: &Context,
+        conn: &mut Conn,
+        caller: &Caller,
+        mut loaded: LoadedGame,
+    ) -> Result<Outcome, Failure> {
+        let id = loaded.game.id;
+        let hash = self.hash.as_deref();
+        let now = crate::record::chain::now();
+        if let (Some(stored), Some(key)) = (&loaded.idempotent, self.key)
+            && state.retention.key_expired(stored.created_at, now)
+        {
+            // An expired key is a new request: its old answer goes first.
+            games::forget_expired_key(
+                conn,
+                id,
+                caller.user_id,
+                key,
+                now - state.retention.idempotency,
+            )
+            .await?;
+            loaded.idempotent = None;
+        }
+        if let Some(stored) = replay_stored(&loaded, caller.user_id, hash)? {
+            return Ok(stored);
+        }
+        let step = Move::Command {
+            by: caller,
+            request: &self.request,
+            precondition: self.precondition,
+        };
+        let keep = self.key.zip(hash).map(|(key, request_hash)| Keep {
             user: caller.user_id,
             key,
-            request_hash: hash,
-            status: 200,
-            body: &body,
+            request_hash,
         });
-    let applied = append_finished(
-        conn,
-        loaded.game.version,
-        &decided.finished,
-        remember.as_ref(),
-    )
-    .await;
-    match applied {
-        Ok(Some(told)) => {
-            super::committed(state, &loaded, decided.response.version, &told);
-            state.metrics.command_accepted(&loaded.game.ruleset);
-            Ok(Outcome {
-                version: decided.response.version,
-                body: body.into_bytes(),
-                seat: loaded.seat_of(caller.user_id),
-                replayed: false,
-            })
-        }
-        Err(e) if !is_unique_violation(&e) => Err(e.into()),
-        Ok(None) | Err(_) => {
-            // Lost a race: perhaps to a twin of this very request.
-            let now = games::load(conn, id, Some(caller.user_id), idempotency_key)
-                .await?
-                .ok_or_else(super::no_such_game)?;
-            if let Some(stored) = replay_stored(&now, caller.user_id, hash.as_deref())? {
-                return Ok(stored);
+        match advance(conn, &loaded, step, keep).await? {
+            Ok(advanced) => {
+                committed(&state.announcer, &advanced);
+                state.metrics.command_accepted(&loaded.game.ruleset);
+                Ok(Outcome {
+                    version: advanced.version,
+                    body: advanced.answer.unwrap_or_default().into_bytes(),
+                    seat: loaded.seat_of(caller.user_id),
+                    replayed: false,
+                })
             }
-            Err(Failure::version_conflict(
-                now.game.version,
-                precondition.expected,
-                precondition.via_if_match,
-            ))
+            Err(Lost) => {
+                // Lost a race: perhaps to a twin of this very request.
+                let now = games::load(conn, id, Some(caller.user_id), self.key)
+                    .await?
+                    .ok_or_else(super::no_such_game)?;
+                if let Some(stored) = replay_stored(&now, caller.user_id, hash)? {
+                    return Ok(stored);
+                }
+                Err(Failure::version_conflict(
+                    now.game.version,
+                    self.precondition.expected,
+                    self.precondition.via_if_match,
+                ))
+            }
         }
     }
 }
@@ -318,96 +246,4 @@ fn replay_stored(
         }
         (Some(_), Some(_)) => Err(Failure::idempotency_key_reused()),
     }
-}
-
-/// A step finished and projected for its caller.
-pub struct Decided {
-    pub response: CommandResponse,
-    pub finished: Finished,
-}
-
-/// The pure middle of the command path: checks, engine decision, the
-/// server's autoplay for seats that are out, new events, new snapshot and
-/// the caller's response.
-pub fn decide<R: Ruleset>(
-    loaded: &LoadedGame,
-    caller: &Caller,
-    request: &CommandRequest,
-    precondition: Precondition,
-) -> Result<Decided, Failure> {
-    let game = &loaded.game;
-    let mut step = Step::<R>::begin(loaded, crate::record::chain::now())?;
-    let my_seat = loaded
-        .seat_of(caller.user_id)
-        .ok_or_else(Failure::not_a_player)?;
-    if precondition.expected != game.version {
-        return Err(Failure::version_conflict(
-            game.version,
-            precondition.expected,
-            precondition.via_if_match,
-        ));
-    }
-    if !step.to_act().contains(&my_seat) {
-        return Err(Failure::not_your_turn(
-            "the game is not waiting for your seat",
-        ));
-    }
-    let command: R::Command = serde_json::from_value(request.command.clone())
-        .map_err(|e| Failure::bad_request(format!("not a {} command: {e}", R::ID)))?;
-    step.command(my_seat, &command, Some(caller.user_id))?;
-    step.settle()?;
-    respond::<R>(step, Some(my_seat))
-}
-
-/// Finishes a step and projects it for `my_seat`.
-///
-/// # Errors
-/// `internal`.
-pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
-    let engine_state = step.state.clone();
-    let finished = step.finish()?;
-    let viewer = super::projection::viewer_for(my_seat);
-    let events_out = finished
-        .events
-        .iter()
-        .map(|logged| redact_one::<R>(logged, viewer))
-        .collect::<Result<Vec<_>, Failure>>()?;
-    let game_out = project::<R>(&finished.row, &finished.seats, Some(&engine_state), my_seat)?;
-    Ok(Decided {
-        response: CommandResponse {
-            version: finished.row.version,
-            events: events_out,
-            game: game_out,
-        },
-        finished,
-    })
-}
-
-/// Appends a finished step (guarded by the version it started from).
-///
-/// # Errors
-/// Database errors.
-pub async fn append_finished(
-    conn: &mut Conn,
-    expected_version: i64,
-    finished: &Finished,
-    remember: Option<&Remember<'_>>,
-) -> diesel::QueryResult<games::Appended> {
-    let row = &finished.row;
-    let update = Update {
-        id: row.id,
-        expected_version,
-        version: row.version,
-        last_hash: &row.last_hash,
-        state: Some(&finished.state),
-        to_act: &row.to_act,
-        status: &row.status,
-        result: row.result.as_ref(),
-        updated_at: row.updated_at,
-        events: &finished.events,
-        deadline: row.deadline,
-        seats: &finished.seat_updates,
-        notifications: &finished.notifications,
-    };
-    games::append(conn, &update, remember).await
 }

@@ -181,7 +181,7 @@ pub async fn create(
             "at most {MAX_INVITEES} invitees"
         )));
     }
-    let bots = crate::bots::seat::levels(&request.bots)?;
+    let bots = super::bot_seats::levels(&request.bots)?;
     let private = request.private || !request.invitees.is_empty();
     server_options
         .spectators
@@ -271,7 +271,7 @@ pub async fn create(
         )?);
     }
     for level in bots {
-        let bot = crate::bots::seat::free_bot(level, &loaded)?;
+        let bot = super::bot_seats::free_bot(level, &loaded)?;
         new_seats.push(take_seat(kind, &mut loaded, &mut chain, &bot, None, true)?);
     }
     if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {

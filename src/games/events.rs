@@ -148,7 +148,8 @@ pub async fn list(
         let version = loaded.game.version;
         if version > after || changed.is_none() || Instant::now() >= deadline {
             let logged =
-                super::archive::events(&mut conn, &loaded.game, after, version, limit).await?;
+                super::read_archived::events(&mut conn, &loaded.game, after, version, limit)
+                    .await?;
             drop(conn);
             let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
             let kind = kind_of(&loaded.game)?;

@@ -154,6 +154,37 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 /// Fails with `not_invited` and the errors of [`take_seat`].
 pub struct Join(pub JoinGame);
 
+/// Seats `who` (the caller, unless given) at `wanted` (or the lowest free
+/// seat) in the change's transaction: the seat taken and written, and the
+/// game's first deadline set when that started it. The one way a join and
+/// a bot's seating take a seat.
+///
+/// # Errors
+/// As [`take_seat`]; `unauthenticated` when the user is gone.
+pub async fn seat(
+    kind: GameKind,
+    tx: OpenTx<'_>,
+    who: Option<&Caller>,
+    wanted: Option<u8>,
+    bot: bool,
+) -> Result<(), Failure> {
+    let who = who.unwrap_or(tx.who);
+    let row = take_seat(kind, tx.loaded, tx.chain, who, wanted, bot)?;
+    games::insert_seats(
+        tx.conn,
+        tx.loaded.game.id,
+        std::slice::from_ref(&row),
+        tx.now,
+    )
+    .await
+    .map_err(unknown_user_is_unauthenticated)?;
+    let game = &mut tx.loaded.game;
+    if game.status == status::ACTIVE && !game.to_act.is_empty() {
+        game.deadline = ServerOptions::of(&game.server_options).deadline_from(tx.now);
+    }
+    Ok(())
+}
+
 impl OpenChange for Join {
     const NAME: &'static str = "join";
 
@@ -162,16 +193,7 @@ impl OpenChange for Join {
         let kind = kind_of(game)?;
         check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
-        let row = take_seat(kind, tx.loaded, tx.chain, tx.who, self.0.seat, bot)?;
-        let seated = std::slice::from_ref(&row);
-        games::insert_seats(tx.conn, tx.loaded.game.id, seated, tx.now)
-            .await
-            .map_err(unknown_user_is_unauthenticated)?;
-        let game = &mut tx.loaded.game;
-        if game.status == status::ACTIVE && !game.to_act.is_empty() {
-            game.deadline = ServerOptions::of(&game.server_options).deadline_from(tx.now);
-        }
-        Ok(())
+        seat(kind, tx, None, self.0.seat, bot).await
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {

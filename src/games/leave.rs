@@ -7,7 +7,7 @@
 use hatstand_engine::{Ruleset, with_ruleset};
 use uuid::Uuid;
 
-use super::command::{Decided, append_finished, respond};
+use super::advance::{Decided, append_finished, respond};
 use super::kind_of;
 use super::projection::Game;
 use super::step::Step;

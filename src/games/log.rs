@@ -60,10 +60,10 @@ pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLo
     let mut loaded = super::stored(&mut conn, id).await?;
     super::watchers::check(&mut conn, &loaded, user).await?;
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
-        loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
+        loaded.game.state = super::read_archived::snapshot(&mut conn, id).await?;
     }
     let version = loaded.game.version;
-    let logged = super::archive::events(&mut conn, &loaded.game, 0, version, version).await?;
+    let logged = super::read_archived::events(&mut conn, &loaded.game, 0, version, version).await?;
     drop(conn);
     let game = project_stored(&loaded, user)?;
     let over = game.status == super::status::FINISHED || game.status == super::status::ABANDONED;

@@ -5,12 +5,14 @@
 //! stores events, and answers a value or a `Failure`; it knows nothing of
 //! HTTP.
 
-pub mod archive;
-pub mod archiving;
+pub mod advance;
+pub mod archive_old;
 pub mod audit;
+pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
 pub mod command;
+pub mod command_wire;
 pub mod create;
 pub mod events;
 pub mod export;
@@ -21,6 +23,7 @@ pub mod log;
 pub mod open_game;
 pub mod projection;
 pub mod read;
+pub mod read_archived;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;

@@ -91,7 +91,7 @@ pub async fn get(
     let mut loaded = loaded.ok_or_else(super::no_such_game)?;
     super::watchers::check_with_code(&mut conn, &loaded, user, code).await?;
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
-        loaded.game.state = super::archive::snapshot(&mut conn, id).await?;
+        loaded.game.state = super::read_archived::snapshot(&mut conn, id).await?;
     }
     drop(conn);
     project_stored(&loaded, user)

@@ -17,7 +17,6 @@
 //!   (the digest's turns every `digest` kind to `never`).
 
 use chrono::{Duration, Utc};
-use diesel::OptionalExtension;
 use diesel_async::AsyncConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -32,9 +31,16 @@ use crate::context::Context;
 use crate::db::errors::unknown_user;
 use crate::db::mail::{self, AddressRow};
 use crate::error::{ErrorCode, Failure};
+use crate::notifications::kind::Kind;
 
-/// The kinds of mail a user chooses about.
-pub const KINDS: [&str; 5] = ["your_turn", "reminder", "invited", "game_finished", "talk"];
+/// The kinds of mail a user chooses about, as stored in their preferences.
+pub const KINDS: [&str; 5] = [
+    Kind::CHOSEN[0].as_str(),
+    Kind::CHOSEN[1].as_str(),
+    Kind::CHOSEN[2].as_str(),
+    Kind::CHOSEN[3].as_str(),
+    Kind::CHOSEN[4].as_str(),
+];
 /// Tries at one code.
 pub const MAX_CODE_ATTEMPTS: i32 = 5;
 /// How long a code is good for.
@@ -173,11 +179,11 @@ impl From<&AddressRow> for EmailSettings {
             address: row.address.clone(),
             confirmed: row.confirmed_at.is_some(),
             preferences: Preferences {
-                your_turn: mode_of(p, "your_turn"),
-                reminder: mode_of(p, "reminder"),
-                invited: mode_of(p, "invited"),
-                game_finished: mode_of(p, "game_finished"),
-                talk: mode_of(p, "talk"),
+                your_turn: mode_of(p, Kind::YourTurn.as_str()),
+                reminder: mode_of(p, Kind::Reminder.as_str()),
+                invited: mode_of(p, Kind::Invited.as_str()),
+                game_finished: mode_of(p, Kind::GameFinished.as_str()),
+                talk: mode_of(p, Kind::Talk.as_str()),
             },
             digest_hour: u8::try_from(row.digest_hour).unwrap_or(8),
             time_zone: row.time_zone.clone(),
@@ -231,8 +237,7 @@ pub async fn set(
     let row = conn
         .transaction::<_, Failure, _>(async |conn| {
             let last_code = mail::lock_last_code(conn, user)
-                .await
-                .optional()?
+                .await?
                 .ok_or_else(unknown_user)?;
             if let Some(sent) = last_code {
                 let wait = CODE_INTERVAL_SECS - (Utc::now() - sent).num_seconds();
@@ -359,11 +364,11 @@ pub async fn change(
     }
     let mut preferences = row.preferences.as_object().cloned().unwrap_or_default();
     let changes = [
-        ("your_turn", change.your_turn),
-        ("reminder", change.reminder),
-        ("invited", change.invited),
-        ("game_finished", change.game_finished),
-        ("talk", change.talk),
+        (Kind::YourTurn.as_str(), change.your_turn),
+        (Kind::Reminder.as_str(), change.reminder),
+        (Kind::Invited.as_str(), change.invited),
+        (Kind::GameFinished.as_str(), change.game_finished),
+        (Kind::Talk.as_str(), change.talk),
     ];
     for (kind, mode) in changes {
         if let Some(mode) = mode {

@@ -37,6 +37,7 @@ use super::token::{REPLY_TTL_DAYS, ReplyToken, reply_address, unsubscribe_signat
 use crate::db::mail::Claimed;
 use crate::games::projection::Game;
 use crate::narration::{self, capitalised};
+use crate::notifications::kind::Kind;
 
 /// What every mail needs from the server's settings.
 #[derive(Debug, Clone)]
@@ -263,7 +264,7 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
     if game.status != "active" || !game.to_act.contains(&seat) {
         return None;
     }
-    let reminder = row.kind == "reminder";
+    let reminder = Kind::parse(&row.kind) == Some(Kind::Reminder);
     if reminder && Some(game.version) != row.payload["version"].as_i64() {
         return None;
     }
@@ -310,7 +311,7 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
 /// The answer to a move sent by mail: accepted or not, then the game now.
 #[must_use]
 pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
-    let accepted = row.kind == "move_accepted";
+    let accepted = Kind::parse(&row.kind) == Some(Kind::MoveAccepted);
     let said = row.payload["move"].as_str().unwrap_or("");
     let what = if accepted {
         format!("accepted, {said}")
@@ -497,17 +498,17 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
     for row in rows {
         let ruleset = ruleset_name(row.payload["ruleset"].as_str().unwrap_or("?"));
         let game_tag = row.game_id.map(tag).unwrap_or_default();
-        let what = match row.kind.as_str() {
-            "your_turn" => format!("Your turn in {ruleset} [{game_tag}]"),
-            "invited" => format!("Invited to {ruleset} [{game_tag}]"),
-            "game_finished" => format!("{ruleset} [{game_tag}] is over"),
-            "talk" => format!(
+        let what = match Kind::parse(&row.kind) {
+            Some(Kind::YourTurn) => format!("Your turn in {ruleset} [{game_tag}]"),
+            Some(Kind::Invited) => format!("Invited to {ruleset} [{game_tag}]"),
+            Some(Kind::GameFinished) => format!("{ruleset} [{game_tag}] is over"),
+            Some(Kind::Talk) => format!(
                 "{} said something in {ruleset} [{game_tag}]",
                 row.payload["message"]["from"]["username"]
                     .as_str()
                     .unwrap_or("someone")
             ),
-            other => other.to_owned(),
+            _ => row.kind.clone(),
         };
         let line = format!("{what} ({})", row.created_at.format("%Y-%m-%d %H:%M UTC"));
         match row.game_id {

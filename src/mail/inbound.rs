@@ -303,7 +303,7 @@ pub async fn receive(
     let outcome = submit_as(ctx, &caller, token.game, request, precondition, Some(&key)).await;
     let mut conn = ctx.pool.get().await?;
     if let Err(e) = &outcome
-        && !crate::routes::problem::status(e.code).is_client_error()
+        && !e.code.is_refusal()
     {
         // Not answered: the mail comes again later and may be answered then.
         let names: Vec<&str> = once.iter().map(|(k, _)| k.as_str()).collect();
@@ -326,7 +326,7 @@ pub async fn receive(
                 version: outcome.version,
             }
         }
-        Err(e) if crate::routes::problem::status(e.code).is_client_error() => {
+        Err(e) if e.code.is_refusal() => {
             let seat_refusals =
                 answering(ctx, &tag, (token.game, game.version), token.seat, true).split_off(1);
             if !reserve_answer(&mut conn, &seat_refusals).await? {

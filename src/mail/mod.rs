@@ -30,7 +30,7 @@ pub mod render;
 pub mod seen;
 pub mod token;
 
-use crate::db::{Pool, secrets};
+use crate::db::Pool;
 
 /// The name of the mail secret in `server_secrets`.
 const SECRET_NAME: &str = "mail";
@@ -41,11 +41,5 @@ const SECRET_NAME: &str = "mail";
 /// # Errors
 /// Database errors, as a message.
 pub async fn secret(pool: &Pool) -> Result<Vec<u8>, String> {
-    let mut conn = pool.get().await.map_err(|e| e.to_string())?;
-    let mut fresh = [0u8; 32];
-    rand::fill(&mut fresh);
-    let stored = secrets::get_or_insert(&mut conn, SECRET_NAME, &hex::encode(fresh))
-        .await
-        .map_err(|e| e.to_string())?;
-    hex::decode(stored).map_err(|e| format!("the stored mail secret is not hex: {e}"))
+    crate::auth::secret::stored(pool, SECRET_NAME).await
 }

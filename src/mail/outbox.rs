@@ -29,6 +29,7 @@ use crate::db::{Conn, Pool, games};
 use crate::error::Failure;
 use crate::games::projection::Game;
 use crate::notifications::channel::Channel;
+use crate::notifications::kind::Kind;
 use crate::notifications::webhooks::backoff;
 
 /// The mail channel.
@@ -72,7 +73,7 @@ pub async fn game_as(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<G
         return Ok(None);
     };
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
-        loaded.game.state = crate::games::archive::snapshot(conn, game).await?;
+        loaded.game.state = crate::games::read_archived::snapshot(conn, game).await?;
     }
     crate::games::read::project_stored(&loaded, Some(user)).map(Some)
 }
@@ -84,24 +85,27 @@ enum Plan {
 }
 
 async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan, Failure> {
-    let seen = match (row.kind.as_str(), row.game_id) {
-        ("confirm_address", _) | (_, None) => None,
+    let kind = Kind::parse(&row.kind);
+    let seen = match (kind, row.game_id) {
+        (Some(Kind::ConfirmAddress), _) | (_, None) => None,
         (_, Some(id)) => seen(conn, id, row.user_id).await?,
     };
-    Ok(match (row.kind.as_str(), seen) {
-        ("confirm_address", _) => Plan::Send(compose::confirm_address(row)),
-        ("move_accepted" | "move_refused", seen) => {
+    Ok(match (kind, seen) {
+        (Some(Kind::ConfirmAddress), _) => Plan::Send(compose::confirm_address(row)),
+        (Some(Kind::MoveAccepted | Kind::MoveRefused), seen) => {
             Plan::Send(compose::reply(head, row, seen.as_ref()))
         }
         (_, None) => Plan::Skip("the game is gone"),
-        ("your_turn" | "reminder", Some(seen)) => match compose::turn(head, row, &seen) {
-            Some(draft) => Plan::Send(draft),
-            None => Plan::Skip("the game no longer waits for this seat"),
-        },
-        ("invited", Some(seen)) => Plan::Send(compose::invited(head, row, &seen.game)),
-        ("game_finished", Some(seen)) => Plan::Send(compose::finished(head, row, &seen)),
-        ("talk", Some(seen)) => Plan::Send(compose::talk(head, row, &seen.game)),
-        _ => Plan::Skip("not a kind of mail"),
+        (Some(Kind::YourTurn | Kind::Reminder), Some(seen)) => {
+            match compose::turn(head, row, &seen) {
+                Some(draft) => Plan::Send(draft),
+                None => Plan::Skip("the game no longer waits for this seat"),
+            }
+        }
+        (Some(Kind::Invited), Some(seen)) => Plan::Send(compose::invited(head, row, &seen.game)),
+        (Some(Kind::GameFinished), Some(seen)) => Plan::Send(compose::finished(head, row, &seen)),
+        (Some(Kind::Talk), Some(seen)) => Plan::Send(compose::talk(head, row, &seen.game)),
+        (None, _) => Plan::Skip("not a kind of mail"),
     })
 }
 

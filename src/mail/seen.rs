@@ -58,7 +58,7 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
     };
     let archived = loaded.game.archived_at.is_some();
     if archived && loaded.game.state.is_none() {
-        loaded.game.state = crate::games::archive::snapshot(conn, game).await?;
+        loaded.game.state = crate::games::read_archived::snapshot(conn, game).await?;
     }
     let projected = crate::games::read::project_stored(&loaded, Some(user))?;
     let version = loaded.game.version;

@@ -10,8 +10,8 @@ use prometheus::{Counter, Encoder, Gauge, IntGauge, Registry, TextEncoder};
 
 use super::Metrics;
 use crate::db::Pool;
+use crate::db::backlog::Backlog;
 use crate::db::pools::Pools;
-use crate::db::webhooks::Backlog;
 use crate::proc_stat;
 
 /// The content type of the text exposition format.

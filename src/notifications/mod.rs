@@ -18,6 +18,7 @@
 
 pub mod channel;
 pub mod inbox;
+pub mod kind;
 pub mod wake;
 pub mod webhooks;
 

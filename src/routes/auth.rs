@@ -18,7 +18,7 @@ use crate::auth::users::{self, Credentials, PasswordChange, RegisteredUser};
 pub async fn register(
     state: State,
     address: ClientAddress,
-    body: super::body::Json<Credentials>,
+    body: super::strict_json::Json<Credentials>,
 ) -> Answer {
     let user = users::register(&state, body.into_inner(), address.0).await?;
     Ok(HttpResponse::Created().json(user))
@@ -34,7 +34,7 @@ pub async fn register(
 pub async fn login(
     state: State,
     address: ClientAddress,
-    body: super::body::Json<Credentials>,
+    body: super::strict_json::Json<Credentials>,
 ) -> Reply<AccessToken> {
     Ok(web::Json(
         users::login(&state, body.into_inner(), address.0).await?,
@@ -50,7 +50,10 @@ pub async fn login(
     responses((status = 200, description = "A new pair; keep the new refresh token", body = AccessToken), (status = 401, description = "`unauthenticated`: unknown, expired or signed-out refresh token; `refresh_token_reused`: it was already used, and its session is now signed out", body = Problem, content_type = "application/problem+json", example = json!({"type": "about:blank", "title": "Refresh token reused", "status": 401, "code": "refresh_token_reused", "detail": "this refresh token was used before, so its session is now signed out; sign in again"})), RefreshSessionProblems)
 )]
 #[post("/auth/refresh")]
-pub async fn refresh(state: State, body: super::body::Json<RefreshRequest>) -> Reply<AccessToken> {
+pub async fn refresh(
+    state: State,
+    body: super::strict_json::Json<RefreshRequest>,
+) -> Reply<AccessToken> {
     Ok(web::Json(
         sessions::refresh(&state, body.into_inner()).await?,
     ))
@@ -63,7 +66,7 @@ pub async fn refresh(state: State, body: super::body::Json<RefreshRequest>) -> R
     responses((status = 204, description = "Signed out"), SignOutProblems)
 )]
 #[post("/auth/logout")]
-pub async fn logout(state: State, caller: Caller, _body: super::body::NoBody) -> Answer {
+pub async fn logout(state: State, caller: Caller, _body: super::strict_json::NoBody) -> Answer {
     sessions::logout(&state, &caller).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -74,7 +77,7 @@ pub async fn logout(state: State, caller: Caller, _body: super::body::NoBody) ->
     responses((status = 204, description = "Every session signed out"), SignOutEverywhereProblems)
 )]
 #[post("/auth/logout-all")]
-pub async fn logout_all(state: State, caller: Caller, _body: super::body::NoBody) -> Answer {
+pub async fn logout_all(state: State, caller: Caller, _body: super::strict_json::NoBody) -> Answer {
     sessions::logout_all(&state, &caller).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -89,7 +92,7 @@ pub async fn logout_all(state: State, caller: Caller, _body: super::body::NoBody
 pub async fn change_password(
     state: State,
     caller: Caller,
-    body: super::body::Json<PasswordChange>,
+    body: super::strict_json::Json<PasswordChange>,
 ) -> Answer {
     users::change_password(&state, &caller, body.into_inner()).await?;
     Ok(HttpResponse::NoContent().finish())

@@ -9,7 +9,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use super::problem::ApiError;
 use crate::auth::Caller;
 use crate::auth::limits::{OpenStreams, StreamHeld, StreamKey};
-use crate::state::AppState;
+use crate::routes::app_state::AppState;
 
 /// The client's address: the peer's, not a header a client could forge;
 /// but when the peer is a trusted proxy, the last address in

@@ -3,8 +3,8 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post};
 
-use super::extract::{header as header_value, version_tag};
 use super::problem::{Problem, problems};
+use super::request::{header as header_value, version_tag};
 use super::tags::{self, Privacy};
 use super::{Answer, GamePath, Id, State};
 use crate::auth::Claimed;
@@ -30,7 +30,7 @@ pub async fn submit(
     caller: Claimed,
     id: Id,
     req: HttpRequest,
-    body: super::body::Json<CommandRequest>,
+    body: super::strict_json::Json<CommandRequest>,
 ) -> Answer {
     let request = body.into_inner();
     let key = header_value(req.headers(), "Idempotency-Key")?;

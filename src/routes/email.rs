@@ -35,7 +35,7 @@ pub async fn set_email(
     state: State,
     caller: Caller,
     client: super::client::ClientAddress,
-    body: super::body::Json<NewAddress>,
+    body: super::strict_json::Json<NewAddress>,
 ) -> Reply<EmailSettings> {
     Ok(web::Json(
         addresses::set(&state, &caller, body.into_inner(), client.0).await?,
@@ -51,7 +51,7 @@ pub async fn set_email(
 pub async fn confirm_email(
     state: State,
     caller: Caller,
-    body: super::body::Json<Confirmation>,
+    body: super::strict_json::Json<Confirmation>,
 ) -> Reply<EmailSettings> {
     Ok(web::Json(
         addresses::confirm(&state, &caller, body.into_inner()).await?,
@@ -69,7 +69,7 @@ pub async fn confirm_email(
 pub async fn change_email(
     state: State,
     caller: Caller,
-    body: super::body::Json<PreferenceChange>,
+    body: super::strict_json::Json<PreferenceChange>,
 ) -> Reply<EmailSettings> {
     Ok(web::Json(
         addresses::change(&state, &caller, body.into_inner()).await?,

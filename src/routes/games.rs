@@ -6,15 +6,15 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::body::NoBody;
-use super::extract::optional_json;
 use super::problem::problems;
+use super::request::optional_json;
 use super::sse as streams;
+use super::strict_json::NoBody;
 use super::tags::{self, IfNoneMatch, Privacy};
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::{Caller, MaybeCaller, MaybeClaimed};
-use crate::bots::seat::{self as seating, AddBot, AddBotRequest};
 use crate::error::Failure;
+use crate::games::bot_seats::{self as seating, AddBot, AddBotRequest};
 use crate::games::cancel::Cancel;
 use crate::games::create::{self as creating, CreateGame};
 use crate::games::invite::Decline;
@@ -35,7 +35,11 @@ use crate::games::{GameStatus, RulesetId};
     responses((status = 201, description = "The game, with the creator seated", body = Game, headers(("Location" = String, description = "/v1/games/{id}"), ("ETag" = String, description = "The creator's tag of the game (as `get_game` gives it)"))), CreateGameProblems)
 )]
 #[post("/games")]
-pub async fn create(state: State, caller: Caller, body: super::body::Json<CreateGame>) -> Answer {
+pub async fn create(
+    state: State,
+    caller: Caller,
+    body: super::strict_json::Json<CreateGame>,
+) -> Answer {
     let game = creating::create(&state, &caller, body.into_inner()).await?;
     let mut response = HttpResponse::Created();
     tags::per_viewer(&mut response, privacy_of(game.my_seat));
@@ -207,7 +211,7 @@ pub async fn add_bot(
     state: State,
     caller: Caller,
     id: Id,
-    body: super::body::Json<AddBotRequest>,
+    body: super::strict_json::Json<AddBotRequest>,
 ) -> Reply<Game> {
     let request = body.into_inner();
     let change = AddBot {
@@ -272,7 +276,7 @@ pub async fn vacation(
     state: State,
     caller: Caller,
     id: Id,
-    body: super::body::Json<VacationRequest>,
+    body: super::strict_json::Json<VacationRequest>,
 ) -> Reply<Game> {
     Ok(web::Json(
         vacationing::vacation(&state, &caller, id.into_inner(), &body).await?,
@@ -286,7 +290,7 @@ pub async fn vacation(
 /// `: keep-alive` every 15 s of silence.
 #[utoipa::path(
     operation_id = "stream_game_events", tag = "games",
-    params(GamePath, ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The seq of the last event received"), super::extract::StreamQuery),
+    params(GamePath, ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The seq of the last event received"), super::request::StreamQuery),
     security((), ("bearer" = [])),
     responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String), StreamGameEventsProblems)
 )]
@@ -297,12 +301,12 @@ pub async fn stream(
     address: super::client::ClientAddress,
     id: Id,
     req: HttpRequest,
-    query: Query<super::extract::StreamQuery>,
+    query: Query<super::request::StreamQuery>,
 ) -> Answer {
-    let after = super::extract::resume_after(&req, query.after)?;
+    let after = super::request::resume_after(&req, query.after)?;
     let held = super::client::hold_stream(&state, caller.0.as_ref(), address.0)?;
     let events = streams::game(&state, caller.0.as_ref(), id.into_inner(), after).await?;
-    Ok(super::extract::event_stream(super::client::holding(
+    Ok(super::request::event_stream(super::client::holding(
         events, held,
     )))
 }

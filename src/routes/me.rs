@@ -6,8 +6,8 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::extract::{StreamQuery, event_stream, resume_after};
 use super::problem::{ApiError, problems};
+use super::request::{StreamQuery, event_stream, resume_after};
 use super::sse as streams;
 use super::tags::{self, IfNoneMatch, Privacy};
 use super::{Answer, Id, Reply, State};
@@ -208,7 +208,7 @@ pub async fn stream(
 pub async fn create_webhook(
     state: State,
     caller: Caller,
-    body: super::body::Json<NewWebhook>,
+    body: super::strict_json::Json<NewWebhook>,
 ) -> Answer {
     let created = webhooks::create(&state, &caller, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(created))

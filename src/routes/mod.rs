@@ -2,21 +2,23 @@
 //! (parse, call one application function, map the result), each with its
 //! OpenAPI description beside it.
 
+pub mod app_state;
 pub mod audit;
 pub mod auth;
-pub mod body;
+pub mod caller;
 pub mod client;
 pub mod commands;
 pub mod email;
 pub mod events;
-pub mod extract;
 pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;
+pub mod request;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
+pub mod strict_json;
 pub mod tags;
 pub mod transparency;
 pub mod talk;
@@ -28,7 +30,7 @@ use actix_web::{HttpResponse, web};
 use utoipa_actix_web::scope;
 use uuid::Uuid;
 
-use crate::state::AppState;
+use crate::routes::app_state::AppState;
 use problem::ApiError;
 
 /// The application state, as a handler takes it.

@@ -273,6 +273,17 @@ impl ResponseError for ApiError {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_refusals_are_exactly_the_client_errors() {
+        for &code in ErrorCode::ALL {
+            assert_eq!(
+                code.is_refusal(),
+                status(code).is_client_error(),
+                "{code:?}"
+            );
+        }
+    }
+
     /// The table of codes in docs/api.md: `| \`code\` | status | meaning |`.
     fn readme_table() -> Vec<(String, u16)> {
         let readme = include_str!("../../docs/api.md");

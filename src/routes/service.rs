@@ -47,22 +47,7 @@ pub async fn healthz() -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(state: State) -> Answer {
-    // Ready means the database answers now: a load balancer asking must
-    // not wait on a hung one, so the check gives up after a second.
-    // The statement that proves it answers also reads its maintenance
-    // settings: one round trip.
-    let check = async {
-        let unavailable = |e: &dyn std::fmt::Display| {
-            Failure::unavailable(format!("the database does not answer: {e}"))
-        };
-        let mut conn = state.pool.get().await.map_err(|e| unavailable(&e))?;
-        crate::db::maintenance_warnings(&mut conn)
-            .await
-            .map_err(|e| unavailable(&e))
-    };
-    let detail = tokio::time::timeout(READY_WITHIN, check)
-        .await
-        .map_err(|_| Failure::unavailable("the database did not answer within a second"))??;
+    let detail = crate::health::ready(&state.pool, READY_WITHIN).await?;
     Ok(HttpResponse::Ok().json(Health {
         status: "ready",
         detail,

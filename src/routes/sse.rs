@@ -70,12 +70,7 @@ impl Feed {
             return true;
         }
         self.checked_at = Instant::now();
-        let Ok(mut conn) = self.state.pool.get().await else {
-            return false;
-        };
-        crate::db::sessions::is_live(&mut conn, session, user)
-            .await
-            .unwrap_or(false)
+        crate::auth::caller::still_live(&self.state.pool, session, user).await
     }
 
     /// Reads what is new after `self.after` into `pending`.

@@ -29,7 +29,6 @@ use sha2::Sha256;
 use uuid::Uuid;
 
 use super::Answer;
-use crate::db::{Pool, secrets};
 use crate::error::Failure;
 
 /// Where the key is kept in `server_secrets`.
@@ -83,17 +82,10 @@ impl ViewTags {
     ///
     /// # Errors
     /// When the database cannot be reached.
-    pub async fn load(pool: &Pool) -> Result<Self, String> {
-        let mut conn = pool.get().await.map_err(|e| e.to_string())?;
-        let mut fresh = [0u8; 32];
-        rand::fill(&mut fresh);
-        let stored = secrets::get_or_insert(&mut conn, SECRET_NAME, &hex::encode(fresh))
+    pub async fn load(context: &crate::context::Context) -> Result<Self, String> {
+        crate::auth::secret::shared_key(&context.pool, SECRET_NAME)
             .await
-            .map_err(|e| e.to_string())?;
-        let bytes = hex::decode(stored).map_err(|e| format!("the stored tag key: {e}"))?;
-        let key = <[u8; 32]>::try_from(bytes.as_slice())
-            .map_err(|_| "the stored tag key is not 32 bytes".to_owned())?;
-        Ok(ViewTags::new(key))
+            .map(ViewTags::new)
     }
 
     fn mac(&self, parts: &[&[u8]]) -> String {

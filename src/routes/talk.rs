@@ -6,7 +6,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
-use super::body::NoBody;
+use super::strict_json::NoBody;
 use super::problem::problems;
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::{Caller, MaybeCaller};
@@ -40,7 +40,7 @@ pub async fn say(
     state: State,
     caller: Caller,
     id: Id,
-    body: super::body::Json<SayRequest>,
+    body: super::strict_json::Json<SayRequest>,
 ) -> Answer {
     let message = messages::say(&state, &caller, id.into_inner(), body.into_inner()).await?;
     Ok(HttpResponse::Created().json(message))
@@ -96,7 +96,7 @@ pub async fn report(
     state: State,
     caller: Caller,
     path: web::Path<(Uuid, Uuid)>,
-    body: super::body::Json<ReportRequest>,
+    body: super::strict_json::Json<ReportRequest>,
 ) -> Answer {
     let (game, message) = path.into_inner();
     moderation::report(&state, &caller, game, message, &body).await?;

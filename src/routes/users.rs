@@ -2,8 +2,8 @@
 
 use actix_web::{get, post, web};
 
-use super::body::NoBody;
 use super::problem::problems;
+use super::strict_json::NoBody;
 use super::{Reply, State};
 use crate::auth::Caller;
 use crate::auth::profile::{self, UserProfile};

@@ -260,7 +260,7 @@ async fn the_storage_report_counts_each_finished_games_rows() {
     let users = app.users(2).await;
     app.started_game(&users, "hats", json!({})).await;
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
-    let costs = hatstand::storage::measure(&mut conn).await.unwrap();
+    let costs = hatstand::db::storage::measure(&mut conn).await.unwrap();
     // … the report has Hats alone, with the finished games' rows only.
     assert_eq!(costs.len(), 1);
     let hats = &costs[0];
@@ -274,7 +274,14 @@ async fn the_storage_report_counts_each_finished_games_rows() {
     assert_eq!(table("games").rows, 2);
     assert!(table("events").heap_bytes > events * 100, "{hats:?}");
     assert!(hats.kept_per_game() > 0.0 && hats.expiring_per_game() > 0.0);
-    let printed = hatstand::storage::render(&costs);
+    // `hatstand storage` prints the report.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
+        .args(["storage", "--database-url", &app.db.url])
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         printed.contains("storage: hats: 2 finished games"),
         "{printed}"
@@ -334,7 +341,7 @@ async fn an_archived_game_is_served_and_verified_as_before() {
     );
     // … but once it has been over for 30 days it is archived.
     let archive = || {
-        hatstand::games::archiving::archive_due(
+        hatstand::games::archive_old::archive_due(
             &pool,
             Utc::now() + chrono::TimeDelta::days(1),
             Utc::now(),
@@ -375,7 +382,7 @@ async fn an_archived_game_is_served_and_verified_as_before() {
     .assert_problem(409, "game_finished");
     // The archive row is a fraction of the events it replaced.
     let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
-    let costs = hatstand::storage::measure(&mut conn).await.unwrap();
+    let costs = hatstand::db::storage::measure(&mut conn).await.unwrap();
     let archived = costs[0]
         .tables
         .iter()

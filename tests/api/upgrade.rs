@@ -247,7 +247,7 @@ async fn games_written_before_rules_versions_keep_their_state_and_play_on_under_
 
     let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
     let later = chrono::Utc::now() + chrono::TimeDelta::days(1);
-    let archived = hatstand::games::archiving::archive_due(&pool, later, chrono::Utc::now())
+    let archived = hatstand::games::archive_old::archive_due(&pool, later, chrono::Utc::now())
         .await
         .unwrap();
     assert_eq!(archived, 2);

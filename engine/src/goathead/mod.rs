@@ -172,7 +172,7 @@ impl Ruleset for Goathead {
     }
 
     fn result(state: &GoatheadState) -> Option<GameResult<GoatheadRound>> {
-        state.finished().then(|| scoring::result(state))
+        state.finished().then(|| result(state))
     }
 }
 
@@ -210,5 +210,20 @@ impl CommandSpace for Goathead {
             }
         }
         out
+    }
+}
+
+/// The result of a finished match: game points per seat, the winners (ties
+/// shared) and every round.
+#[must_use]
+pub fn result(state: &GoatheadState) -> GameResult<GoatheadRound> {
+    let winners = scoring::winners(&state.game_points);
+    GameResult {
+        scores: state.game_points.clone(),
+        tie_break: (winners.len() > 1).then(|| "shared".to_string()),
+        winners,
+        teams: None,
+        outcome: None,
+        rounds: state.history.clone(),
     }
 }

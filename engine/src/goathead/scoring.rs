@@ -3,8 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, CardSet, Contract, JC, JS, Rank};
-use super::state::GoatheadState;
-use crate::ruleset::{GameResult, Seat, seat};
+use crate::ruleset::{Seat, seat};
 
 /// Trick points a contract needs (with the kitty as the rules count it).
 pub const TO_MAKE: u8 = 61;
@@ -256,19 +255,4 @@ pub fn winners(scores: &[i32]) -> Vec<Seat> {
         .filter(|&i| scores[i] == best)
         .map(seat)
         .collect()
-}
-
-/// The result of a finished match: game points per seat, the winners (ties
-/// shared) and every round.
-#[must_use]
-pub fn result(state: &GoatheadState) -> GameResult<GoatheadRound> {
-    let winners = winners(&state.game_points);
-    GameResult {
-        scores: state.game_points.clone(),
-        tie_break: (winners.len() > 1).then(|| "shared".to_string()),
-        winners,
-        teams: None,
-        outcome: None,
-        rounds: state.history.clone(),
-    }
 }

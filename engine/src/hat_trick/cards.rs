@@ -274,3 +274,19 @@ pub fn deck(players: usize, no_joker: bool) -> Hand {
     }
     Hand(mask)
 }
+
+/// The trump of a deal: a suit or no-trump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickTrump))]
+pub enum Trump {
+    /// Hearts are trump.
+    H,
+    /// Diamonds are trump.
+    D,
+    /// Clubs are trump.
+    C,
+    /// Spades are trump.
+    S,
+    /// No-trump.
+    NT,
+}

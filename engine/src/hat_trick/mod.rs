@@ -100,6 +100,7 @@ pub mod options;
 pub mod rules;
 pub mod scoring;
 pub mod state;
+pub mod tally;
 pub mod view;
 
 #[cfg(test)]
@@ -301,7 +302,7 @@ impl Ruleset for HatTrick {
         if state.trick_number < state.tricks() {
             return Ok(events);
         }
-        let round = scoring::score_round(state, winner);
+        let round = tally::score_round(state, winner);
         let totals = round.totals.clone();
         events.push(HatTrickEvent::RoundScored(round));
         if state.round + 1 < state.rounds {
@@ -324,7 +325,7 @@ impl Ruleset for HatTrick {
     }
 
     fn result(state: &HatTrickState) -> Option<GameResult<RoundResult>> {
-        scoring::result(state)
+        tally::result(state)
     }
 }
 

@@ -2,26 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::cards::Trump;
 use super::cards::{Card, Hand, Suit};
 use super::options::{HatTrickOptions, Table};
 use super::scoring::RoundResult;
 use crate::ruleset::{Seat, seat};
-
-/// The trump of a deal: a suit or no-trump.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = HatTrickTrump))]
-pub enum Trump {
-    /// Hearts are trump.
-    H,
-    /// Diamonds are trump.
-    D,
-    /// Clubs are trump.
-    C,
-    /// Spades are trump.
-    S,
-    /// No-trump.
-    NT,
-}
 
 impl Trump {
     /// The trump suit, none at no-trump.

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use utoipa::IntoParams;
 
-use super::body::BODY_LIMIT;
+use super::strict_json::BODY_LIMIT;
 use crate::error::Failure;
 
 /// The JSON extractor's configuration: the size limit, any content type
@@ -66,7 +66,7 @@ pub fn optional_json<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, Fa
     if text.is_empty() || text == "null" {
         return Ok(T::default());
     }
-    super::body::parse(body)
+    super::strict_json::parse(body)
 }
 
 /// A header's value as text.

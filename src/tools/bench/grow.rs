@@ -515,7 +515,7 @@ async fn fill(scratch: &Scratch, n: u64, cast: &Cast, heavys_only: bool) -> Resu
             .await
             .map_err(|e| e.detail)?;
         let json = serde_json::to_vec(&audit).map_err(|e| e.to_string())?;
-        let compressed = zstd::encode_all(json.as_slice(), hatstand::games::archiving::LEVEL)
+        let compressed = zstd::encode_all(json.as_slice(), hatstand::games::archive_old::LEVEL)
             .map_err(|e| e.to_string())?;
         diesel::sql_query(
             "INSERT INTO grow_templates (k, id, audit, json_bytes, length, notice)

@@ -9,67 +9,7 @@
 //! each table's indexes shared out by row count. Free space in pages and
 //! the write-ahead log are not counted.
 
-use diesel_async::AsyncPgConnection;
-
-use crate::db::storage;
-pub use crate::db::storage::TableCost;
-
-/// What the finished games of one ruleset cost.
-#[derive(Debug, Clone)]
-pub struct RulesetCost {
-    pub ruleset: String,
-    pub games: i64,
-    pub tables: Vec<TableCost>,
-}
-
-/// The tables whose rows stay as long as the game (the others expire; see
-/// `retention.rs`).
-pub const KEPT: [&str; 5] = ["games", "seats", "invitations", "events", "archived_games"];
-
-impl RulesetCost {
-    /// Bytes per finished game in the tables `which` selects, indexes included.
-    #[must_use]
-    #[expect(clippy::cast_precision_loss, reason = "a figure for people")]
-    pub fn bytes_per_game(&self, which: impl Fn(&str) -> bool) -> f64 {
-        let total: f64 = self
-            .tables
-            .iter()
-            .filter(|t| which(&t.table))
-            .map(|t| t.heap_bytes as f64 + t.index_bytes)
-            .sum();
-        total / self.games.max(1) as f64
-    }
-
-    /// Bytes per finished game that stay as long as the game does.
-    #[must_use]
-    pub fn kept_per_game(&self) -> f64 {
-        self.bytes_per_game(|t| KEPT.contains(&t))
-    }
-
-    /// Bytes per finished game that expire (idempotency keys, notifications,
-    /// webhook deliveries).
-    #[must_use]
-    pub fn expiring_per_game(&self) -> f64 {
-        self.bytes_per_game(|t| !KEPT.contains(&t))
-    }
-}
-
-/// The cost of the finished games of every ruleset that has some.
-///
-/// # Errors
-/// Database errors.
-pub async fn measure(conn: &mut AsyncPgConnection) -> diesel::QueryResult<Vec<RulesetCost>> {
-    let mut out = Vec::new();
-    for (ruleset, games) in storage::finished_by_ruleset(conn).await? {
-        let tables = storage::table_costs(conn, &ruleset).await?;
-        out.push(RulesetCost {
-            ruleset,
-            games,
-            tables,
-        });
-    }
-    Ok(out)
-}
+use hatstand::db::storage::RulesetCost;
 
 /// The report, as printed.
 #[must_use]

@@ -364,16 +364,16 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
     if let Some(scratch) = scratch {
         if args.storage {
             let mut conn = locate::connect(&scratch.url).await?;
-            let costs = hatstand::storage::measure(&mut conn)
+            let costs = hatstand::db::storage::measure(&mut conn)
                 .await
                 .map_err(|e| e.to_string())?;
-            print!("{}", hatstand::storage::render(&costs));
+            print!("{}", crate::tools::storage::render(&costs));
             // And once archived, as they will be a month after they ended.
             let pool = db::pool(&scratch.url, 1)?;
             let now = hatstand::record::chain::now();
             let mut archived = 0;
             loop {
-                let n = hatstand::games::archiving::archive_due(
+                let n = hatstand::games::archive_old::archive_due(
                     &pool,
                     now + chrono::TimeDelta::days(1),
                     now,
@@ -386,10 +386,10 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
                 }
             }
             println!("storage: after archiving {archived} games:");
-            let costs = hatstand::storage::measure(&mut conn)
+            let costs = hatstand::db::storage::measure(&mut conn)
                 .await
                 .map_err(|e| e.to_string())?;
-            print!("{}", hatstand::storage::render(&costs));
+            print!("{}", crate::tools::storage::render(&costs));
         }
         scratch.drop_database().await;
     }

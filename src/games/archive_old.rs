@@ -1,7 +1,7 @@
 //! Archiving: the record of a game over for long enough (see `retention`)
 //! moves into one compressed row of `archived_games`, its audit document as
 //! it was served, compressed with zstd; its events and snapshot are then
-//! deleted. Reads of an archived game (`archive`) answer as before.
+//! deleted. Reads of an archived game (`read_archived`) answer as before.
 
 use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;

@@ -57,7 +57,7 @@ pub struct NoBody;
 /// The raw body, at most [`BODY_LIMIT`] bytes, within the body timeout.
 async fn read(req: HttpRequest, mut payload: Payload) -> Result<web::Bytes, Failure> {
     let limit = req
-        .app_data::<web::Data<crate::state::AppState>>()
+        .app_data::<web::Data<crate::routes::app_state::AppState>>()
         .map_or(std::time::Duration::from_secs(10), |state| {
             state.body_timeout
         });

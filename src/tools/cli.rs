@@ -91,9 +91,9 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     /// Play games over HTTP under load and print commands/s and latencies.
-    Bench(crate::bench::BenchArgs),
+    Bench(crate::tools::bench::BenchArgs),
     /// Play bots against each other on the engines and print win rates.
-    Arena(crate::arena::ArenaArgs),
+    Arena(crate::tools::arena::ArenaArgs),
     /// Exit 0 when the server at `--bind` answers `/healthz` (for container healthchecks).
     Probe,
     /// Read one mail (RFC 5322) on standard input and play the move it

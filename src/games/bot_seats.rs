@@ -4,16 +4,15 @@
 use hatstand_engine::bots::Level;
 use serde::Deserialize;
 use utoipa::ToSchema;
+use uuid::Uuid;
 
+use super::join::seat;
+use super::kind_of;
+use super::open_game::{OpenChange, OpenTx};
+use super::step::notifications;
 use crate::auth::Caller;
-use crate::db::games::{self, GameRow, LoadedGame};
+use crate::db::games::{GameRow, LoadedGame};
 use crate::error::{ErrorCode, Failure};
-use crate::games::clock::ServerOptions;
-use crate::games::join::take_seat;
-use crate::games::kind_of;
-use crate::games::open_game::{OpenChange, OpenTx};
-use crate::games::status;
-use crate::games::step::notifications;
 use crate::notifications::Note;
 
 /// A request to seat a built-in bot.
@@ -60,11 +59,8 @@ pub fn levels(names: &[String]) -> Result<Vec<Level>, Failure> {
 /// `bad_request` when the five of that level all sit there.
 pub fn free_bot(level: Level, loaded: &LoadedGame) -> Result<Caller, Failure> {
     let seated: Vec<_> = loaded.seats.iter().map(|s| s.user_id).collect();
-    super::builtin_caller(level, &seated).ok_or_else(|| {
-        Failure::bad_request(format!(
-            "at most {} bots of one level per game",
-            super::INSTANCES
-        ))
+    builtin_caller(level, &seated).ok_or_else(|| {
+        Failure::bad_request(format!("at most {} bots of one level per game", INSTANCES))
     })
 }
 
@@ -92,22 +88,78 @@ impl OpenChange for AddBot {
         }
         let kind = kind_of(game)?;
         let bot = free_bot(self.level, tx.loaded)?;
-        let row = take_seat(kind, tx.loaded, tx.chain, &bot, self.seat, true)?;
-        games::insert_seats(
-            tx.conn,
-            tx.loaded.game.id,
-            std::slice::from_ref(&row),
-            tx.now,
-        )
-        .await?;
-        let game = &mut tx.loaded.game;
-        if game.status == status::ACTIVE && !game.to_act.is_empty() {
-            game.deadline = ServerOptions::of(&game.server_options).deadline_from(tx.now);
-        }
-        Ok(())
+        seat(kind, tx, Some(&bot), self.seat, true).await
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {
         notifications(before, &after.game, &after.seats)
+    }
+}
+
+/// How many built-in accounts each level has: a table seats at most five
+/// bots beside one player.
+pub const INSTANCES: u8 = 5;
+
+/// The `n`th (1-based) built-in bot of `level`: its user id,
+/// `00000000-0000-4000-8000-00000000b<level><0><n>` (levels 1–3 weakest first).
+#[must_use]
+pub fn builtin_id(level: Level, n: u8) -> Uuid {
+    let l: u128 = match level {
+        Level::Random => 1,
+        Level::Greedy => 2,
+        Level::Ismcts => 3,
+    };
+    Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_b000 | l << 8 | u128::from(n))
+}
+
+/// The `n`th built-in bot of `level`: its username (`bot.ismcts`,
+/// `bot.ismcts.2`, ...).
+#[must_use]
+pub fn builtin_name(level: Level, n: u8) -> String {
+    if n <= 1 {
+        format!("bot.{}", level.id())
+    } else {
+        format!("bot.{}.{n}", level.id())
+    }
+}
+
+/// The first built-in bot of `level` not yet seated among `seated`, as the
+/// one taking a seat (`None` when all five are).
+#[must_use]
+pub fn builtin_caller(level: Level, seated: &[Uuid]) -> Option<Caller> {
+    (1..=INSTANCES)
+        .find(|&n| !seated.contains(&builtin_id(level, n)))
+        .map(|n| Caller {
+            user_id: builtin_id(level, n),
+            username: builtin_name(level, n),
+            session: Uuid::nil(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_ids_are_the_ones_the_migration_writes() {
+        assert_eq!(
+            builtin_id(Level::Random, 1).to_string(),
+            "00000000-0000-4000-8000-00000000b101"
+        );
+        assert_eq!(
+            builtin_id(Level::Ismcts, 5).to_string(),
+            "00000000-0000-4000-8000-00000000b305"
+        );
+        assert_eq!(builtin_name(Level::Greedy, 1), "bot.greedy");
+        assert_eq!(builtin_name(Level::Greedy, 3), "bot.greedy.3");
+    }
+
+    #[test]
+    fn a_level_seats_its_first_free_account() {
+        let first = builtin_id(Level::Ismcts, 1);
+        let caller = builtin_caller(Level::Ismcts, &[first]).unwrap();
+        assert_eq!(caller.username, "bot.ismcts.2");
+        let all: Vec<Uuid> = (1..=5).map(|n| builtin_id(Level::Ismcts, n)).collect();
+        assert!(builtin_caller(Level::Ismcts, &all).is_none());
     }
 }
