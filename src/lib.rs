@@ -16,6 +16,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod proc_stat;
 pub mod pruner;
+pub mod ratings;
 pub mod record;
 pub mod retention;
 pub mod routes;
