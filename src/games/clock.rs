@@ -6,7 +6,8 @@
 //! out of a new game's options before the ruleset sees them, like `seed`,
 //! and shown back in the game's `options`. So are `options.autoplay_level`
 //! (the level the server plays a timed-out turn at: `random`, the default,
-//! `greedy` or `ismcts`) and `options.humans_only` (no bots may sit).
+//! `greedy` or `ismcts`), `options.humans_only` (no bots may sit) and
+//! `options.rated` (rated or casual; docs/ratings.md).
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
@@ -126,6 +127,10 @@ pub struct ServerOptions {
     /// by default `players` for a private game, else `public`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spectators: Option<super::watchers::Spectators>,
+    /// Rated or casual (docs/ratings.md). Unset: rated when the game is
+    /// public and no seat is a bot, casual otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
 }
 
 fn default_level() -> Level {
@@ -150,12 +155,13 @@ impl Default for ServerOptions {
             autoplay_level: Level::Random,
             humans_only: false,
             spectators: None,
+            rated: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
@@ -163,6 +169,7 @@ pub const NAMES: [&str; 7] = [
     "autoplay_level",
     "humans_only",
     "spectators",
+    "rated",
 ];
 
 impl ServerOptions {

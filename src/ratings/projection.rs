@@ -17,7 +17,6 @@
 //! the same numbers, to the bit.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use diesel_async::AsyncConnection;
@@ -36,10 +35,6 @@ pub const BATCH: i64 = 500;
 /// game's finish and its rating).
 pub const SWEEP: Duration = Duration::from_secs(30);
 
-/// Set once no finished game without a number is left (none can appear
-/// again: the database numbers every game as it finishes).
-static LEGACY_NUMBERED: AtomicBool = AtomicBool::new(false);
-
 /// Rates every finished game past the cursor. Returns how many games the
 /// projection took (rated or not).
 ///
@@ -48,12 +43,9 @@ static LEGACY_NUMBERED: AtomicBool = AtomicBool::new(false);
 pub async fn catch_up(conn: &mut Conn) -> Result<u64, Failure> {
     let mut total = 0;
     loop {
-        let (taken, numbered_all) = conn
+        let taken = conn
             .transaction::<_, Failure, _>(async |conn| batch(conn).await)
             .await?;
-        if numbered_all {
-            LEGACY_NUMBERED.store(true, Ordering::Relaxed);
-        }
         total += taken;
         if taken == 0 {
             return Ok(total);
@@ -100,25 +92,18 @@ pub async fn after_finish(conn: &mut Conn) {
 }
 
 /// One batch, in the caller's transaction. Returns the games taken (and
-/// numbered) and whether no unnumbered game is left.
-async fn batch(conn: &mut Conn) -> Result<(u64, bool), Failure> {
+/// numbered).
+async fn batch(conn: &mut Conn) -> Result<u64, Failure> {
     db::ratings::lock(conn).await?;
-    let mut up_to = i64::MAX;
-    let mut numbered = 0;
-    let mut numbered_all = LEGACY_NUMBERED.load(Ordering::Relaxed);
-    if !numbered_all {
-        numbered = db::ratings::number_legacy(conn, BATCH).await?;
-        if numbered < BATCH {
-            numbered_all = true;
-        } else {
-            // Newer games wait until every older one has its number.
-            up_to = -1;
-        }
-    }
+    // Unnumbered games (finished before ratings existed) come first: newer
+    // games wait until every older one has its number. Once they are all
+    // numbered this reads an empty partial index.
+    let numbered = db::ratings::number_legacy(conn, BATCH).await?;
+    let up_to = if numbered < BATCH { i64::MAX } else { -1 };
     let cursor = db::ratings::cursor(conn).await?;
     let pending = db::ratings::pending(conn, cursor, up_to, BATCH).await?;
     let Some(last) = pending.last().map(|p| p.finish_seq) else {
-        return Ok((u64::try_from(numbered).unwrap_or(0), numbered_all));
+        return Ok(u64::try_from(numbered).unwrap_or(0));
     };
     let mut users: Vec<Uuid> = Vec::new();
     let mut games = Vec::with_capacity(pending.len());
@@ -150,10 +135,7 @@ async fn batch(conn: &mut Conn) -> Result<(u64, bool), Failure> {
     let changes = serde_json::to_string(&book.changes).map_err(Failure::internal)?;
     let ratings = serde_json::to_string(&book.touched_rows()).map_err(Failure::internal)?;
     db::ratings::write(conn, &changes, &ratings, last).await?;
-    Ok((
-        u64::try_from(taken).unwrap_or(0) + u64::try_from(numbered).unwrap_or(0),
-        numbered_all,
-    ))
+    Ok(u64::try_from(taken).unwrap_or(0) + u64::try_from(numbered).unwrap_or(0))
 }
 
 /// A pending row as the rules read it, with its finish number.
