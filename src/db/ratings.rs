@@ -231,3 +231,175 @@ pub async fn clear(conn: &mut AsyncPgConnection) -> diesel::QueryResult<()> {
     )
     .await
 }
+
+/// One seat's change in a game, with the player's name.
+#[derive(QueryableByName, Debug)]
+pub struct Change {
+    #[diesel(sql_type = SmallInt)]
+    pub seat: i16,
+    #[diesel(sql_type = SqlUuid)]
+    pub user_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub username: String,
+    #[diesel(sql_type = BigInt)]
+    pub finish_seq: i64,
+    #[diesel(sql_type = SmallInt)]
+    pub place: i16,
+    #[diesel(sql_type = Double)]
+    pub rating_before: f64,
+    #[diesel(sql_type = Double)]
+    pub deviation_before: f64,
+    #[diesel(sql_type = Double)]
+    pub rating_after: f64,
+    #[diesel(sql_type = Double)]
+    pub deviation_after: f64,
+}
+
+/// The changes game `id` made, by seat.
+///
+/// # Errors
+/// Database errors.
+pub async fn of_game(conn: &mut AsyncPgConnection, id: Uuid) -> diesel::QueryResult<Vec<Change>> {
+    diesel::sql_query(
+        "SELECT c.seat, c.user_id, u.username, c.finish_seq, c.place, c.rating_before,
+                c.deviation_before, c.rating_after, c.deviation_after
+           FROM rating_changes c JOIN users u ON u.id = c.user_id
+          WHERE c.game_id = $1 ORDER BY c.seat",
+    )
+    .bind::<SqlUuid, _>(id)
+    .load(conn)
+    .await
+}
+
+/// A row of a leaderboard.
+#[derive(QueryableByName, Debug)]
+pub struct Board {
+    #[diesel(sql_type = SqlUuid)]
+    pub user_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub username: String,
+    #[diesel(sql_type = Double)]
+    pub rating: f64,
+    #[diesel(sql_type = Double)]
+    pub deviation: f64,
+    #[diesel(sql_type = Integer)]
+    pub games: i32,
+}
+
+/// Up to `limit` established ratings (deviation below `bound`) of a pool,
+/// best first, after `(rating, user)` when given; bots' or people's.
+///
+/// # Errors
+/// Database errors.
+#[allow(clippy::too_many_arguments)]
+pub async fn board(
+    conn: &mut AsyncPgConnection,
+    ruleset: &str,
+    players: i16,
+    bots: bool,
+    bound: f64,
+    after: Option<(f64, Uuid)>,
+    limit: i64,
+) -> diesel::QueryResult<Vec<Board>> {
+    diesel::sql_query(
+        "SELECT r.user_id, u.username, r.rating, r.deviation, r.games
+           FROM ratings r JOIN users u ON u.id = r.user_id
+          WHERE r.ruleset = $1 AND r.players = $2 AND r.deviation < $3
+            AND (u.kind <> 'human') = $4
+            AND ($5::float8 IS NULL OR (r.rating, r.user_id) < ($5, $6))
+          ORDER BY r.rating DESC, r.user_id DESC
+          LIMIT $7",
+    )
+    .bind::<Text, _>(ruleset)
+    .bind::<SmallInt, _>(players)
+    .bind::<Double, _>(bound)
+    .bind::<Bool, _>(bots)
+    .bind::<Nullable<Double>, _>(after.map(|a| a.0))
+    .bind::<Nullable<SqlUuid>, _>(after.map(|a| a.1))
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await
+}
+
+/// A point of a player's rating history.
+#[derive(QueryableByName, Debug)]
+pub struct Point {
+    #[diesel(sql_type = BigInt)]
+    pub finish_seq: i64,
+    #[diesel(sql_type = SqlUuid)]
+    pub game_id: Uuid,
+    #[diesel(sql_type = SmallInt)]
+    pub place: i16,
+    #[diesel(sql_type = Double)]
+    pub rating: f64,
+    #[diesel(sql_type = Double)]
+    pub deviation: f64,
+}
+
+/// Up to `limit` of a player's rated games in a pool, newest first, before
+/// finish number `before` when given.
+///
+/// # Errors
+/// Database errors.
+pub async fn history(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    ruleset: &str,
+    players: i16,
+    before: Option<i64>,
+    limit: i64,
+) -> diesel::QueryResult<Vec<Point>> {
+    diesel::sql_query(
+        "SELECT finish_seq, game_id, place, rating_after AS rating, deviation_after AS deviation
+           FROM rating_changes
+          WHERE user_id = $1 AND ruleset = $2 AND players = $3
+            AND ($4::int8 IS NULL OR finish_seq < $4)
+          ORDER BY finish_seq DESC
+          LIMIT $5",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<Text, _>(ruleset)
+    .bind::<SmallInt, _>(players)
+    .bind::<Nullable<BigInt>, _>(before)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .await
+}
+
+/// A player's games by outcome.
+#[derive(QueryableByName, Debug, Default)]
+pub struct Record {
+    #[diesel(sql_type = BigInt)]
+    pub played: i64,
+    #[diesel(sql_type = BigInt)]
+    pub won: i64,
+    #[diesel(sql_type = BigInt)]
+    pub drawn: i64,
+    #[diesel(sql_type = BigInt)]
+    pub lost: i64,
+    #[diesel(sql_type = BigInt)]
+    pub abandoned: i64,
+}
+
+/// A player's games that are over, by outcome (their own seats only).
+///
+/// # Errors
+/// Database errors.
+pub async fn record(conn: &mut AsyncPgConnection, user: Uuid) -> diesel::QueryResult<Record> {
+    diesel::sql_query(
+        "SELECT count(*) AS played,
+                count(*) FILTER (WHERE g.status = 'finished'
+                                   AND g.result->'winners' @> to_jsonb(s.seat)) AS won,
+                count(*) FILTER (WHERE g.status = 'finished'
+                                   AND jsonb_array_length(g.result->'winners') = 0) AS drawn,
+                count(*) FILTER (WHERE g.status = 'finished'
+                                   AND jsonb_array_length(g.result->'winners') > 0
+                                   AND NOT g.result->'winners' @> to_jsonb(s.seat)) AS lost,
+                count(*) FILTER (WHERE g.status = 'abandoned') AS abandoned
+           FROM seats s JOIN games g ON g.id = s.game_id
+          WHERE s.user_id = $1 AND s.game_finished_at IS NOT NULL",
+    )
+    .bind::<SqlUuid, _>(user)
+    .get_result(conn)
+    .await
+}

@@ -9,14 +9,14 @@
 //! Weng-Lin (25/3 ≈ 8.33 at the start: the same share of the start, about
 //! 0.3).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use skillratings::{MultiTeamOutcome, Outcomes};
 use utoipa::ToSchema;
 
 /// How a pool is rated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// Two seats: rating 1500, deviation 350, volatility 0.06 at the start.

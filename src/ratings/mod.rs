@@ -12,5 +12,6 @@ pub mod eligibility;
 pub mod maths;
 pub mod places;
 pub mod projection;
+pub mod read;
 
 pub use maths::{Method, Rating};

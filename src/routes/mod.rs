@@ -14,6 +14,7 @@ pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;
+pub mod ratings;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
@@ -99,6 +100,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(email::unsubscribe_page)
                 .service(email::unsubscribe)
                 .service(users::get)
-                .service(users::become_bot),
+                .service(users::become_bot)
+                // Ratings (docs/ratings.md).
+                .service(ratings::game)
+                .service(ratings::leaderboard)
+                .service(ratings::history),
         );
 }
