@@ -71,7 +71,8 @@ pub async fn profile(state: &Context, name: &str) -> Result<UserProfile, Failure
         .map(UserProfile::from)
         .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
     // Ratings' hook: the player's ratings and games by outcome.
-    (profile.ratings, profile.record) = crate::ratings::read::of_user(&mut conn, profile.id).await?;
+    (profile.ratings, profile.record) =
+        crate::ratings::read::of_user(&mut conn, profile.id).await?;
     Ok(profile)
 }
 

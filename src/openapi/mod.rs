@@ -50,6 +50,7 @@ use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
         (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
         (name = "audit", description = "Audits and step-through replays"),
+        (name = "ratings", description = "Ratings per ruleset and table size (Glicko-2 for two seats, Weng-Lin for more and for teams), each game's changes, players' histories and the leaderboards (docs/ratings.md)"),
         (name = "service", description = "Health and metrics"),
     )
 )]

@@ -173,10 +173,7 @@ fn pool(ruleset: &str, players: Option<i64>) -> Result<(String, i16), Failure> {
     if !(2..=6).contains(&players) {
         return Err(Failure::bad_request("players must be 2 to 6"));
     }
-    Ok((
-        kind.id().to_owned(),
-        i16::try_from(players).unwrap_or(2),
-    ))
+    Ok((kind.id().to_owned(), i16::try_from(players).unwrap_or(2)))
 }
 
 fn limit(limit: Option<i64>) -> Result<i64, Failure> {
@@ -209,8 +206,7 @@ pub async fn history(
         .await?
         .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
     let method = Method::of(usize::try_from(players).unwrap_or(0));
-    let points =
-        db::ratings::history(&mut conn, user.id, &ruleset, players, before, limit).await?;
+    let points = db::ratings::history(&mut conn, user.id, &ruleset, players, before, limit).await?;
     let next_cursor = (i64::try_from(points.len()).unwrap_or(0) == limit)
         .then(|| points.last().map(|p| p.finish_seq.to_string()))
         .flatten();

@@ -105,7 +105,15 @@ pub async fn history(
     let (name, ruleset) = path.into_inner();
     let q = query.into_inner();
     Ok(web::Json(
-        read::history(&state, &name, &ruleset, q.players, q.cursor.as_deref(), q.limit).await?,
+        read::history(
+            &state,
+            &name,
+            &ruleset,
+            q.players,
+            q.cursor.as_deref(),
+            q.limit,
+        )
+        .await?,
     ))
 }
 

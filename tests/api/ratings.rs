@@ -424,3 +424,109 @@ async fn the_first_start_rates_games_finished_before_ratings_existed_in_finish_o
         expected + 2
     );
 }
+
+#[actix_web::test]
+async fn a_rated_game_shows_on_the_game_the_profile_the_history_and_once_established_the_board() {
+    let app = TestApp::spawn().await;
+    let played = play(&app, "hats", 2, json!({}), 11).await;
+    let changes = app
+        .get(&format!("/v1/games/{}/ratings", played.id), None)
+        .await
+        .ok(200);
+    assert_eq!(changes["method"], "glicko2");
+    assert_eq!(changes["changes"].as_array().unwrap().len(), 2, "{changes}");
+    assert_eq!(changes["changes"][0]["before"]["rating"], 1500.0);
+    assert_eq!(changes["changes"][0]["before"]["provisional"], true);
+    let name = changes["changes"][0]["username"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let profile = app.get(&format!("/v1/users/{name}"), None).await.ok(200);
+    assert_eq!(profile["ratings"][0]["ruleset"], "hats");
+    assert_eq!(profile["ratings"][0]["players"], 2);
+    assert_eq!(profile["ratings"][0]["games"], 1);
+    assert_eq!(profile["record"]["played"], 1);
+    let outcomes = ["won", "drawn", "lost"]
+        .iter()
+        .map(|k| profile["record"][k].as_i64().unwrap())
+        .sum::<i64>();
+    assert_eq!(outcomes, 1, "{profile}");
+    let history = app
+        .get(&format!("/v1/users/{name}/ratings/hats?players=2"), None)
+        .await
+        .ok(200);
+    assert_eq!(history["items"][0]["game_id"], played.id.as_str());
+    assert_eq!(
+        history["items"][0]["rating"],
+        changes["changes"][0]["after"]["rating"]
+    );
+    // One game leaves a rating provisional: not on the board yet.
+    let board = app.get("/v1/rulesets/hats/leaderboard", None).await.ok(200);
+    assert_eq!(board["items"].as_array().unwrap().len(), 0, "{board}");
+    app.sql("UPDATE ratings SET deviation = 80").await;
+    let board = app
+        .get("/v1/rulesets/hats/leaderboard?players=2&limit=1", None)
+        .await
+        .ok(200);
+    assert_eq!(board["items"].as_array().unwrap().len(), 1, "{board}");
+    let cursor = board["next_cursor"].as_str().unwrap().to_owned();
+    let next = app
+        .get(
+            &format!("/v1/rulesets/hats/leaderboard?players=2&limit=1&cursor={cursor}"),
+            None,
+        )
+        .await
+        .ok(200);
+    assert_eq!(next["items"].as_array().unwrap().len(), 1, "{next}");
+    assert!(next["items"][0]["rating"].as_f64() <= board["items"][0]["rating"].as_f64());
+    assert_ne!(next["items"][0]["user_id"], board["items"][0]["user_id"]);
+    let bots = app
+        .get("/v1/rulesets/hats/leaderboard?bots=true", None)
+        .await
+        .ok(200);
+    assert_eq!(bots["items"].as_array().unwrap().len(), 0, "{bots}");
+}
+
+#[actix_web::test]
+async fn bad_input_to_the_ratings_endpoints_is_refused_and_changes_nothing() {
+    let app = TestApp::spawn().await;
+    let before = app.footprint().await;
+    for (path, status, code) in [
+        ("/v1/rulesets/chess/leaderboard", 404, "not_found"),
+        (
+            "/v1/rulesets/hats/leaderboard?players=9",
+            400,
+            "bad_request",
+        ),
+        ("/v1/rulesets/hats/leaderboard?limit=0", 400, "bad_request"),
+        ("/v1/rulesets/hats/leaderboard?cursor=x", 400, "bad_request"),
+        (
+            "/v1/rulesets/hats/leaderboard?cursor=NaN_00000000-0000-0000-0000-000000000000",
+            400,
+            "bad_request",
+        ),
+        (
+            "/v1/rulesets/hats/leaderboard?colour=red",
+            400,
+            "bad_request",
+        ),
+        ("/v1/users/nobody-here/ratings/hats", 404, "not_found"),
+        ("/v1/users/nobody-here", 404, "not_found"),
+        ("/v1/games/not-a-uuid/ratings", 400, "bad_request"),
+        (
+            "/v1/games/00000000-0000-0000-0000-000000000000/ratings",
+            404,
+            "not_found",
+        ),
+    ] {
+        app.get(path, None).await.assert_problem(status, code);
+    }
+    let user = app.register("asker").await;
+    app.get(
+        "/v1/users/asker/ratings/hats?cursor=soon",
+        Some(&user.token),
+    )
+    .await
+    .assert_problem(400, "bad_request");
+    assert_eq!(app.footprint().await[1..], before[1..]);
+}
