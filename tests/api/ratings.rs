@@ -298,6 +298,7 @@ async fn incremental_ratings_equal_a_rebuild_over_hundreds_of_random_games_finis
     let incremental = ledger(&url).await;
     assert!(incremental.lines().count() > 500, "{incremental}");
     let printed = rebuild_with_the_binary(&url);
+    eprintln!("{printed}");
     assert!(
         printed.contains(&format!("from {GAMES} finished games")),
         "{printed}"
@@ -529,4 +530,76 @@ async fn bad_input_to_the_ratings_endpoints_is_refused_and_changes_nothing() {
     .await
     .assert_problem(400, "bad_request");
     assert_eq!(app.footprint().await[1..], before[1..]);
+}
+
+#[actix_web::test]
+async fn the_independent_script_recomputes_the_ratings_from_exported_audits() {
+    let app = TestApp::spawn().await;
+    let mut users = Vec::new();
+    for i in 0..3 {
+        users.push(app.register(&format!("scripted{i}")).await);
+    }
+    for (n, (ruleset, seated)) in [("hats", 2), ("top-hats", 2), ("hats", 3), ("hats", 2)]
+        .into_iter()
+        .enumerate()
+    {
+        let seats = &users[n % 2..n % 2 + seated.min(3 - n % 2)];
+        if seats.len() < seated {
+            continue;
+        }
+        let id = app.started_game(seats, ruleset, json!({})).await;
+        crate::play::play_out(&app, id, seats.to_vec(), 30 + n as u64).await;
+    }
+    let export = Command::new(env!("CARGO_BIN_EXE_hatstand"))
+        .args(["export"])
+        .env("DATABASE_URL", &app.db.url)
+        .output()
+        .unwrap();
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let file = std::env::temp_dir().join(format!("audits-{}.jsonl", Uuid::new_v4()));
+    std::fs::write(&file, &export.stdout).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/ratings.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() >= 4, "{lines:?}");
+    for line in &lines {
+        let profile = app
+            .get(
+                &format!("/v1/users/{}", line["username"].as_str().unwrap()),
+                None,
+            )
+            .await
+            .ok(200);
+        let pool = profile["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["ruleset"] == line["ruleset"] && r["players"] == line["players"])
+            .unwrap_or_else(|| panic!("{profile} lacks {line}"));
+        for field in ["rating", "deviation"] {
+            let (server, script) = (pool[field].as_f64().unwrap(), line[field].as_f64().unwrap());
+            assert!(
+                (server - script).abs() < 1e-9,
+                "{field}: {server} vs {script} ({line})"
+            );
+        }
+    }
 }
