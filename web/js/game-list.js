@@ -25,7 +25,8 @@ function item(game, myId) {
     h('a', { href: `#/games/${game.id}` },
       h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${game.players} players`,
         myTurn ? h('span', { class: 'tag turn' }, 'your turn') : null,
-        game.private ? h('span', { class: 'tag' }, 'private') : null),
+        game.private ? h('span', { class: 'tag' }, 'private') : null,
+        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? 'rated' : 'casual')),
       h('span', { class: 'when' },
         myTurn && game.deadline
           ? h('span', { class: 'clock', 'data-deadline': game.deadline }, timeLeft(game.deadline))
