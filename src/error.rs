@@ -93,6 +93,8 @@ error_codes! {
     UnknownRulesVersion = "unknown_rules_version",
     /// A bot level that does not exist (levels: `random`, `greedy`, `ismcts`).
     UnknownBotLevel = "unknown_bot_level",
+    /// Joining an open table whose rating range leaves the player's rating out.
+    RatingOutOfRange = "rating_out_of_range",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
     /// An account that has played cannot become a bot account (or is one already).

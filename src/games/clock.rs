@@ -98,7 +98,7 @@ pub enum OnTimeout {
 }
 
 /// The server-level options of a game, as stored and shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServerOptions {
     /// The time each turn may take (an ISO 8601 duration, e.g. `PT24H`), or none.
@@ -131,6 +131,13 @@ pub struct ServerOptions {
     /// public and no seat is a bot, casual otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rated: Option<bool>,
+    /// Seeking by strength: the lowest rating (in the game's pool) that may
+    /// join; a newcomer counts at the method's start (1500, or 25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_min: Option<f64>,
+    /// The highest rating that may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_max: Option<f64>,
 }
 
 fn default_level() -> Level {
@@ -156,12 +163,14 @@ impl Default for ServerOptions {
             humans_only: false,
             spectators: None,
             rated: None,
+            rating_min: None,
+            rating_max: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 10] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
@@ -170,6 +179,8 @@ pub const NAMES: [&str; 8] = [
     "humans_only",
     "spectators",
     "rated",
+    "rating_min",
+    "rating_max",
 ];
 
 impl ServerOptions {
@@ -207,6 +218,17 @@ impl ServerOptions {
         }
         parse_duration(&parsed.max_vacation)
             .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
+        let range = [parsed.rating_min, parsed.rating_max];
+        if range
+            .iter()
+            .flatten()
+            .any(|r| !(0.0..=10_000.0).contains(r))
+            || matches!(range, [Some(lo), Some(hi)] if lo > hi)
+        {
+            return Err(Failure::invalid_options(
+                "rating_min and rating_max must be 0 to 10000, rating_min at most rating_max",
+            ));
+        }
         Ok(parsed)
     }
 

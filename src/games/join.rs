@@ -162,6 +162,8 @@ impl OpenChange for Join {
         let kind = kind_of(game)?;
         check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
+        // Ratings' hook: seeking by strength.
+        crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
         let row = take_seat(kind, tx.loaded, tx.chain, tx.who, self.0.seat, bot)?;
         let seated = std::slice::from_ref(&row);
         games::insert_seats(tx.conn, tx.loaded.game.id, seated, tx.now)

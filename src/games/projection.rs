@@ -111,6 +111,12 @@ pub struct GameSummary {
     /// Rated or casual: `options.rated`, or when unset, whether the game is
     /// public with no bot seated (docs/ratings.md).
     pub rated: bool,
+    /// Seeking by strength: the lowest rating that may join (docs/ratings.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_min: Option<f64>,
+    /// The highest rating that may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_max: Option<f64>,
     /// Once finished, how it ended (as the game's `result`), so a list can
     /// say who won; null before.
     #[schema(value_type = super::wire_types::AnyResult)]
@@ -200,6 +206,8 @@ pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
         deadline: game.deadline,
         private: game.private,
         rated: rated(game, seats),
+        rating_min: super::clock::ServerOptions::of(&game.server_options).rating_min,
+        rating_max: super::clock::ServerOptions::of(&game.server_options).rating_max,
         result: game.result.clone(),
         created_at: game.created_at,
         updated_at: game.updated_at,

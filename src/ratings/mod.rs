@@ -13,5 +13,6 @@ pub mod maths;
 pub mod places;
 pub mod projection;
 pub mod read;
+pub mod seek;
 
 pub use maths::{Method, Rating};

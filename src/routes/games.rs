@@ -336,6 +336,7 @@ problems! {
     GetGameProblems { BadRequest: "malformed id, a code over 128 characters" }
     /// What `join_game` answers besides the common problems.
     JoinGameProblems {
+        RatingOutOfRange: "the table's rating range leaves the caller's rating out",
         BadRequest: "no such seat, malformed body",
         NotInvited: "a private game, without its code or an invitation",
         GameFull, SeatTaken, AlreadyJoined, GameNotOpen,

@@ -46,7 +46,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
     match code {
         C::BadRequest => StatusCode::BAD_REQUEST,
         C::Unauthenticated | C::RefreshTokenReused => StatusCode::UNAUTHORIZED,
-        C::WrongPassword | C::NotAPlayer | C::Forbidden | C::NotInvited => StatusCode::FORBIDDEN,
+        C::WrongPassword | C::NotAPlayer | C::Forbidden | C::NotInvited | C::RatingOutOfRange => {
+            StatusCode::FORBIDDEN
+        }
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,

@@ -603,3 +603,56 @@ async fn the_independent_script_recomputes_the_ratings_from_exported_audits() {
         }
     }
 }
+
+#[actix_web::test]
+async fn a_table_seeking_a_rating_range_refuses_players_outside_it_and_writes_nothing() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let strong = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 2, "options": {"rating_min": 1600}}),
+        )
+        .await;
+    assert_eq!(strong["options"]["rating_min"], 1600.0);
+    let id = strong["id"].as_str().unwrap();
+    let before = app.footprint().await;
+    app.post(
+        &format!("/v1/games/{id}/join"),
+        Some(&users[1].token),
+        &json!({}),
+    )
+    .await
+    .assert_problem(403, "rating_out_of_range");
+    assert_eq!(app.footprint().await, before);
+    let listed = app.get("/v1/games?status=open", None).await.ok(200);
+    let item = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap();
+    assert_eq!(item["rating_min"], 1600.0, "{item}");
+    // A newcomer (1500) fits a table for 1400 to 1550.
+    let open = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 2,
+                    "options": {"rating_min": 1400, "rating_max": 1550}}),
+        )
+        .await;
+    app.joined(open["id"].as_str().unwrap(), &users[2]).await;
+    for bad in [
+        json!({"rating_min": 1700, "rating_max": 1600}),
+        json!({"rating_min": -1}),
+        json!({"rating_max": "high"}),
+    ] {
+        app.post(
+            "/v1/games",
+            Some(&users[0].token),
+            &json!({"ruleset": "hats", "players": 2, "options": bad}),
+        )
+        .await
+        .assert_problem(422, "invalid_options");
+    }
+}
