@@ -165,6 +165,12 @@ pub struct HistoryPage {
     pub next_cursor: Option<String>,
 }
 
+/// The shape of a leaderboard's cursor: the last rating shown, `_`, its user.
+pub const BOARD_CURSOR_PATTERN: &str = "^-?[0-9]{1,20}(\\.[0-9]{1,20})?_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/// The shape of a history's cursor: the last finish order shown.
+pub const HISTORY_CURSOR_PATTERN: &str = "^-?[0-9]{1,19}$";
+
 /// Checks a pool named by a client.
 fn pool(ruleset: &str, players: Option<i64>) -> Result<(String, i16), Failure> {
     let kind = hatstand_engine::GameKind::from_id(ruleset)
@@ -266,6 +272,12 @@ pub async fn leaderboard(
     let after = cursor
         .map(|c| -> Result<(f64, Uuid), Failure> {
             let (rating, user) = c.split_once('_').ok_or_else(bad)?;
+            if !rating
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'-' || b == b'.')
+            {
+                return Err(bad());
+            }
             let rating: f64 = rating.parse().map_err(|_| bad())?;
             if !rating.is_finite() {
                 return Err(bad());

@@ -40,6 +40,7 @@ pub struct PoolQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^-?[0-9]{1,19}$")]
     pub cursor: Option<String>,
 }
 
@@ -58,6 +59,9 @@ pub struct BoardQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page.
+    #[param(
+        pattern = "^-?[0-9]{1,20}(\\.[0-9]{1,20})?_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub cursor: Option<String>,
 }
 
@@ -65,7 +69,7 @@ pub struct BoardQuery {
 /// ones are left out), people and bots on separate boards.
 #[utoipa::path(
     operation_id = "get_leaderboard", tag = "ratings",
-    params(("id" = String, Path, description = "The ruleset id"), BoardQuery), security((), ("bearer" = [])),
+    params(("id" = String, Path, description = "The ruleset id"), BoardQuery),
     responses((status = 200, description = "A page of the board", body = BoardPage,
         example = json!({"ruleset": "hats", "players": 2, "method": "glicko2", "bots": false,
             "items": [{"user_id": "6c1f0a4e-8d2b-4f7a-9c3e-1b2a3c4d5e6f", "username": "ada",
@@ -90,7 +94,6 @@ pub async fn leaderboard(
     operation_id = "get_rating_history", tag = "ratings",
     params(("username" = String, Path, description = "The username (any case)"),
            ("ruleset" = String, Path, description = "The ruleset id"), PoolQuery),
-    security((), ("bearer" = [])),
     responses((status = 200, description = "A page of the history", body = HistoryPage,
         example = json!({"items": [{"game_id": "0b6f5c1e-3f0a-4b59-9a57-2f1d8f7c1a10", "finish_order": 42,
             "place": 1, "rating": 1662.3, "deviation": 290.3, "provisional": true}], "next_cursor": null})),
