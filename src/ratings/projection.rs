@@ -47,7 +47,8 @@ pub async fn catch_up(conn: &mut Conn) -> Result<u64, Failure> {
             .transaction::<_, Failure, _>(async |conn| batch(conn).await)
             .await?;
         total += taken;
-        if taken == 0 {
+        // A batch that was not full left nothing behind it (when it began).
+        if taken < u64::try_from(BATCH).unwrap_or(u64::MAX) {
             return Ok(total);
         }
     }
