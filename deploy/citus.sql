@@ -59,6 +59,11 @@ SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'no
 SELECT create_distributed_table('webhook_deliveries', 'user_id', colocate_with => 'notifications');
 SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'notifications');
 
+-- Ratings (docs/ratings.md): each game's changes with the game, each
+-- player's ratings with the player.
+SELECT create_distributed_table('rating_changes', 'game_id', colocate_with => 'games');
+SELECT create_distributed_table('ratings', 'user_id', colocate_with => 'notifications');
+
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single
 --   coordinator every process shares them; with clients spread over several
@@ -70,6 +75,8 @@ SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'noti
 --   login_failures, shared by every process behind one coordinator.
 -- local: login_addresses
 --   The addresses each account signed in from lately, read by logins only.
+-- local: ratings_cursor
+--   The ratings projection's one-row cursor, read and written under its lock.
 -- local: __diesel_schema_migrations
 --   The migrations applied; migrations run on the coordinator.
 -- local: log_leaves

@@ -126,6 +126,8 @@ error_codes! {
     NoSuchSeat = "no_such_seat",
     /// A version the game has not reached (`at` past its version).
     NoSuchVersion = "no_such_version",
+    /// Joining an open table whose rating range leaves the player's rating out.
+    RatingOutOfRange = "rating_out_of_range",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
     /// An account that has played cannot become a bot account (or is one already).

@@ -18,6 +18,7 @@ pub mod openapi;
 pub mod proc_stat;
 pub mod pruner;
 pub mod rate;
+pub mod ratings;
 pub mod record;
 pub mod retention;
 pub mod routes;

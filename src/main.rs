@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Command::Export { since, out } => run_async(export(cli.settings, since, out)),
         Command::Probe => probe(cli.settings.bind),
         Command::Storage => run_async(storage(cli.settings)),
+        Command::Ratings(cli::RatingsCommand::Rebuild) => run_async(ratings_rebuild(cli.settings)),
         Command::Bench(args) => run_async(bench::run(args, cli.settings)),
         Command::Arena(args) => arena::run(&args),
         Command::MailIn { recipient } => {
@@ -92,6 +93,21 @@ async fn storage(settings: Settings) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     print!("{}", crate::tools::storage::render(&costs));
+    Ok(())
+}
+
+async fn ratings_rebuild(settings: Settings) -> Result<(), String> {
+    let url = database_url(&settings).await?;
+    db::migrate(&url).await?;
+    let mut conn = db::locate::connect(&url).await?;
+    let started = std::time::Instant::now();
+    let games = hatstand::ratings::projection::rebuild(&mut conn)
+        .await
+        .map_err(|e| e.detail)?;
+    let secs = started.elapsed().as_secs_f64();
+    #[allow(clippy::cast_precision_loss)]
+    let rate = games as f64 / secs.max(1e-9);
+    println!("rebuilt the ratings from {games} finished games in {secs:.3} s ({rate:.0} games/s)");
     Ok(())
 }
 

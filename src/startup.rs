@@ -87,6 +87,14 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             Arc::clone(&listeners.outbox),
         ));
     }
+    // Ratings: caught up before serving (the first start of the release
+    // rates every game finished before it), then swept now and then.
+    let mut conn = pool.get().await.map_err(|e| format!("ratings: {e}"))?;
+    crate::ratings::projection::catch_up(&mut conn)
+        .await
+        .map_err(|e| format!("ratings: {}", e.detail))?;
+    drop(conn);
+    tokio::spawn(crate::ratings::projection::sweep_forever(pool.clone()));
     if let Some(tick) = retention.tick {
         tokio::spawn(crate::pruner::prune_forever(pool.clone(), retention, tick));
     }

@@ -24,7 +24,14 @@ pub struct UserProfile {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[schema(value_type = Option<Level>)]
     pub bot_level: Option<Level>,
+    /// Member since.
     pub created_at: DateTime<Utc>,
+    /// Ratings per pool (ruleset and table size; docs/ratings.md).
+    #[serde(default)]
+    pub ratings: Vec<crate::ratings::read::PoolRating>,
+    /// Games over, by outcome.
+    #[serde(default)]
+    pub record: crate::ratings::read::GameRecord,
 }
 
 /// Whether a person or a program plays an account.
@@ -47,6 +54,8 @@ impl From<users::Profile> for UserProfile {
             },
             bot_level: p.bot_level.and_then(|l| l.parse().ok()),
             created_at: p.created_at,
+            ratings: Vec::new(),
+            record: crate::ratings::read::GameRecord::default(),
         }
     }
 }
@@ -57,10 +66,14 @@ impl From<users::Profile> for UserProfile {
 /// `not_found`.
 pub async fn profile(state: &Context, name: &str) -> Result<UserProfile, Failure> {
     let mut conn = state.pool.get().await?;
-    users::profile(&mut conn, name)
+    let mut profile = users::profile(&mut conn, name)
         .await?
         .map(UserProfile::from)
-        .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))
+        .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
+    // Ratings' hook: the player's ratings and games by outcome.
+    (profile.ratings, profile.record) =
+        crate::ratings::read::of_user(&mut conn, profile.id).await?;
+    Ok(profile)
 }
 
 /// Turns the caller's account into a bot account, for good (as on the big

@@ -16,6 +16,7 @@ pub mod notifications;
 pub mod plans;
 pub mod pools;
 pub mod prepared;
+pub mod ratings;
 pub mod retention;
 pub mod schema;
 pub mod secrets;

@@ -69,6 +69,7 @@ diesel::table! {
         archived_at -> Nullable<Timestamptz>,
         finished_at -> Nullable<Timestamptz>,
         logged_at -> Nullable<Timestamptz>,
+        finish_seq -> Nullable<Int8>,
     }
 }
 
@@ -158,6 +159,44 @@ diesel::table! {
     pruned (what) {
         what -> Text,
         upto -> Int8,
+    }
+}
+
+diesel::table! {
+    rating_changes (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int2,
+        user_id -> Uuid,
+        finish_seq -> Int8,
+        ruleset -> Text,
+        players -> Int2,
+        place -> Int2,
+        rating_before -> Float8,
+        deviation_before -> Float8,
+        volatility_before -> Nullable<Float8>,
+        rating_after -> Float8,
+        deviation_after -> Float8,
+        volatility_after -> Nullable<Float8>,
+    }
+}
+
+diesel::table! {
+    ratings (user_id, ruleset, players) {
+        user_id -> Uuid,
+        ruleset -> Text,
+        players -> Int2,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Nullable<Float8>,
+        games -> Int4,
+        last_seq -> Int8,
+    }
+}
+
+diesel::table! {
+    ratings_cursor (id) {
+        id -> Bool,
+        last_seq -> Int8,
     }
 }
 
@@ -316,6 +355,7 @@ diesel::joinable!(invitations -> games (game_id));
 diesel::joinable!(invitations -> users (user_id));
 diesel::joinable!(notifications -> users (user_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
+diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -336,6 +376,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     notifications,
     operators,
     pruned,
+    rating_changes,
+    ratings,
+    ratings_cursor,
     seats,
     server_secrets,
     sessions,

@@ -258,5 +258,10 @@ pub async fn append_finished(
         seats: &finished.seat_updates,
         notifications: &finished.notifications,
     };
-    games::append(conn, &update, remember).await
+    let appended = games::append(conn, &update, remember).await?;
+    // Ratings: a game that just finished is rated at once (docs/ratings.md).
+    if appended.is_some() && row.status == super::status::FINISHED {
+        crate::ratings::projection::after_finish(conn).await;
+    }
+    Ok(appended)
 }

@@ -6,7 +6,8 @@
 //! out of a new game's options before the ruleset sees them, like `seed`,
 //! and shown back in the game's `options`. So are `options.autoplay_level`
 //! (the level the server plays a timed-out turn at: `random`, the default,
-//! `greedy` or `ismcts`) and `options.humans_only` (no bots may sit).
+//! `greedy` or `ismcts`), `options.humans_only` (no bots may sit) and
+//! `options.rated` (rated or casual; docs/ratings.md).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -274,7 +275,7 @@ pub enum OnTimeout {
 }
 
 /// The server-level options of a game, as stored and shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServerOptions {
     /// The time each turn may take (an ISO 8601 duration, e.g. `PT24H`), or none.
@@ -314,6 +315,17 @@ pub struct ServerOptions {
     /// in the audit, once the game is over (else only their commitment is).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub press_revealed_at_end: bool,
+    /// Rated or casual (docs/ratings.md). Unset: rated when the game is
+    /// public and no seat is a bot, casual otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<bool>,
+    /// Seeking by strength: the lowest rating (in the game's pool) that may
+    /// join; a newcomer counts at the method's start (1500, or 25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_min: Option<f64>,
+    /// The highest rating that may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_max: Option<f64>,
 }
 
 fn default_level() -> Level {
@@ -340,12 +352,15 @@ impl Default for ServerOptions {
             spectators: None,
             talk: None,
             press_revealed_at_end: false,
+            rated: None,
+            rating_min: None,
+            rating_max: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 12] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
@@ -355,6 +370,9 @@ pub const NAMES: [&str; 9] = [
     "spectators",
     "talk",
     "press_revealed_at_end",
+    "rated",
+    "rating_min",
+    "rating_max",
 ];
 
 impl ServerOptions {
@@ -395,6 +413,17 @@ impl ServerOptions {
         if parsed.press_revealed_at_end && parsed.talk != Some(crate::talk::TalkMode::Press) {
             return Err(Failure::invalid_options(
                 "press_revealed_at_end needs talk: press",
+            ));
+        }
+        let range = [parsed.rating_min, parsed.rating_max];
+        if range
+            .iter()
+            .flatten()
+            .any(|r| !(0.0..=10_000.0).contains(r))
+            || matches!(range, [Some(lo), Some(hi)] if lo > hi)
+        {
+            return Err(Failure::invalid_options(
+                "rating_min and rating_max must be 0 to 10000, rating_min at most rating_max",
             ));
         }
         Ok(parsed)

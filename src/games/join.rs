@@ -193,6 +193,8 @@ impl OpenChange for Join {
         let kind = kind_of(game)?;
         check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
+        // Ratings' hook: seeking by strength.
+        crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
         seat(kind, tx, None, self.0.seat, bot).await
     }
 

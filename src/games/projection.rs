@@ -82,6 +82,9 @@ pub struct Game {
     pub deadline: Option<DateTime<Utc>>,
     /// Closed to the public: joined with the invite code or by invitees.
     pub private: bool,
+    /// Rated or casual: `options.rated`, or when unset, whether the game is
+    /// public with no bot seated (docs/ratings.md).
+    pub rated: bool,
     /// The code that lets others join this private game; shown only to its players.
     pub invite_code: Option<String>,
     pub created_at: DateTime<Utc>,
@@ -105,6 +108,15 @@ pub struct GameSummary {
     /// When the seats in `to_act` time out, if the game has a clock.
     pub deadline: Option<DateTime<Utc>>,
     pub private: bool,
+    /// Rated or casual: `options.rated`, or when unset, whether the game is
+    /// public with no bot seated (docs/ratings.md).
+    pub rated: bool,
+    /// Seeking by strength: the lowest rating that may join (docs/ratings.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_min: Option<f64>,
+    /// The highest rating that may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_max: Option<f64>,
     /// Once finished, how it ended (as the game's `result`), so a list can
     /// say who won; null before.
     #[schema(value_type = super::wire_types::AnyResult)]
@@ -171,6 +183,15 @@ pub fn seats_u8(seats: &[i16]) -> Vec<u8> {
     seats.iter().filter_map(|&s| u8::try_from(s).ok()).collect()
 }
 
+/// Whether `game` is rated, as it stands with `seats` (ratings' hook).
+fn rated(game: &GameRow, seats: &[SeatRow]) -> bool {
+    crate::ratings::eligibility::rated_option(
+        &game.server_options,
+        game.private,
+        seats.iter().any(|s| s.bot),
+    )
+}
+
 /// The summary of a game row.
 #[must_use]
 pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
@@ -184,6 +205,9 @@ pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
         to_act: seats_u8(&game.to_act),
         deadline: game.deadline,
         private: game.private,
+        rated: rated(game, seats),
+        rating_min: super::clock::ServerOptions::of(&game.server_options).rating_min,
+        rating_max: super::clock::ServerOptions::of(&game.server_options).rating_max,
         result: game.result.clone(),
         created_at: game.created_at,
         updated_at: game.updated_at,
@@ -255,6 +279,7 @@ pub fn project<R: Ruleset>(
         seed_commitment: game.seed_commitment.clone(),
         deadline: game.deadline,
         private: game.private,
+        rated: rated(game, seats),
         invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,
         updated_at: game.updated_at,

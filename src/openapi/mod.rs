@@ -54,6 +54,7 @@ use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
         (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
         (name = "talk", description = "Table talk: messages to the whole table, to chosen seats (press, when the game allows it) and in the spectators' room; mutes, reports, and an operator's hiding of a reported message (docs/talk.md)"),
         (name = "audit", description = "Audits and step-through replays"),
+        (name = "ratings", description = "Ratings per ruleset and table size (Glicko-2 for two seats, Weng-Lin for more and for teams), each game's changes, players' histories and the leaderboards (docs/ratings.md)"),
         (name = "service", description = "Health and metrics"),
     )
 )]

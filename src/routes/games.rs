@@ -343,6 +343,7 @@ problems! {
     JoinGameProblems {
         BadRequest: "malformed body",
         NoSuchSeat,
+        RatingOutOfRange: "the table's rating range leaves the caller's rating out",
         NotInvited: "a private game, without its code or an invitation",
         GameFull, SeatTaken, AlreadyJoined, GameNotOpen,
     }

@@ -15,6 +15,7 @@ pub mod games;
 pub mod me;
 pub mod problem;
 pub mod request;
+pub mod ratings;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
@@ -117,6 +118,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(talk::hide)
                 .service(talk::mutes)
                 .service(talk::mute)
-                .service(talk::unmute),
+                .service(talk::unmute)
+                // Ratings (docs/ratings.md).
+                .service(ratings::game)
+                .service(ratings::leaderboard)
+                .service(ratings::history),
         );
 }

@@ -52,7 +52,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::Forbidden
         | C::NotInvited
         | C::TalkNotAllowed
-        | C::Muted => StatusCode::FORBIDDEN,
+        | C::Muted
+        | C::RatingOutOfRange => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,

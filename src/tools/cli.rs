@@ -107,4 +107,15 @@ pub enum Command {
         #[arg(long)]
         recipient: Vec<String>,
     },
+    /// Ratings (docs/ratings.md).
+    #[command(subcommand)]
+    Ratings(RatingsCommand),
+}
+
+/// `hatstand ratings …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum RatingsCommand {
+    /// Forget every rating and rate every finished game again, in finish
+    /// order, from the games' records alone; prints games/s.
+    Rebuild,
 }

@@ -26,6 +26,7 @@ mod metrics;
 mod plans;
 mod play;
 mod processes;
+mod ratings;
 mod retention;
 mod rules_versions;
 mod secrecy;

@@ -82,15 +82,24 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
             for parameter in operation["parameters"].as_array().into_iter().flatten() {
                 if parameter["name"] == "cursor" {
                     cursors += 1;
-                    assert_eq!(
-                        parameter["schema"]["pattern"],
-                        hatstand::games::read::CURSOR_PATTERN
+                    let pattern = parameter["schema"]["pattern"].as_str().unwrap_or_default();
+                    assert!(
+                        [
+                            hatstand::games::read::CURSOR_PATTERN,
+                            hatstand::ratings::read::BOARD_CURSOR_PATTERN,
+                            hatstand::ratings::read::HISTORY_CURSOR_PATTERN,
+                        ]
+                        .contains(&pattern),
+                        "{pattern:?}"
                     );
                 }
             }
         }
     }
-    assert_eq!(cursors, 2, "list_games and list_my_games take a cursor");
+    assert_eq!(
+        cursors, 4,
+        "list_games, list_my_games, get_leaderboard and get_rating_history take a cursor"
+    );
 }
 
 #[actix_web::test]

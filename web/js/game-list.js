@@ -8,7 +8,7 @@ import { ago, rulesetName, timeLeft } from './format.js';
  * waiting for the caller get the "your turn" tag and a countdown to their
  * deadline (`[data-deadline]`, kept fresh by `tickDeadlines`).
  */
-export function gameList(games, { myId = null, empty = 'No games.' } = {}) {
+export function gameList(games, { myId = null, empty = 'No games.', ratings = null } = {}) {
   if (!games.length) return h('p', { class: 'muted' }, empty);
   return h('ul', { class: 'games' }, games.map((game) => item(game, myId)));
 }
@@ -25,7 +25,9 @@ function item(game, myId) {
     h('a', { href: `#/games/${game.id}` },
       h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${game.players} players`,
         myTurn ? h('span', { class: 'tag turn' }, 'your turn') : null,
-        game.private ? h('span', { class: 'tag' }, 'private') : null),
+        game.private ? h('span', { class: 'tag' }, 'private') : null,
+        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? 'rated' : 'casual'),
+        seeking(game, ratings)),
       h('span', { class: 'when' },
         myTurn && game.deadline
           ? h('span', { class: 'clock', 'data-deadline': game.deadline }, timeLeft(game.deadline))
@@ -61,4 +63,17 @@ export function outcome(game, mySeat) {
   }
   if (!winners.includes(mySeat)) return `lost${score}`;
   return winners.length > 1 ? `shared win${score}` : `won${score}`;
+}
+
+/** Seeking by strength: the table's rating range and, when the viewer's
+ * ratings are known, whether they fit (a newcomer counts at the start). */
+function seeking(game, ratings) {
+  if (game.rating_min == null && game.rating_max == null) return null;
+  const range = `rating ${game.rating_min ?? 'any'}–${game.rating_max ?? 'any'}`;
+  if (!ratings || game.status !== 'open') return h('span', { class: 'tag', 'data-range': range }, range);
+  const pool = ratings.find((r) => r.ruleset === game.ruleset && r.players === game.players);
+  const mine = pool ? pool.rating : (game.players === 2 ? 1500 : 25);
+  const fits = (game.rating_min == null || mine >= game.rating_min) && (game.rating_max == null || mine <= game.rating_max);
+  return h('span', { class: 'tag', 'data-range': range, 'data-fits': String(fits) },
+    `${range}: ${fits ? 'you fit' : 'outside your rating'}`);
 }

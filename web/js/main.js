@@ -21,6 +21,10 @@ const routes = [
   [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],
   [/^#\/rules\/([a-z-]+)$/, () => import('./pages/rules.js'), (m) => ({ ruleset: m[1] })],
   [/^#\/audit\/([0-9a-f-]{36})$/, () => import('./pages/audit.js'), (m) => ({ id: m[1] })],
+  // Ratings (docs/ratings.md).
+  [/^#\/users\/([^/?]+)$/, () => import('./pages/profile.js'), (m) => ({ name: decodeURIComponent(m[1]) })],
+  [/^#\/leaderboard\/([a-z-]+)$/, () => import('./pages/leaderboard.js'),
+    (m, q) => ({ ruleset: m[1], players: Number(q.get('players')) || 2, bots: q.get('bots') === '1' })],
 ];
 
 let leave = null;
@@ -36,10 +40,10 @@ function drawNav() {
     ...(me
       ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
         link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Audit'),
-        link('#/settings', 'Settings'),
+        link('#/leaderboard/hats', 'Leaderboards'), link('#/settings', 'Settings'),
         h('span', { class: 'who' }, me.username),
         h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
-      : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
+      : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/leaderboard/hats', 'Leaderboards'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
   );
   drawBadge(waitingCount());
 }

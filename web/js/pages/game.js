@@ -9,6 +9,7 @@ import { follow, get, post, sendCommand, session } from '../api.js';
 import { alertToast, clearAlerts, explain, flash } from '../ui.js';
 import { preferences } from '../device.js';
 import { rulesetName, seatNames, timeLeft, when } from '../format.js';
+import { gameRatings, playerLink } from '../ratings.js';
 import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
 import { BOT_LEVELS } from '../bot-levels.js';
@@ -129,6 +130,7 @@ export async function show(root, { id, code }) {
         h('h1', {}, `${rulesetName(game.ruleset)}`),
         h('span', { class: 'muted', id: 'counters' }, [`${game.players} players`, counted(game.counters), `rules ${game.rules}`]
           .filter(Boolean).join(' · ')),
+        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? 'rated' : 'casual'),
         h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream),
         h('a', { class: 'rules-link', href: `#/rules/${game.ruleset}`, 'data-action': 'rules' },
           `How to play ${rulesetName(game.ruleset)}`)),
@@ -230,7 +232,7 @@ function seatList(game, names) {
       const waiting = game.status === 'active' && game.to_act.includes(seat);
       return h('li', { class: [waiting ? 'to-act' : '', seat === game.my_seat ? 'me' : ''].join(' ').trim() || null,
         'data-seat': seat },
-      `${seat + 1}. `, taken ? name : h('em', {}, 'free'),
+      `${seat + 1}. `, taken ? playerLink(name) : h('em', {}, 'free'),
       taken?.bot ? h('span', { class: 'tag bot' }, 'bot') : null,
       seat === game.my_seat ? ' (you)' : null,
       waiting ? h('span', { class: 'tag turn' }, 'to play') : null);
@@ -340,7 +342,15 @@ function resultPanel(game, names) {
     result.winners?.length ? h('p', {}, `Won by ${result.winners.map((s) => names[s]).join(' and ')}.`) : null,
     result.tie_break ? h('p', { class: 'hint' }, `Tie broken by ${result.tie_break}.`) : null,
     result.reason ? h('p', { class: 'hint' }, `Ended by ${String(result.reason).replace(/_/g, ' ')}.`) : null,
+    ratingsPanel(game),
     h('p', {}, h('a', { href: `#/audit/${game.id}`, 'data-action': 'audit' }, 'Replay and verify this game (audit)')));
+}
+
+/** Ratings' hook: the game's rating changes, read once it is over. */
+function ratingsPanel(game) {
+  const into = h('div', { id: 'game-ratings' });
+  if (game.status === 'finished') gameRatings(game, into).catch(() => into.replaceChildren());
+  return into;
 }
 
 function footer(game, act) {

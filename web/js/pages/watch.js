@@ -18,13 +18,15 @@ export async function show(root) {
   root.append(h('h1', {}, 'Watch and join'),
     h('label', { for: 'ruleset-filter' }, 'Game'), filter, body);
 
+  // Seeking by strength: the viewer's ratings say which open tables fit.
+  const ratings = me ? await get(`/v1/users/${encodeURIComponent(me.username)}`).then((u) => u.ratings).catch(() => null) : null;
   const load = async () => {
     const only = filter.value ? `&ruleset=${filter.value}` : '';
     try {
       const [open, active, finished] = await Promise.all(['open', 'active', 'finished'].map((status) =>
         get(`/v1/games?status=${status}&limit=30${only}`)));
       body.replaceChildren(
-        h('h2', {}, 'Open tables'), gameList(open.games, { myId: me?.userId, empty: 'No open tables.' }),
+        h('h2', {}, 'Open tables'), gameList(open.games, { myId: me?.userId, empty: 'No open tables.', ratings }),
         h('h2', {}, 'Being played'), gameList(active.games, { myId: me?.userId, empty: 'No games in play.' }),
         h('h2', {}, 'Finished'), gameList(finished.games, { myId: me?.userId, empty: 'No finished games.' }));
     } catch (error) {

@@ -1,0 +1,53 @@
+// A player's profile (`#/users/<name>`): ratings per pool with their
+// history drawn as an SVG line (no chart library), games by outcome, and
+// member since.
+
+import { h, s } from '../dom.js';
+import { get } from '../api.js';
+import { rulesetName, when } from '../format.js';
+import { ratingText } from '../ratings.js';
+
+/** The history (oldest first) as an SVG line chart. */
+export function chart(points, method) {
+  const width = 320;
+  const height = 120;
+  const pad = 8;
+  if (points.length === 0) return null;
+  const values = points.map((p) => p.rating);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const span = hi - lo || 1;
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad - ((v - lo) * (height - 2 * pad)) / span;
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
+  const last = points[points.length - 1];
+  return s('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', class: 'rating-chart',
+    'aria-label': `Rating over ${points.length} games, now ${ratingText(last, method)}` },
+  s('polyline', { points: line, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+  ...points.map((p, i) => s('circle', { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5, fill: 'currentColor' })));
+}
+
+export async function show(root, { name }) {
+  const user = await get(`/v1/users/${encodeURIComponent(name)}`);
+  document.title = `${user.username} · hatstand`;
+  const r = user.record;
+  const pools = await Promise.all(user.ratings.map(async (pool) => {
+    const page = await get(`/v1/users/${encodeURIComponent(user.username)}/ratings/${pool.ruleset}?players=${pool.players}&limit=100`);
+    return { pool, points: page.items.slice().reverse() };
+  }));
+  root.append(
+    h('h1', {}, user.username, user.kind === 'bot' ? h('span', { class: 'tag bot' }, 'bot') : null),
+    h('p', { class: 'muted' }, `Member since ${when(user.created_at)}`),
+    h('p', { 'data-record': '' }, `${r.played} games over: ${r.won} won, ${r.drawn} drawn, ${r.lost} lost, ${r.abandoned} abandoned.`),
+    h('h2', {}, 'Ratings'),
+    pools.length
+      ? h('div', { class: 'ratings' }, pools.map(({ pool, points }) =>
+        h('section', { 'data-pool': `${pool.ruleset}/${pool.players}` },
+          h('h3', {}, `${rulesetName(pool.ruleset)}, ${pool.players} players: `,
+            h('strong', {}, ratingText(pool, pool.method))),
+          h('p', { class: 'hint' }, `±${pool.deviation.toFixed(pool.method === 'glicko2' ? 0 : 2)} over ${pool.games} rated game${pool.games === 1 ? '' : 's'}`,
+            pool.provisional ? ' (provisional: ? until it settles)' : '', ' · ',
+            h('a', { href: `#/leaderboard/${pool.ruleset}?players=${pool.players}` }, 'leaderboard')),
+          chart(points, pool.method))))
+      : h('p', {}, 'No rated game yet.'));
+}

@@ -1,0 +1,34 @@
+// Ratings as the pages show them (docs/ratings.md): a rating with `?` while
+// provisional, and a game's rating changes.
+
+import { h } from './dom.js';
+import { get } from './api.js';
+
+/** "1662?" or "1712": Glicko-2 rounded to a point, Weng-Lin to a tenth. */
+export function ratingText(r, method) {
+  const value = method === 'glicko2' ? Math.round(r.rating) : r.rating.toFixed(1);
+  return `${value}${r.provisional ? '?' : ''}`;
+}
+
+/** A link to a player's profile. */
+export function playerLink(username) {
+  return h('a', { href: `#/users/${encodeURIComponent(username)}`, 'data-player': username }, username);
+}
+
+/** The rating changes of a finished game, drawn into `into` once read. */
+export async function gameRatings(game, into) {
+  const answer = await get(`/v1/games/${game.id}/ratings`);
+  if (!answer.changes.length) {
+    into.replaceChildren(h('p', { class: 'hint' }, game.rated ? 'Rated: not counted yet.' : 'Casual: not rated.'));
+    return;
+  }
+  into.replaceChildren(h('table', { 'data-ratings': '' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Place'), h('th', {}, 'Rating'), h('th', {}, 'Change'))),
+    h('tbody', {}, answer.changes.map((c) => {
+      const delta = c.after.rating - c.before.rating;
+      const shown = answer.method === 'glicko2' ? Math.round(delta) : delta.toFixed(1);
+      return h('tr', {}, h('td', {}, playerLink(c.username)), h('td', {}, String(c.place)),
+        h('td', {}, `${ratingText(c.before, answer.method)} → ${ratingText(c.after, answer.method)}`),
+        h('td', {}, `${delta >= 0 ? '+' : ''}${shown}`));
+    }))));
+}
