@@ -69,12 +69,12 @@ pub struct AuditDocument {
     /// path to a signed tree head (absent until the game is logged, a few
     /// seconds after it ends, and from documents issued before the log).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub log: Option<crate::transparency::log::InclusionProof>,
+    pub log: Option<super::proofs::InclusionProof>,
     /// The server's Ed25519 signature over the canonical JSON of every
     /// other member (see `/.well-known/hatstand-keys.json`). Absent from
     /// documents issued before signatures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signature: Option<crate::transparency::signing::Signature>,
+    pub signature: Option<super::signing::Signature>,
     /// The game's talk (docs/talk.md): absent for a game in which nothing
     /// was said and that allowed no press.
     #[serde(default, skip_serializing_if = "Option::is_none")]

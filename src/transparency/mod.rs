@@ -6,7 +6,9 @@ pub mod check;
 pub mod keys;
 pub mod log;
 pub mod monitor;
-pub mod signing;
+/// The signatures are the record's (pure): re-exported where the log's
+/// users look for them.
+pub use crate::record::signing;
 
 use crate::db::Conn;
 use crate::error::Failure;

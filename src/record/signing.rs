@@ -22,7 +22,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::record::canonical::canonical_json;
+use super::canonical::canonical_json;
 
 /// The only algorithm.
 pub const ALG: &str = "Ed25519";
