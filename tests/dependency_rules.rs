@@ -83,18 +83,21 @@ const OPEN: &[(&str, &str)] = &[
     ("src/routes/fallback.rs", "src/openapi/mod.rs"),
     // notifications/ tells a game's result in the games' wire type.
     ("src/notifications/mod.rs", "src/games/wire_types.rs"),
-    // Table talk and ratings, merged beside this test: the talk option
-    // and the audit's talk section sit in games/, which talk/ reads; the
-    // talk notification carries talk's wire type; a message tells its
-    // readers as it is said; a profile shows its ratings, which read
-    // archived audits through games/, which vouch callers through auth/
-    // and rate a game as it finishes.
+    // Table talk and ratings, merged beside this test, to be given rooms
+    // of their own: the talk option and the audit's talk section sit in
+    // games/, which talk/ reads; the talk notification carries talk's wire
+    // type; a message tells its readers as it is said; a profile shows its
+    // ratings; games/ rates a game as it finishes, checks a table's rating
+    // range and says whether a game is rated through ratings/, which reads
+    // games/.
     ("src/games/clock.rs", "src/talk/mod.rs"),
     ("src/games/audit.rs", "src/talk/audit.rs"),
     ("src/notifications/mod.rs", "src/talk/messages.rs"),
     ("src/talk/messages.rs", "src/talk/delivery.rs"),
     ("src/auth/profile.rs", "src/ratings/read.rs"),
     ("src/games/advance.rs", "src/ratings/projection.rs"),
+    ("src/games/join.rs", "src/ratings/seek.rs"),
+    ("src/games/projection.rs", "src/ratings/eligibility.rs"),
     // The engine: two scoring/state pairs.
     (
         "engine/src/goathead/state.rs",

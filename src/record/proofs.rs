@@ -53,4 +53,3 @@ pub struct ConsistencyProof {
     #[schema(example = json!(["5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e"]))]
     pub proof: Vec<String>,
 }
-

@@ -14,15 +14,15 @@ pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;
-pub mod request;
 pub mod ratings;
+pub mod request;
 pub mod rulesets;
 pub mod service;
 pub mod sse;
 pub mod strict_json;
 pub mod tags;
-pub mod transparency;
 pub mod talk;
+pub mod transparency;
 pub mod users;
 
 use actix_web::http::header;

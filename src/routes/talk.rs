@@ -6,8 +6,8 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
-use super::strict_json::NoBody;
 use super::problem::problems;
+use super::strict_json::NoBody;
 use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::{Caller, MaybeCaller};
 use crate::talk::messages::{self, SayRequest, TalkMessage, TalkPage};
