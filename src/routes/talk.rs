@@ -13,16 +13,6 @@ use crate::auth::{Caller, MaybeCaller};
 use crate::talk::messages::{self, SayRequest, TalkMessage, TalkPage};
 use crate::talk::moderation::{self, Mutes, ReportRequest};
 
-/// A message of a game, as a path names it.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct MessagePath {
-    /// The game id
-    pub id: Uuid,
-    /// The message id
-    pub message: Uuid,
-}
-
 /// Says something in a game: to the whole table (a seated player), to
 /// chosen seats (`press`, when the game was created with `talk: press`), or
 /// in the spectators' room (a watcher without a seat; players read it once
@@ -87,7 +77,7 @@ pub async fn list(
 
 /// Reports a message the caller reads, for an operator to judge.
 #[utoipa::path(
-    operation_id = "report_message", tag = "talk", params(MessagePath),
+    operation_id = "report_message", tag = "talk", params(("id" = Uuid, Path, description = "The game id"), ("message" = Uuid, Path, description = "The message id")),
     request_body = ReportRequest, security(("bearer" = [])),
     responses((status = 204, description = "Reported (a second report by the same user keeps the first)"), ReportMessageProblems)
 )]
@@ -106,7 +96,7 @@ pub async fn report(
 /// An operator hides a reported message from everyone; the record keeps
 /// that it was hidden, when and by whom.
 #[utoipa::path(
-    operation_id = "hide_message", tag = "talk", params(MessagePath),
+    operation_id = "hide_message", tag = "talk", params(("id" = Uuid, Path, description = "The game id"), ("message" = Uuid, Path, description = "The message id")),
     security(("bearer" = [])),
     responses((status = 200, description = "The message, hidden", body = TalkMessage), HideMessageProblems)
 )]
