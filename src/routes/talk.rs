@@ -20,6 +20,9 @@ use crate::talk::moderation::{self, Mutes, ReportRequest};
 /// `--talk-per-minute` messages a minute in one game. A refusal writes
 /// nothing. The message never changes the game (its version, events and
 /// tags stay as they were).
+///
+/// A rule across two fields, which JSON Schema cannot state: `to` names
+/// seats only in the `press` room (else 400 `bad_request`).
 #[utoipa::path(
     operation_id = "say", tag = "talk", params(GamePath),
     request_body = SayRequest, security(("bearer" = [])),
@@ -184,7 +187,7 @@ problems! {
         NotReported,
     }
     /// What `mute_user` answers besides the common problems.
-    MuteUserProblems { BadRequest: "oneself", NotFound: "no user of that name" }
+    MuteUserProblems { Forbidden: "muting oneself", NotFound: "no user of that name" }
     /// What `unmute_user` answers besides the common problems.
     UnmuteUserProblems { BadRequest: "oneself", NotFound: "no user of that name" }
 }

@@ -67,10 +67,22 @@ pub async fn heads(state: State, query: Query<HeadsQuery>) -> Reply<Vec<TreeHead
     if !(1..=1000).contains(&limit) {
         return Err(Failure::bad_request("limit is between 1 and 1000").into());
     }
+    in_int64(&[query.after])?;
     let mut conn = state.pool.get().await.map_err(Failure::from)?;
     Ok(web::Json(
         log::heads(&mut conn, query.after.unwrap_or(0), i64::from(limit)).await?,
     ))
+}
+
+/// Sizes are 64-bit signed integers in the document (`format: int64`):
+/// a larger one is refused, not read as a size the log will never reach.
+fn in_int64(sizes: &[Option<u64>]) -> Result<(), Failure> {
+    if sizes.iter().flatten().any(|&n| i64::try_from(n).is_err()) {
+        return Err(Failure::bad_request(
+            "a size is at most 9223372036854775807",
+        ));
+    }
+    Ok(())
 }
 
 /// Two heads.
@@ -88,12 +100,16 @@ pub struct ConsistencyQuery {
 
 /// The proof that the log at the head of size `second` holds the log at
 /// the head of size `first` unchanged (RFC 9162 2.1.4), with both heads.
+///
+/// A rule across the two parameters, which JSON Schema cannot state:
+/// `first` is at most `second` (else 400 `bad_request`).
 #[utoipa::path(
     operation_id = "get_log_consistency", tag = "audit", params(ConsistencyQuery),
     responses((status = 200, description = "Both signed heads and the consistency proof between them", body = ConsistencyProof), GetLogConsistencyProblems)
 )]
 #[get("/log/consistency")]
 pub async fn consistency(state: State, query: Query<ConsistencyQuery>) -> Reply<ConsistencyProof> {
+    in_int64(&[Some(query.first), Some(query.second)])?;
     let mut conn = state.pool.get().await.map_err(Failure::from)?;
     Ok(web::Json(
         log::consistency(&mut conn, query.first, query.second).await?,
@@ -126,6 +142,7 @@ pub async fn inclusion(
     query: Query<InclusionQuery>,
 ) -> Reply<InclusionProof> {
     let id = id.into_inner();
+    in_int64(&[query.tree_size])?;
     let mut conn = state.pool.get().await.map_err(Failure::from)?;
     let loaded = crate::games::stored(&mut conn, id).await?;
     crate::games::watchers::check(&mut conn, &loaded, caller.0.map(|c| c.user_id)).await?;
@@ -141,7 +158,7 @@ problems! {
     /// What `get_log_head` answers besides the common problems.
     GetLogHeadProblems { NotFound: "the log is empty" }
     /// What `list_log_heads` answers besides the common problems.
-    ListLogHeadsProblems { BadRequest: "`limit` out of range" }
+    ListLogHeadsProblems { BadRequest: "`limit` out of range, or `after` past int64" }
     /// What `get_log_consistency` answers besides the common problems.
     GetLogConsistencyProblems { BadRequest: "not `0 < first ≤ second`", NotFound: "no head was signed at a size" }
     /// What `get_log_proof` answers besides the common problems.

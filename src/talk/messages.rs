@@ -24,10 +24,11 @@ pub struct SayRequest {
     /// `table` (default), `press` (to the seats in `to`) or `spectators`.
     #[serde(default = "table")]
     pub room: Room,
-    /// With `press`: the seats addressed (other than the author's).
+    /// With `press`: the seats addressed (other than the author's). A
+    /// number that is no seat of the game is `audience_not_a_seat`.
     #[serde(default)]
     #[schema(max_items = 5)]
-    pub to: Vec<u8>,
+    pub to: Vec<i64>,
     /// Plain text, 1–1,000 characters; never rendered as markup.
     #[schema(max_length = 1000, example = "Good luck, all.")]
     pub text: String,
@@ -180,7 +181,13 @@ pub async fn say(
     let loaded = watched(&mut conn, id, Some(caller.user_id)).await?;
     let rules = TalkRules::of(&loaded.game);
     let seat = loaded.seat_of(caller.user_id);
-    let to = check_audience(rules, seat, request.room, &request.to)?;
+    // A number past any seat reads as 255, which no game has.
+    let named: Vec<u8> = request
+        .to
+        .iter()
+        .map(|&s| u8::try_from(s).unwrap_or(u8::MAX))
+        .collect();
+    let to = check_audience(rules, seat, request.room, &named)?;
     if request.room == Room::Press {
         let addressed: Vec<Uuid> = loaded
             .seats

@@ -54,7 +54,10 @@ pub async fn mute(ctx: &Context, caller: &Caller, name: &str, on: bool) -> Resul
     let mut conn = ctx.pool.get().await?;
     let other = user_named(&mut conn, name).await?;
     if other == caller.user_id {
-        return Err(Failure::bad_request("you cannot mute yourself"));
+        return Err(Failure::new(
+            ErrorCode::Forbidden,
+            "you cannot mute yourself",
+        ));
     }
     if on {
         rows::mute(

@@ -379,7 +379,7 @@ async fn a_muted_user_reaches_the_muter_nowhere() {
         &json!(null),
     )
     .await
-    .assert_problem(400, "bad_request");
+    .assert_problem(403, "forbidden");
     app.send(
         "PUT",
         "/v1/me/mutes/nobody",
