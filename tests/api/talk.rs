@@ -191,6 +191,20 @@ async fn refusals_say_why_and_write_nothing() {
         (
             &press,
             &users[0],
+            json!({"room": "press", "to": [2147483646], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
+            json!({"room": "press", "to": [-1], "text": "hi"}),
+            422,
+            "audience_not_a_seat",
+        ),
+        (
+            &press,
+            &users[0],
             json!({"room": "press", "text": "hi"}),
             422,
             "audience_not_a_seat",
