@@ -12,7 +12,6 @@ pub mod games;
 pub mod health;
 pub mod mail;
 pub mod metrics;
-pub mod narration;
 pub mod notifications;
 pub mod openapi;
 pub mod proc_stat;

@@ -63,7 +63,7 @@ pub async fn prune(
             }
         }};
     }
-    let sql = |e: diesel::result::Error| e.to_string();
+    let sql = |e: db::QueryError| e.to_string();
     let mut pruned = Pruned::default();
     {
         let mut conn = pool.get().await.map_err(|e| e.to_string())?;

@@ -3,6 +3,7 @@
 
 pub mod archive;
 pub mod backlog;
+pub mod bench_fixtures;
 pub mod bots;
 pub mod errors;
 pub mod event_store;
@@ -42,6 +43,13 @@ pub type Pool = deadpool::Pool<AsyncPgConnection>;
 /// A connection taken from the pool; use cases hold one across the
 /// statements of a transaction (`AsyncConnection::transaction`).
 pub type Conn = AsyncPgConnection;
+
+/// A statement's outcome: what use cases and workers hold of the store's
+/// errors without naming the driver.
+pub type QueryResult<T> = diesel::QueryResult<T>;
+
+/// A statement's failure (see [`QueryResult`]).
+pub type QueryError = diesel::result::Error;
 
 /// The SQL migrations of `migrations/`, compiled into the binary.
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");

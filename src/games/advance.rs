@@ -215,7 +215,7 @@ pub fn decide<R: Ruleset>(
 pub fn respond<R: Ruleset>(step: Step<'_, R>, my_seat: Option<u8>) -> Result<Decided, Failure> {
     let engine_state = step.state.clone();
     let finished = step.finish()?;
-    let viewer = super::projection::viewer_for(my_seat);
+    let viewer = super::public::viewer_for(my_seat);
     let events_out = finished
         .events
         .iter()
@@ -241,7 +241,7 @@ pub async fn append_finished(
     expected_version: i64,
     finished: &Finished,
     remember: Option<&Remember<'_>>,
-) -> diesel::QueryResult<games::Appended> {
+) -> crate::db::QueryResult<games::Appended> {
     let row = &finished.row;
     let update = Update {
         id: row.id,

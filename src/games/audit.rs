@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::kind_of;
-use super::projection::viewer_for;
+use super::public::viewer_for;
 use super::status;
 use crate::context::Context;
 use crate::db::Conn;

@@ -14,7 +14,7 @@ use utoipa::openapi::schema::Schema;
 use uuid::Uuid;
 
 use super::kind_of;
-use super::projection::{public_options, viewer_for};
+use super::public::{public_options, viewer_for};
 use super::wire_types::AnyEvent;
 use crate::context::Context;
 use crate::error::Failure;

@@ -18,11 +18,11 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::events::redact_one;
-use super::projection::viewer_for;
+use super::public::viewer_for;
 use super::read::project_stored;
 use crate::context::Context;
 use crate::error::Failure;
-use crate::narration::{self, Counters, Table};
+use crate::games::narration::{self, Counters, Table};
 
 /// One thing that happened, in words.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

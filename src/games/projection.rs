@@ -2,16 +2,17 @@
 //! command response is this projection of the same state.
 
 use chrono::{DateTime, Utc};
-use hatstand_engine::{Ruleset, Viewer, seat};
+use hatstand_engine::{Ruleset, seat};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::db::games::{GameRow, SeatRow};
 use crate::error::Failure;
 use crate::record::codec::{raw_json, to_json};
+use super::public::{public_options, viewer_for};
 
 /// A taken seat.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub struct Game {
     pub version: i64,
     /// The turn, trick, round or deal now, as the rule book counts them (Top
     /// Hats' play turn is in the game's log, `GET /v1/games/{id}/log`).
-    pub counters: crate::narration::Counters,
+    pub counters: crate::games::narration::Counters,
     /// The number of seats.
     #[schema(example = 3)]
     pub players: u8,
@@ -141,25 +142,6 @@ pub fn shown_options(game: &GameRow) -> Value {
     shown
 }
 
-/// The options as clients may see them: explicit deals replaced by their
-/// count, the seed shown only when public.
-#[must_use]
-pub fn public_options(options: &Value, public_seed: Option<&str>) -> Value {
-    let mut map = match options {
-        Value::Object(map) => map.clone(),
-        _ => Map::new(),
-    };
-    if let Some(deals) = map.remove("deals")
-        && let Value::Array(list) = deals
-    {
-        map.insert("explicit_deals".to_owned(), Value::from(list.len()));
-    }
-    if let Some(seed) = public_seed {
-        map.insert("seed".to_owned(), Value::String(seed.to_owned()));
-    }
-    Value::Object(map)
-}
-
 /// Seats as the API shows them.
 #[must_use]
 pub fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
@@ -214,14 +196,6 @@ pub fn summary(game: &GameRow, seats: &[SeatRow]) -> GameSummary {
     }
 }
 
-/// The engine viewer for a user (`None`: anonymous) at this table.
-#[must_use]
-pub fn viewer_for(my_seat: Option<u8>) -> Viewer {
-    my_seat.map_or(Viewer::Spectator, |s| {
-        Viewer::Seat(hatstand_engine::Seat(s))
-    })
-}
-
 /// What `my_seat` (or a spectator) sees of a game whose row is `game` and
 /// whose engine state (once started) is `state`.
 ///
@@ -259,7 +233,7 @@ pub fn project<R: Ruleset>(
         }
     };
     let counters = serde_json::from_str(view.get())
-        .map(|shown| crate::narration::counters(&game.ruleset, &shown, None))
+        .map(|shown| crate::games::narration::counters(&game.ruleset, &shown, None))
         .unwrap_or_default();
     Ok(Game {
         id: game.id,
@@ -288,7 +262,8 @@ pub fn project<R: Ruleset>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    pub use super::public::{public_options, viewer_for};
+use super::*;
     use serde_json::json;
 
     #[test]

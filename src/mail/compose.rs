@@ -16,7 +16,7 @@
 //!   and ends with the game's short tag: `Hats vs bruno: your turn (turn
 //!   8) [83c5]`.
 //! - A turn mail opens with what happened since the reader's last move, in
-//!   words ([`crate::narration`]), then the table in prose, the legal moves
+//!   words ([`crate::games::narration`]), then the table in prose, the legal moves
 //!   with their codes and the legend of their words. A mail that asks for a
 //!   move has a `Reply-To` carrying a reply token for the seat at the
 //!   version the mail shows, and records what it showed ([`Shown`]).
@@ -36,7 +36,7 @@ use super::seen::Seen;
 use super::token::{REPLY_TTL_DAYS, ReplyToken, reply_address, unsubscribe_signature};
 use crate::db::mail::Claimed;
 use crate::games::projection::Game;
-use crate::narration::{self, capitalised};
+use crate::games::narration::{self, capitalised};
 use crate::notifications::kind::Kind;
 
 /// What every mail needs from the server's settings.

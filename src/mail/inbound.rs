@@ -145,7 +145,7 @@ async fn current_version(
         let result = game.result.as_ref().map_or_else(String::new, |r| {
             format!(
                 " {}",
-                crate::narration::result_text(r, &super::render::table_of(game))
+                crate::games::narration::result_text(r, &super::render::table_of(game))
             )
         });
         return Ok(Err(format!("the game is over.{result}")));

@@ -10,7 +10,7 @@
 //!   `db::notifications::OUTBOXES`), in the same transaction; the worker
 //!   writes each from the game as the reader's seat sees it ([`seen`]:
 //!   the view, what happened since the reader's last move in words from
-//!   [`crate::narration`], the counters players count), drawn as prose and
+//!   [`crate::games::narration`], the counters players count), drawn as prose and
 //!   HTML ([`render`], [`compose`]), and sends it over SMTP.
 //! - **In** ([`inbound`]): a reply to a turn mail goes to its reply address,
 //!   whose token ([`token`]) names the game, seat and version; the move on

@@ -25,8 +25,8 @@ use sha2::{Digest, Sha256};
 
 use super::moves::fields_in_order;
 use crate::games::projection::Game;
-use crate::narration::cards::{card, grouped, grouped_codes};
-use crate::narration::{Table, and_list};
+use crate::games::narration::cards::{card, grouped, grouped_codes};
+use crate::games::narration::{Table, and_list};
 
 /// The longest line of a mail's text part.
 pub const WIDTH: usize = 78;
@@ -96,7 +96,7 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                 "The line",
                 format!(
                     "{} (position 1 is next to the Ø card)",
-                    crate::narration::hats_line(&view["line"])
+                    crate::games::narration::hats_line(&view["line"])
                 ),
             ));
             if view["hand"].is_array() {
@@ -181,7 +181,7 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                     "Contract",
                     format!(
                         "{}{by}",
-                        crate::narration::goathead_contract(&view["contract"])
+                        crate::games::narration::goathead_contract(&view["contract"])
                     ),
                 ));
             } else if !view["highest_bid"].is_null() {
@@ -189,7 +189,7 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                     "Highest bid",
                     format!(
                         "{} by {}",
-                        crate::narration::goathead_contract(&view["highest_bid"]),
+                        crate::games::narration::goathead_contract(&view["highest_bid"]),
                         table.who(&view["bid_leader"])
                     ),
                 ));
@@ -244,7 +244,7 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                 "Trump",
                 format!(
                     "{}{shown_by}{negative}",
-                    crate::narration::hat_trick_trump(&view["trump"])
+                    crate::games::narration::hat_trick_trump(&view["trump"])
                 ),
             ));
             if let Some(mine) = game
@@ -566,7 +566,7 @@ pub fn facts_html(ruleset: &str, facts: &[Fact]) -> String {
 /// One card as a small framed label in its suit's colour.
 #[must_use]
 pub fn card_html(ruleset: &str, code: &str) -> String {
-    let colour = match crate::narration::cards::suit_of(ruleset, code) {
+    let colour = match crate::games::narration::cards::suit_of(ruleset, code) {
         Some('H' | 'D') => "#c0392b",
         Some('S' | 'C') => "#222",
         Some('T') => "#b7950b",

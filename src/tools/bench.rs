@@ -409,20 +409,8 @@ fn compare(label: &str, quiet: &Figures, other: &Figures) {
 /// Adds `n` idempotency keys a day past their expiry (with answers of a
 /// typical size) and `n` notifications past theirs, to the bench's database.
 async fn add_backlog(url: &str, n: u64) -> Result<(), String> {
-    use diesel_async::SimpleAsyncConnection;
     let mut conn = locate::connect(url).await?;
-    conn.batch_execute(&format!(
-        "INSERT INTO idempotency_keys (user_id, key, game_id, request_hash, response_status, response_body, created_at)
-         SELECT g.created_by, 'backlog-' || i, g.id, repeat('0', 64), 200,
-                jsonb_build_object('version', i, 'pad', repeat('x', 1300)), now() - interval '2 days'
-           FROM generate_series(1, {n}) AS i, (SELECT id, created_by FROM games LIMIT 1) AS g;
-         INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
-         SELECT g.created_by, g.id, 'your_turn', jsonb_build_object('version', i), now() - interval '31 days'
-           FROM generate_series(1, {n}) AS i, (SELECT id, created_by FROM games LIMIT 1) AS g;
-         ANALYZE idempotency_keys; ANALYZE notifications;"
-    ))
-    .await
-    .map_err(|e| e.to_string())
+    db::bench_fixtures::add_backlog(&mut conn, n).await
 }
 
 /// What one run of the tables produced: every table's report merged, how
@@ -533,14 +521,8 @@ struct Scratch {
 
 impl Scratch {
     async fn drop_database(self) {
-        use diesel_async::SimpleAsyncConnection;
         if let Ok(mut admin) = locate::connect(&self.admin_url).await {
-            let _ = admin
-                .batch_execute(&format!(
-                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                    locate::quote_ident(&self.name)
-                ))
-                .await;
+            db::bench_fixtures::drop_database(&mut admin, &self.name).await;
         }
     }
 }

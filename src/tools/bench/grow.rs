@@ -39,13 +39,11 @@
 
 use std::time::{Duration, Instant};
 
-use diesel::QueryableByName;
-use diesel_async::{RunQueryDsl, SimpleAsyncConnection};
 use serde_json::{Value, json};
 
 use super::{BenchArgs, Figures, Net, Scratch, call, play_for, report, start_server};
 use hatstand::config::Settings;
-use hatstand::db::locate;
+use hatstand::db::{bench_fixtures as fixtures, locate};
 
 /// Requests per read endpoint and phase.
 pub const ROUNDS: usize = 200;
@@ -276,22 +274,11 @@ async fn seat_cast(
     })
 }
 
-#[derive(QueryableByName)]
-struct Id {
-    #[diesel(sql_type = diesel::sql_types::Uuid)]
-    id: uuid::Uuid,
-}
-
 /// The oldest game of the command run that finished (its audit is read).
 async fn finished_game(scratch: &Scratch) -> Result<Option<String>, String> {
     let mut conn = locate::connect(&scratch.url).await?;
-    let found: Vec<Id> = diesel::sql_query(
-        "SELECT id FROM games WHERE status = 'finished' ORDER BY created_at LIMIT 1",
-    )
-    .load(&mut conn)
-    .await
-    .map_err(|e| e.to_string())?;
-    Ok(found.into_iter().next().map(|f| f.id.to_string()))
+    let found = fixtures::oldest_finished(&mut conn).await?;
+    Ok(found.map(|id| id.to_string()))
 }
 
 /// Every read endpoint, as the cast asks it.
@@ -479,23 +466,11 @@ async fn measure_reads(
     Ok(measured)
 }
 
-#[derive(QueryableByName)]
-struct Template {
-    #[diesel(sql_type = diesel::sql_types::Uuid)]
-    id: uuid::Uuid,
-}
-
 /// Grows the bench's database by `n` games that are over (see the module
 /// documentation).
 async fn fill(scratch: &Scratch, n: u64, cast: &Cast, heavys_only: bool) -> Result<(), String> {
     let mut conn = locate::connect(&scratch.url).await?;
-    let templates: Vec<Template> = diesel::sql_query(
-        "SELECT id FROM games WHERE status = 'finished' AND archived_at IS NULL
-          ORDER BY created_at LIMIT 64",
-    )
-    .load(&mut conn)
-    .await
-    .map_err(|e| e.to_string())?;
+    let templates = fixtures::templates(&mut conn, 64).await?;
     if templates.is_empty() {
         return Err("no game finished in the warm-up to copy: play longer (--seconds)".to_owned());
     }
@@ -503,148 +478,56 @@ async fn fill(scratch: &Scratch, n: u64, cast: &Cast, heavys_only: bool) -> Resu
         "grow: writing {n} games over {SPAN_DAYS} days, copies of {} games played",
         templates.len()
     );
-    conn.batch_execute(
-        "CREATE TEMP TABLE grow_templates (
-             k int PRIMARY KEY, id uuid NOT NULL, audit bytea NOT NULL, json_bytes int NOT NULL,
-             length interval NOT NULL, notice jsonb)",
-    )
-    .await
-    .map_err(|e| e.to_string())?;
+    fixtures::create_templates_table(&mut conn).await?;
     for (k, template) in templates.iter().enumerate() {
-        let audit = hatstand::games::audit::audit_on(&mut conn, template.id)
+        let audit = hatstand::games::audit::audit_on(&mut conn, *template)
             .await
             .map_err(|e| e.detail)?;
         let json = serde_json::to_vec(&audit).map_err(|e| e.to_string())?;
         let compressed = zstd::encode_all(json.as_slice(), hatstand::games::archive_old::LEVEL)
             .map_err(|e| e.to_string())?;
-        diesel::sql_query(
-            "INSERT INTO grow_templates (k, id, audit, json_bytes, length, notice)
-             SELECT $1, g.id, $3, $4, g.updated_at - g.created_at,
-                    (SELECT n.payload FROM notifications n
-                      WHERE n.game_id = g.id AND n.kind = 'game_finished' LIMIT 1)
-               FROM games g WHERE g.id = $2",
-        )
-        .bind::<diesel::sql_types::Integer, _>(i32::try_from(k).map_err(|e| e.to_string())?)
-        .bind::<diesel::sql_types::Uuid, _>(template.id)
-        .bind::<diesel::sql_types::Bytea, _>(&compressed)
-        .bind::<diesel::sql_types::Integer, _>(
+        fixtures::add_template(
+            &mut conn,
+            i32::try_from(k).map_err(|e| e.to_string())?,
+            *template,
+            &compressed,
             i32::try_from(json.len()).map_err(|e| e.to_string())?,
         )
-        .execute(&mut conn)
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     }
-    let templates = templates.len();
     let users = (n / 10).max(50);
-    conn.batch_execute(&format!(
-        "INSERT INTO users (id, username, password_hash, created_at)
-         SELECT md5('grow-user' || u)::uuid, 'grow' || u, '!', now() - interval '{SPAN_DAYS} days'
-           FROM generate_series(0, {users} - 1) AS u"
-    ))
-    .await
-    .map_err(|e| e.to_string())?;
-    let heavy = cast.heavy_id;
+    fixtures::add_players(&mut conn, users, SPAN_DAYS).await?;
     let mut written = 0;
     while written < n {
         let upto = (written + BATCH).min(n);
-        // Game i (0 is the newest) was created i/n of the span ago; game
-        // ids, users and times derive from i, so batches need no lookup.
-        let keep = if heavys_only {
-            format!("i % {HEAVY_EVERY} = 0")
-        } else {
-            "true".to_owned()
-        };
-        let games = format!(
-            "FROM (SELECT i FROM generate_series({written}, {upto} - 1) AS t (i) WHERE {keep}) AS picked
-             JOIN grow_templates k ON k.k = i % {templates}
-             CROSS JOIN LATERAL (
-                 SELECT md5('grow-game' || i)::uuid AS id,
-                        now() - make_interval(secs => i::float8 / {n} * {SPAN_DAYS} * 86400) - k.length AS created_at
-             ) c
-             CROSS JOIN LATERAL (
-                 SELECT c.created_at + k.length AS ended_at,
-                        c.created_at + k.length < now() - interval '{ARCHIVED_AFTER_DAYS} days' AS archived
-             ) e"
-        );
-        let user = |seat: &str| {
-            format!(
-                "CASE WHEN {seat} = 0 AND i % {HEAVY_EVERY} = 0 THEN '{heavy}'::uuid
-                      ELSE md5('grow-user' || ((i * 7 + {seat}) % {users}))::uuid END"
-            )
-        };
-        conn.batch_execute(&format!(
-            "BEGIN;
-             INSERT INTO games (id, ruleset, players, options, seed, seed_public, seed_commitment,
-                                status, version, last_hash, state, to_act, result, created_by,
-                                created_at, updated_at, server_options, deadline, private,
-                                invite_code, rules_version, archived_at)
-             SELECT c.id, t.ruleset, t.players, t.options, t.seed, t.seed_public, t.seed_commitment,
-                    t.status, t.version, t.last_hash, CASE WHEN e.archived THEN NULL ELSE t.state END,
-                    t.to_act, t.result, {creator},
-                    c.created_at, e.ended_at, t.server_options, NULL, t.private,
-                    NULL, t.rules_version,
-                    CASE WHEN e.archived THEN e.ended_at + interval '{ARCHIVED_AFTER_DAYS} days' END
-               {games}
-               JOIN games t ON t.id = k.id;
-             INSERT INTO seats (game_id, seat, user_id, joined_at, vacation_used_secs, timeouts,
-                                resigned_at, game_created_at, game_status, game_finished_at)
-             SELECT c.id, s.seat, {seat_user}, c.created_at, s.vacation_used_secs, s.timeouts,
-                    s.resigned_at, c.created_at, t.status, e.ended_at
-               {games}
-               JOIN games t ON t.id = k.id
-               JOIN seats s ON s.game_id = k.id;
-             INSERT INTO archived_games (game_id, audit, json_bytes, archived_at)
-             SELECT c.id, k.audit, k.json_bytes, e.ended_at + interval '{ARCHIVED_AFTER_DAYS} days'
-               {games}
-              WHERE e.archived;
-             INSERT INTO events (game_id, seq, \"type\", data, actor_user, actor_seat, command,
-                                 prev_hash, hash, created_at, digest, schema_version)
-             SELECT c.id, v.seq, v.\"type\", v.data, v.actor_user, v.actor_seat, v.command,
-                    v.prev_hash, v.hash, v.created_at, v.digest, v.schema_version
-               {games}
-               JOIN events v ON v.game_id = k.id
-              WHERE NOT e.archived;
-             INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
-             SELECT {seat_user}, c.id, 'game_finished', k.notice, e.ended_at
-               {games}
-               JOIN seats s ON s.game_id = k.id
-              WHERE NOT e.archived AND k.notice IS NOT NULL;
-             COMMIT;",
-            creator = user("0"),
-            seat_user = user("s.seat"),
-        ))
-        .await
-        .map_err(|e| format!("filling games {written}..{upto}: {e}"))?;
+        fixtures::copy_games(
+            &mut conn,
+            &fixtures::Copies {
+                from: written,
+                upto,
+                n,
+                templates: templates.len(),
+                users,
+                heavy: cast.heavy_id,
+                heavy_every: HEAVY_EVERY,
+                heavys_only,
+                span_days: SPAN_DAYS,
+                archived_after_days: ARCHIVED_AFTER_DAYS,
+            },
+        )
+        .await?;
         written = upto;
         if written % (BATCH * 10) == 0 || written == n {
             println!("grow: {written} of {n} games written");
         }
     }
-    conn.batch_execute("VACUUM ANALYZE")
-        .await
-        .map_err(|e| e.to_string())
-}
-
-#[derive(QueryableByName)]
-struct Size {
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    games: i64,
-    #[diesel(sql_type = diesel::sql_types::BigInt)]
-    events: i64,
-    #[diesel(sql_type = diesel::sql_types::Text)]
-    size: String,
+    fixtures::vacuum_analyze(&mut conn).await
 }
 
 /// What the database holds after the fill.
 async fn print_size(scratch: &Scratch) -> Result<(), String> {
     let mut conn = locate::connect(&scratch.url).await?;
-    let size: Size = diesel::sql_query(
-        "SELECT (SELECT count(*) FROM games) AS games, (SELECT count(*) FROM events) AS events,
-                pg_size_pretty(pg_database_size(current_database())) AS size",
-    )
-    .get_result(&mut conn)
-    .await
-    .map_err(|e| e.to_string())?;
+    let size = fixtures::size(&mut conn).await?;
     println!(
         "grow: the database holds {} games, {} events, {}",
         size.games, size.events, size.size

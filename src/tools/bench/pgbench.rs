@@ -11,28 +11,7 @@
 
 use std::process::Stdio;
 
-use diesel_async::SimpleAsyncConnection;
-use diesel_async::{AsyncPgConnection, RunQueryDsl};
-use hatstand::db::locate;
-
-/// The transaction, in pgbench's script language.
-const SCRIPT: &str = "\\set g :client_id + 1
-SELECT version, snapshot FROM lean_games WHERE id = :g \\gset
-WITH bumped AS (
-    UPDATE lean_games SET version = version + 1, snapshot = :snapshot
-     WHERE id = :g AND version = :version
- RETURNING id, version)
-INSERT INTO lean_events (game_id, seq, data)
-SELECT id, version, repeat('e', :event_bytes) FROM bumped;
-";
-
-#[derive(diesel::QueryableByName)]
-struct Sizes {
-    #[diesel(sql_type = diesel::sql_types::Integer)]
-    snapshot: i32,
-    #[diesel(sql_type = diesel::sql_types::Integer)]
-    event: i32,
-}
+use hatstand::db::{bench_fixtures as fixtures, locate};
 
 /// What pgbench measured.
 pub struct Measured {
@@ -46,23 +25,13 @@ pub struct Measured {
 /// When the tables cannot be made, pgbench is missing or fails.
 pub async fn run(url: &str, clients: usize, seconds: u64) -> Result<Measured, String> {
     let mut conn = locate::connect(url).await?;
-    let sizes = sizes(&mut conn).await?;
-    conn.batch_execute(&format!(
-        "DROP TABLE IF EXISTS lean_events, lean_games;
-         CREATE TABLE lean_games (id int PRIMARY KEY, version bigint NOT NULL, snapshot text NOT NULL);
-         CREATE TABLE lean_events (game_id int NOT NULL REFERENCES lean_games (id), seq bigint NOT NULL,
-                                   data text NOT NULL, PRIMARY KEY (game_id, seq));
-         INSERT INTO lean_games SELECT g, 1, repeat('s', {}) FROM generate_series(1, {clients}) AS g;
-         ANALYZE lean_games;",
-        sizes.snapshot
-    ))
-    .await
-    .map_err(|e| format!("pgbench tables: {e}"))?;
+    let sizes = fixtures::row_sizes(&mut conn).await?;
+    fixtures::create_lean_tables(&mut conn, clients, sizes.snapshot).await?;
     let script = std::env::temp_dir().join(format!(
         "hatstand-lean-{}.sql",
         uuid::Uuid::new_v4().simple()
     ));
-    std::fs::write(&script, SCRIPT).map_err(|e| format!("pgbench script: {e}"))?;
+    std::fs::write(&script, fixtures::LEAN_SCRIPT).map_err(|e| format!("pgbench script: {e}"))?;
     let output = tokio::process::Command::new("pgbench")
         .args(["--no-vacuum", "--protocol=prepared"])
         .arg(format!("--client={clients}"))
@@ -87,18 +56,6 @@ pub async fn run(url: &str, clients: usize, seconds: u64) -> Result<Measured, St
     }
     let tps = parse_tps(&text).ok_or_else(|| format!("no tps in pgbench's output: {text}"))?;
     Ok(Measured { tps })
-}
-
-/// The average snapshot and event of the bench's games, in bytes (the
-/// event as stored: its row's size), or typical sizes for an empty database.
-async fn sizes(conn: &mut AsyncPgConnection) -> Result<Sizes, String> {
-    diesel::sql_query(
-        "SELECT coalesce((SELECT avg(octet_length(state)) FROM games), 1000)::int AS snapshot,
-                coalesce((SELECT avg(pg_column_size(e.*)) FROM events AS e), 300)::int AS event",
-    )
-    .get_result(conn)
-    .await
-    .map_err(|e| format!("snapshot and event sizes: {e}"))
 }
 
 /// The rate from pgbench's report: `tps = 4400.123 (without initial connection time)`.
