@@ -9,8 +9,8 @@ use crate::auth::JwtKeys;
 use crate::auth::limits::LoginLimits;
 use crate::db::Pool;
 use crate::metrics::Metrics;
-use crate::notifications::wake::{Announcer, GameWatch};
 use crate::retention::Retention;
+use crate::wake::{Announcer, GameWatch};
 
 /// The shared context of every use case.
 #[derive(Clone)]

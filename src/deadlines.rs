@@ -27,7 +27,7 @@ use crate::db::games;
 use crate::error::Failure;
 use crate::games::advance::{Advanced, Lost, Move, Refused, advance, committed};
 use crate::metrics::Metrics;
-use crate::notifications::wake::Announcer;
+use crate::wake::Announcer;
 
 /// The most games one tick claims.
 pub const BATCH: i64 = 16;

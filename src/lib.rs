@@ -1,6 +1,7 @@
 //! hatstand: a turn-based, asynchronous game server with auditable,
 //! event-sourced game records.
 
+pub mod accounts;
 pub mod auth;
 pub mod bots;
 pub mod config;
@@ -24,6 +25,7 @@ pub mod routes;
 pub mod startup;
 pub mod talk;
 pub mod transparency;
+pub mod wake;
 pub mod web;
 
 pub use hatstand_engine as engine;

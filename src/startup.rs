@@ -22,12 +22,12 @@ use crate::context::Context;
 use crate::db::{self, locate};
 use crate::error::Failure;
 use crate::metrics::{Metrics, requests};
-use crate::notifications::wake::{self, Announcer, Listeners};
 use crate::notifications::{channel, webhooks};
 use crate::retention::Retention;
 use crate::routes::app_state::AppState;
 use crate::routes::problem::ApiError;
 use crate::routes::{self, request};
+use crate::wake::{self, Announcer, Listeners};
 
 /// Finds (or starts) PostgreSQL, creates the database, migrates it, and
 /// builds the shared state. Also starts the notification listener.
@@ -344,6 +344,7 @@ pub fn serve(
     let metrics = Arc::clone(&state.metrics);
     let threads = workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let paths = web::Data::new(routes::fallback::ApiPaths::of(&crate::openapi::document()));
     let mut server = HttpServer::new(move || {
         let metrics = Arc::clone(&metrics);
         // Each worker thread's own pool (see `db::pools`).
@@ -366,6 +367,7 @@ pub fn serve(
             // `/docs` as the README writes it: the UI's own pages live below `/docs/`.
             .route("/docs", web::get().to(docs_redirect))
             .configure(crate::web::configure)
+            .app_data(paths.clone())
             .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))

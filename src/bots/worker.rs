@@ -1,5 +1,5 @@
 //! The bot worker: every server process runs one. It wakes whenever a game
-//! changes (in any process: the games channel of `notifications::wake`;
+//! changes (in any process: the games channel of `wake`;
 //! at most every [`MIN_GAP`]) and at least every tick, asks which active games wait on a built-in
 //! bot's seat, and plays each such turn in its own transaction:
 //!

@@ -443,7 +443,7 @@ fn non_empty(array: &Value) -> bool {
 /// snapshot and deadline, append the events, update the seats' counters,
 /// write the notifications and queue their webhook deliveries, and remember
 /// the idempotent response — all or nothing. Listeners are told after the
-/// commit, by the [`Announcer`](crate::notifications::wake::Announcer): a NOTIFY inside
+/// commit, by the [`Announcer`](crate::wake::Announcer): a NOTIFY inside
 /// this statement would serialize every commit of the server on PostgreSQL's
 /// notify lock. Returns nothing applied (and writes nothing) when the game is
 /// no longer at `expected_version`.

@@ -33,7 +33,7 @@ use crate::db::errors::is_unique_violation;
 use crate::db::games::{self, LoadedGame, Remember, Update};
 use crate::db::notifications::Noted;
 use crate::error::Failure;
-use crate::notifications::wake::Announcer;
+use crate::wake::Announcer;
 
 /// What the step is.
 #[derive(Debug, Clone, Copy)]

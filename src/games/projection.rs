@@ -4,15 +4,15 @@
 use chrono::{DateTime, Utc};
 use hatstand_engine::{Ruleset, seat};
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::public::{public_options, viewer_for};
 use crate::db::games::{GameRow, SeatRow};
 use crate::error::Failure;
 use crate::record::codec::{raw_json, to_json};
-use super::public::{public_options, viewer_for};
 
 /// A taken seat.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -262,8 +262,7 @@ pub fn project<R: Ruleset>(
 
 #[cfg(test)]
 mod tests {
-    pub use super::public::{public_options, viewer_for};
-use super::*;
+    use super::*;
     use serde_json::json;
 
     #[test]

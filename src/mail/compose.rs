@@ -35,8 +35,8 @@ use super::render::{self, escape, wrap};
 use super::seen::Seen;
 use super::token::{REPLY_TTL_DAYS, ReplyToken, reply_address, unsubscribe_signature};
 use crate::db::mail::Claimed;
-use crate::games::projection::Game;
 use crate::games::narration::{self, capitalised};
+use crate::games::projection::Game;
 use crate::notifications::kind::Kind;
 
 /// What every mail needs from the server's settings.

@@ -24,9 +24,9 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::moves::fields_in_order;
-use crate::games::projection::Game;
 use crate::games::narration::cards::{card, grouped, grouped_codes};
 use crate::games::narration::{Table, and_list};
+use crate::games::projection::Game;
 
 /// The longest line of a mail's text part.
 pub const WIDTH: usize = 78;

@@ -20,9 +20,9 @@ use uuid::Uuid;
 use crate::db::{Conn, event_store, games};
 use crate::error::Failure;
 use crate::games::events::redact_one;
+use crate::games::narration::{self, Counters, Line};
 use crate::games::projection::Game;
 use crate::games::public::viewer_for;
-use crate::games::narration::{self, Counters, Line};
 
 /// The most events told in one mail.
 pub const STORY_EVENTS: i64 = 80;

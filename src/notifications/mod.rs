@@ -5,9 +5,9 @@
 //! /v1/me/notifications`) in the same statement as the events that cause
 //! it; the same statement queues it in each channel's outbox. After the
 //! commit the process wakes its own waiters and NOTIFYs the others
-//! ([`wake`]). Channels:
+//! ([`crate::wake`]). Channels:
 //! - the inbox and its stream (`/v1/me/stream`): read from the rows, woken
-//!   by [`wake`]; nothing to queue ([`inbox`]);
+//!   by [`crate::wake`]; nothing to queue ([`inbox`]);
 //! - webhooks: an outbox row per webhook, delivered by a worker at least
 //!   once ([`webhooks`]).
 //!
@@ -19,7 +19,6 @@
 pub mod channel;
 pub mod inbox;
 pub mod kind;
-pub mod wake;
 pub mod webhooks;
 
 use chrono::{DateTime, Utc};
@@ -58,7 +57,7 @@ pub enum Notification {
         #[serde(skip_serializing_if = "Option::is_none")]
         version: Option<i64>,
         /// The game's result (`null` when it was cancelled before it started).
-        #[schema(value_type = crate::games::wire_types::AnyResult)]
+        #[schema(value_type = crate::record::names::GameResultByName)]
         result: Option<Value>,
     },
     /// The user is invited to a private game.

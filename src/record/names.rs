@@ -28,3 +28,20 @@ pub enum RulesetId {
     TopHats,
     HatTrick,
 }
+
+/// The document's `GameResult` by name, for a type outside `games` that
+/// carries a game's result (a notification): the schema itself, one per
+/// ruleset, is `games::wire_types::AnyResult`, which registers it.
+pub struct GameResultByName;
+
+impl utoipa::PartialSchema for GameResultByName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::Ref::from_schema_name("GameResult").into()
+    }
+}
+
+impl ToSchema for GameResultByName {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("GameResult")
+    }
+}

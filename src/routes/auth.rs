@@ -5,9 +5,9 @@ use actix_web::{HttpResponse, post, web};
 use super::client::ClientAddress;
 use super::problem::{Problem, problems};
 use super::{Answer, Reply, State};
+use crate::accounts::sessions::{self, AccessToken, RefreshRequest};
+use crate::accounts::users::{self, Credentials, PasswordChange, RegisteredUser};
 use crate::auth::Caller;
-use crate::auth::sessions::{self, AccessToken, RefreshRequest};
-use crate::auth::users::{self, Credentials, PasswordChange, RegisteredUser};
 
 /// Creates an account. Passwords are stored as argon2id hashes.
 #[utoipa::path(

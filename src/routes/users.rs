@@ -5,8 +5,8 @@ use actix_web::{get, post, web};
 use super::problem::problems;
 use super::strict_json::NoBody;
 use super::{Reply, State};
+use crate::accounts::profile::{self, UserProfile};
 use crate::auth::Caller;
-use crate::auth::profile::{self, UserProfile};
 
 /// A user's public profile: whether a person or a bot plays the account.
 #[utoipa::path(

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::limits::{LoginLimits, Rule, retry_after};
 use super::sessions::{self, AccessToken};
-use super::{Caller, password};
+use crate::auth::limits::{LoginLimits, Rule, retry_after};
+use crate::auth::{Caller, password};
 use crate::context::Context;
 use crate::db::{throttle, users};
 use crate::error::{ErrorCode, Failure};

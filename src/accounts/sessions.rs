@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::Caller;
+use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::Conn;
 use crate::db::sessions::{self, Revoked, Rotation};
