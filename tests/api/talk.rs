@@ -1274,11 +1274,12 @@ async fn the_games_long_poll_and_stream_carry_the_talk_each_reader_reads() {
     assert_eq!(reply.status().as_u16(), 400);
 }
 
-/// Plays game `id` on until seat `seat` is to act again: the seat to act
-/// plays its first legal command each time (`seat` first, when it is).
+/// Plays game `id` on until seat `seat`, having moved and waited for
+/// others, is to act again: the seat to act plays its first legal command
+/// each time (`seat` first, when it is).
 async fn until_to_act_again(app: &TestApp, id: &str, users: &[User], seat: usize) {
-    let mut moved = false;
-    for _ in 0..100 {
+    let (mut moved, mut waited) = (false, false);
+    for _ in 0..200 {
         let seen = app.game(id, Some(&users[0])).await;
         let to_act: Vec<usize> = seen["to_act"]
             .as_array()
@@ -1286,7 +1287,8 @@ async fn until_to_act_again(app: &TestApp, id: &str, users: &[User], seat: usize
             .iter()
             .map(|s| s.as_u64().unwrap() as usize)
             .collect();
-        if moved && to_act.contains(&seat) {
+        waited |= moved && !to_act.contains(&seat);
+        if waited && to_act.contains(&seat) {
             return;
         }
         let next = if to_act.contains(&seat) { seat } else { to_act[0] };
