@@ -206,7 +206,12 @@ pub async fn receive(
     }
     let Some(token_text) = tokens(&message, envelope, token_in).into_iter().next() else {
         if let Some(talk) = tokens(&message, envelope, talk_token_in).into_iter().next() {
-            return super::talk::receive(ctx, secret, &message, raw, &talk).await;
+            return Ok(
+                match super::talk::receive(ctx, secret, &message, raw, &talk).await? {
+                    Ok((game, message)) => Received::Said { game, message },
+                    Err(why) => Received::Ignored(why),
+                },
+            );
         }
         return ignored("not sent to a reply address");
     };

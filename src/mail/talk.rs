@@ -26,7 +26,6 @@ use mail_parser::{Message, PartType};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::inbound::Received;
 use super::token::{REPLY_TTL_DAYS, TalkToken};
 use crate::auth::Caller;
 use crate::auth::limits::Rule;
@@ -97,8 +96,11 @@ pub fn reply_text(text: &str) -> Option<String> {
     (!text.trim().is_empty()).then_some(text)
 }
 
-fn ignored(why: &str) -> Result<Received, Failure> {
-    Ok(Received::Ignored(why.to_owned()))
+/// What became of a reply: the game and message said, or why it was not.
+pub type Outcome = Result<(Uuid, Uuid), String>;
+
+fn ignored(why: &str) -> Result<Outcome, Failure> {
+    Ok(Err(why.to_owned()))
 }
 
 /// The key under which a reply is said once: its `Message-ID`, else its bytes.
@@ -111,7 +113,7 @@ fn once_key(message_id: Option<&str>, raw: &[u8]) -> String {
 }
 
 /// Says the reply `message` (bytes `raw`), sent to talk token `token_text`
-/// (see the rules).
+/// (see the rules): the message said, or why the reply was ignored.
 ///
 /// # Errors
 /// Database errors (the mail should be delivered again later).
@@ -121,7 +123,7 @@ pub async fn receive(
     message: &Message<'_>,
     raw: &[u8],
     token_text: &str,
-) -> Result<Received, Failure> {
+) -> Result<Outcome, Failure> {
     let Ok((token, tag)) = TalkToken::decode(token_text, secret) else {
         return ignored("the reply address holds no valid token");
     };
@@ -192,10 +194,7 @@ pub async fn receive(
         text,
     };
     match say(ctx, &caller, token.game, request).await {
-        Ok(said) => Ok(Received::Said {
-            game: token.game,
-            message: said.id,
-        }),
+        Ok(said) => Ok(Ok((token.game, said.id))),
         Err(e) if e.code.is_refusal() => ignored(&format!("not said: {}", e.detail)),
         Err(e) => {
             // Not said: the mail comes again later and may be said then.
