@@ -124,7 +124,11 @@ async fn talk(settings: Settings, command: cli::TalkCommand) -> Result<(), Strin
                 .await
                 .map(|found| {
                     for r in found {
-                        let hidden = if r.hidden_at.is_some() { " (hidden)" } else { "" };
+                        let hidden = if r.hidden_at.is_some() {
+                            " (hidden)"
+                        } else {
+                            ""
+                        };
                         println!(
                             "{} {} {} in {}, {} report(s), last {}{hidden}: {}\n    {}",
                             r.game_id,

@@ -430,7 +430,12 @@ pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
         if !press || to.is_some() {
             let expires = Utc::now() + Duration::days(REPLY_TTL_DAYS);
             let token = TalkToken::new(game.id, seat, to, expires);
-            draft.reply_to = Some(talk_address(&token, &head.secret, row.user_id, &head.domain));
+            draft.reply_to = Some(talk_address(
+                &token,
+                &head.secret,
+                row.user_id,
+                &head.domain,
+            ));
             draft.paragraph(if press {
                 "Reply to this mail to answer them alone (quoted lines are left out)."
             } else {

@@ -577,13 +577,19 @@ mod tests {
                 as_reply.check((&tag, false), SECRET, user, now()),
                 Err(TokenError::BadSignature)
             );
-            assert!(talk_address(&token, SECRET, user, "example.com").split('@').next().unwrap().len() <= 64);
+            assert!(
+                talk_address(&token, SECRET, user, "example.com")
+                    .split('@')
+                    .next()
+                    .unwrap()
+                    .len()
+                    <= 64
+            );
         }
         // A move's reply token does not check as a talk token
         let reply = token();
-        let (as_talk, tag) = TalkToken::decode(&reply.encode(SECRET, user), SECRET).unwrap_or_else(|_| {
-            (TalkToken::new(game, 1, None, expires), vec![0; MAC_BYTES])
-        });
+        let (as_talk, tag) = TalkToken::decode(&reply.encode(SECRET, user), SECRET)
+            .unwrap_or_else(|_| (TalkToken::new(game, 1, None, expires), vec![0; MAC_BYTES]));
         assert!(as_talk.check(&tag, SECRET, user, now()).is_err());
     }
 

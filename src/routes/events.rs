@@ -73,8 +73,15 @@ pub async fn list(
             feed::events(&state, viewer, id.into_inner(), window, talk_after).await?
         }
         None => FeedPage::without_talk(
-            events::list(&state, viewer, id.into_inner(), window.after, window.limit, window.wait)
-                .await?,
+            events::list(
+                &state,
+                viewer,
+                id.into_inner(),
+                window.after,
+                window.limit,
+                window.wait,
+            )
+            .await?,
         ),
     };
     tags::json(

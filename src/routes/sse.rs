@@ -30,9 +30,9 @@ use crate::auth::Caller;
 use crate::context::Context;
 use crate::error::Failure;
 use crate::games::events::{self, EventOut, Window};
-use crate::talk::feed::{self, FeedPage};
 use crate::metrics::Held;
 use crate::notifications::inbox::{self, MAX_NOTIFICATIONS};
+use crate::talk::feed::{self, FeedPage};
 
 /// How long a stream stays silent before a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -90,9 +90,8 @@ impl Feed {
         match self.source {
             Source::Game { id, user } => match self.talk.clone() {
                 None => {
-                    let page =
-                        events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0)
-                            .await?;
+                    let page = events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0)
+                        .await?;
                     self.push_events(page.events);
                 }
                 Some(talk) => {

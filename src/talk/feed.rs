@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::messages::{MAX_PAGE, TalkMessage, TalkPage, parse_cursor, reader, readable};
+use super::messages::{MAX_PAGE, TalkMessage, TalkPage, parse_cursor, readable, reader};
 use crate::context::Context;
 use crate::db::talk as rows;
 use crate::error::Failure;
@@ -32,7 +32,8 @@ use crate::games::events::{self, EventOut, EventsPage, Window};
 pub const START: &str = "0";
 
 /// The pattern of a position, as the document declares it.
-pub const POSITION_PATTERN: &str = "^(0|[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$";
+pub const POSITION_PATTERN: &str =
+    "^(0|[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$";
 
 /// A page of a game's events as the caller may see them, and, when asked
 /// for with `talk_after`, the talk the caller reads after that position.
@@ -69,9 +70,8 @@ pub fn position(text: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     if text == START {
         return Ok((DateTime::UNIX_EPOCH, Uuid::nil()));
     }
-    parse_cursor(text).map_err(|_| {
-        Failure::bad_request("talk_after is 0 or a message's cursor this server gave")
-    })
+    parse_cursor(text)
+        .map_err(|_| Failure::bad_request("talk_after is 0 or a message's cursor this server gave"))
 }
 
 /// The events of game `id` in `window` that `viewer` may see, with the
@@ -127,8 +127,12 @@ mod tests {
         let (at, id) = position(START).unwrap();
         assert_eq!((at.timestamp_micros(), id), (0, Uuid::nil()));
         let id = Uuid::new_v4();
-        let given = super::super::messages::cursor(DateTime::from_timestamp_micros(17).unwrap(), id);
-        assert_eq!(position(&given).unwrap(), (DateTime::from_timestamp_micros(17).unwrap(), id));
+        let given =
+            super::super::messages::cursor(DateTime::from_timestamp_micros(17).unwrap(), id);
+        assert_eq!(
+            position(&given).unwrap(),
+            (DateTime::from_timestamp_micros(17).unwrap(), id)
+        );
         for bad in ["", "00", "-1_x", "1_not-a-uuid", "1"] {
             assert!(position(bad).is_err(), "{bad}");
         }

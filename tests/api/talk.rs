@@ -551,10 +551,12 @@ async fn streamed(app: &TestApp, path: &str, token: Option<&str>, millis: u64) -
         text.push_str(std::str::from_utf8(&chunk.unwrap()).unwrap());
     }
     text.lines()
-        .map(|line| match line.strip_prefix("id: ").and_then(|id| id.split_once('/')) {
-            Some((seq, talk)) if talk != "0" => format!("id: {seq}/<cursor>"),
-            _ => alike(line),
-        })
+        .map(
+            |line| match line.strip_prefix("id: ").and_then(|id| id.split_once('/')) {
+                Some((seq, talk)) if talk != "0" => format!("id: {seq}/<cursor>"),
+                _ => alike(line),
+            },
+        )
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -716,14 +718,12 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
             },
             streamed(&app, &stream, token, 2500),
         );
-        assert_eq!(polled.0 .0, 200, "{who}");
-        (polled.0 .2, polled.1, streamed)
+        assert_eq!(polled.0.0, 200, "{who}");
+        (polled.0.2, polled.1, streamed)
     };
     for (who, token) in readers {
-        let ((poll_a, waited_a, stream_a), (poll_b, waited_b, stream_b), ()) = tokio::join!(
-            live(who, token, &a),
-            live(who, token, &b),
-            async {
+        let ((poll_a, waited_a, stream_a), (poll_b, waited_b, stream_b), ()) =
+            tokio::join!(live(who, token, &a), live(who, token, &b), async {
                 tokio::time::sleep(std::time::Duration::from_millis(300)).await;
                 say(
                     &app,
@@ -739,8 +739,7 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
                         .await
                         .ok(201);
                 }
-            },
-        );
+            },);
         assert!(poll_a.contains(&format!("to {who}")), "{who}: {poll_a}");
         assert_twins(&format!("{who}: long poll"), &poll_a, &poll_b);
         assert_twins(&format!("{who}: stream"), &stream_a, &stream_b);
@@ -843,7 +842,10 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
         assert!(ok, "{out}");
         let (ok, out) = web_verify(&audit).await;
         let press = if revealed { "revealed" } else { "committed" };
-        assert!(ok && out.contains(&format!("\"press\":\"{press}\"")), "{out}");
+        assert!(
+            ok && out.contains(&format!("\"press\":\"{press}\"")),
+            "{out}"
+        );
         let mut forged = audit.clone();
         forged["talk"]["messages"][0]["text"] = json!("goodbye");
         let (ok, out) = crate::audit::verify_cli(&forged);
@@ -885,7 +887,11 @@ async fn web_verify(audit: &Value) -> (bool, String) {
         .expect("Node.js runs the web client's verifier");
     let _ = std::fs::remove_file(&file);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let outcome: Value = serde_json::from_str(text.trim()).unwrap();
     (outcome["ok"] == true, text)
 }
@@ -1123,8 +1129,14 @@ async fn the_games_long_poll_and_stream_carry_the_talk_each_reader_reads() {
             .map(|m| m["text"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!(polled(Some(&users[0])).await, ["hello", "psst", "from seat 1"]);
-    assert_eq!(polled(Some(&users[1])).await, ["hello", "psst", "from seat 1"]);
+    assert_eq!(
+        polled(Some(&users[0])).await,
+        ["hello", "psst", "from seat 1"]
+    );
+    assert_eq!(
+        polled(Some(&users[1])).await,
+        ["hello", "psst", "from seat 1"]
+    );
     assert_eq!(polled(Some(&users[2])).await, ["hello"], "muted seat 1");
     assert_eq!(
         polled(Some(&watcher)).await,
@@ -1203,13 +1215,9 @@ async fn the_games_long_poll_and_stream_carry_the_talk_each_reader_reads() {
     // A message said while the stream is open arrives on it; press to
     // others and the spectators' room do not reach seat 2.
     let live_path = format!("/v1/games/{id}/stream?after={version}&talk_after={last}");
-    let live = app.sse(
-        &live_path,
-        Some(&users[2].token),
-        &[],
-        10,
-        |m| !m.is_empty(),
-    );
+    let live = app.sse(&live_path, Some(&users[2].token), &[], 10, |m| {
+        !m.is_empty()
+    });
     let (live, ()) = tokio::join!(live, async {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         say(
@@ -1244,7 +1252,11 @@ async fn the_games_long_poll_and_stream_carry_the_talk_each_reader_reads() {
             |m| m.len() as i64 == version,
         )
         .await;
-    assert!(plain.iter().all(|(id, kind, _)| kind != "talk" && !id.contains('/')));
+    assert!(
+        plain
+            .iter()
+            .all(|(id, kind, _)| kind != "talk" && !id.contains('/'))
+    );
 
     // Bad positions: 400, for the long poll and the stream.
     for bad in ["abc", "1_x", "00"] {
@@ -1291,7 +1303,11 @@ async fn until_to_act_again(app: &TestApp, id: &str, users: &[User], seat: usize
         if waited && to_act.contains(&seat) {
             return;
         }
-        let next = if to_act.contains(&seat) { seat } else { to_act[0] };
+        let next = if to_act.contains(&seat) {
+            seat
+        } else {
+            to_act[0]
+        };
         let mine = app.game(id, Some(&users[next])).await;
         app.command(
             id,
@@ -1395,9 +1411,20 @@ async fn a_turn_mail_lists_what_was_said_to_its_reader_since_the_last() {
     let next = turn_mail(&catcher, addresses[seat], &mut kept).await;
     let text = crate::mail::flat(&next.text());
     assert!(text.contains("Said since your last turn mail:"), "{text}");
-    assert!(text.contains(&format!("player{one}: hello <b>all</b>")), "{text}");
-    assert!(text.contains(&format!("player{one} to you: just for you")), "{text}");
-    for unread in ["not for the reader", "muted words", "my own words", "from the rail"] {
+    assert!(
+        text.contains(&format!("player{one}: hello <b>all</b>")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("player{one} to you: just for you")),
+        "{text}"
+    );
+    for unread in [
+        "not for the reader",
+        "muted words",
+        "my own words",
+        "from the rail",
+    ] {
         assert!(!text.contains(unread), "{unread}: {text}");
     }
     let html = next.parsed().body_html(0).unwrap_or_default().into_owned();
@@ -1425,7 +1452,10 @@ async fn a_reply_to_a_talk_mail_is_said_at_the_table_or_to_the_author_alone() {
         .ok(201);
     let asked = talk_mail(&catcher, addresses[1], &mut kept).await;
     let to = asked.reply_to().expect("a talk mail has a reply address");
-    assert!(to.starts_with("talk+") && to.ends_with("@play.test"), "{to}");
+    assert!(
+        to.starts_with("talk+") && to.ends_with("@play.test"),
+        "{to}"
+    );
     let raw = crate::mail::reply(addresses[1], &to, "r1@client.test", &asked, "I do.");
     crate::mail::smtp_in(listen, addresses[1], &to, &raw)
         .await
@@ -1434,14 +1464,27 @@ async fn a_reply_to_a_talk_mail_is_said_at_the_table_or_to_the_author_alone() {
         .get(&format!("/v1/games/{id}/talk"), Some(&users[2].token))
         .await
         .ok(200);
-    let last = answered["messages"].as_array().unwrap().last().unwrap().clone();
+    let last = answered["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     assert_eq!(last["text"], "I do.");
     assert_eq!(last["room"], "table");
     assert_eq!(last["from"]["username"], "player1");
     // The same mail again is not said again; another sender is not the reader.
-    assert!(crate::mail::smtp_in(listen, addresses[1], &to, &raw).await.is_err());
+    assert!(
+        crate::mail::smtp_in(listen, addresses[1], &to, &raw)
+            .await
+            .is_err()
+    );
     let forged = crate::mail::reply(addresses[2], &to, "r2@client.test", &asked, "forged");
-    assert!(crate::mail::smtp_in(listen, addresses[2], &to, &forged).await.is_err());
+    assert!(
+        crate::mail::smtp_in(listen, addresses[2], &to, &forged)
+            .await
+            .is_err()
+    );
     assert_eq!(app.count("talk_messages WHERE body = 'I do.'").await, 1);
     assert_eq!(app.count("talk_messages WHERE body = 'forged'").await, 0);
 
@@ -1455,25 +1498,45 @@ async fn a_reply_to_a_talk_mail_is_said_at_the_table_or_to_the_author_alone() {
     .await
     .ok(201);
     let press = talk_mail(&catcher, addresses[1], &mut kept).await;
-    assert!(press.text().contains("answer them alone"), "{}", press.text());
+    assert!(
+        press.text().contains("answer them alone"),
+        "{}",
+        press.text()
+    );
     let to = press.reply_to().unwrap();
     let raw = crate::mail::reply(addresses[1], &to, "r3@client.test", &press, "Agreed.");
     crate::mail::smtp_in(listen, addresses[1], &to, &raw)
         .await
         .unwrap();
-    assert!(!texts(&app, &id, Some(&users[2])).await.contains(&"Agreed.".to_owned()));
+    assert!(
+        !texts(&app, &id, Some(&users[2]))
+            .await
+            .contains(&"Agreed.".to_owned())
+    );
     let seat0 = app
         .get(&format!("/v1/games/{id}/talk"), Some(&users[0].token))
         .await
         .ok(200);
-    let agreed = seat0["messages"].as_array().unwrap().last().unwrap().clone();
+    let agreed = seat0["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     assert_eq!(agreed["text"], "Agreed.");
-    assert_eq!((agreed["room"].clone(), agreed["to"].clone()), (json!("press"), json!([0])));
+    assert_eq!(
+        (agreed["room"].clone(), agreed["to"].clone()),
+        (json!("press"), json!([0]))
+    );
     // A move's reply address does not say talk, nor a talk address move.
     let moved = app.count("talk_messages").await;
     let bogus = to.replacen("talk+", "play+", 1);
     let raw = crate::mail::reply(addresses[1], &bogus, "r4@client.test", &press, "1");
-    assert!(crate::mail::smtp_in(listen, addresses[1], &bogus, &raw).await.is_err());
+    assert!(
+        crate::mail::smtp_in(listen, addresses[1], &bogus, &raw)
+            .await
+            .is_err()
+    );
     assert_eq!(app.count("talk_messages").await, moved);
 }
 
@@ -1547,7 +1610,10 @@ async fn operators_list_reported_messages_and_hide_them_from_the_command_line() 
     .await;
     let (ok, _, err) = hide("operator", fine["id"].as_str().unwrap().to_owned()).await;
     assert!(!ok && err.contains("not_reported"), "{err}");
-    assert_eq!(app.count("talk_messages WHERE hidden_at IS NOT NULL").await, 0);
+    assert_eq!(
+        app.count("talk_messages WHERE hidden_at IS NOT NULL").await,
+        0
+    );
     let (ok, out, err) = hide("operator", message.clone()).await;
     assert!(ok, "{err}");
     assert!(out.contains(&message), "{out}");
@@ -1559,7 +1625,10 @@ async fn operators_list_reported_messages_and_hide_them_from_the_command_line() 
         .await,
         1
     );
-    assert_eq!(texts(&app, &id, Some(&users[1])).await, ["<hidden>", "fine words"]);
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["<hidden>", "fine words"]
+    );
     // Hidden, it leaves the list unless asked for.
     let (_, out, _) = talk_cli(&app, &["reported"]).await;
     assert!(out.is_empty(), "{out}");
