@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Command::Probe => probe(cli.settings.bind),
         Command::Storage => run_async(storage(cli.settings)),
         Command::Ratings(cli::RatingsCommand::Rebuild) => run_async(ratings_rebuild(cli.settings)),
+        Command::Talk(command) => run_async(talk(cli.settings, command)),
         Command::Bench(args) => run_async(bench::run(args, cli.settings)),
         Command::Arena(args) => arena::run(&args),
         Command::MailIn { recipient } => {
@@ -109,6 +110,51 @@ async fn ratings_rebuild(settings: Settings) -> Result<(), String> {
     let rate = games as f64 / secs.max(1e-9);
     println!("rebuilt the ratings from {games} finished games in {secs:.3} s ({rate:.0} games/s)");
     Ok(())
+}
+
+/// `hatstand talk reported` and `hatstand talk hide`, through talk's
+/// moderation use cases.
+async fn talk(settings: Settings, command: cli::TalkCommand) -> Result<(), String> {
+    use hatstand::talk::moderation;
+    let url = database_url(&settings).await?;
+    let (context, sent) = startup::tool_context(&url, &settings).await?;
+    let outcome = match command {
+        cli::TalkCommand::Reported { hidden, limit } => {
+            moderation::reported(&context, hidden, limit)
+                .await
+                .map(|found| {
+                    for r in found {
+                        let hidden = if r.hidden_at.is_some() {
+                            " (hidden)"
+                        } else {
+                            ""
+                        };
+                        println!(
+                            "{} {} {} in {}, {} report(s), last {}{hidden}: {}\n    {}",
+                            r.game_id,
+                            r.message_id,
+                            r.author_name,
+                            r.room,
+                            r.reports,
+                            r.last_reported.format("%Y-%m-%d %H:%M UTC"),
+                            r.reasons,
+                            r.body.replace('\n', "\n    ")
+                        );
+                    }
+                })
+        }
+        cli::TalkCommand::Hide {
+            game,
+            message,
+            operator,
+            reason,
+        } => moderation::hide_as(&context, &operator, game, message, &reason)
+            .await
+            .map(|hidden| println!("hidden: message {} of game {game}", hidden.id)),
+    };
+    drop(context);
+    let _ = sent.await;
+    outcome.map_err(|e| format!("{}: {}", e.code.as_str(), e.detail))
 }
 
 async fn migrate(settings: Settings) -> Result<(), String> {
@@ -221,6 +267,9 @@ async fn mail_in(settings: Settings, recipients: Vec<String>) -> Result<(), Stri
         }
         Received::Refused(why) => eprintln!("not played (answered by mail): {why}"),
         Received::Ignored(why) => eprintln!("ignored: {why}"),
+        Received::Said { game, message } => {
+            eprintln!("said in game {game}'s talk: message {message}")
+        }
     }
     Ok(())
 }

@@ -488,3 +488,33 @@ pub async fn shown_at(
     .await?;
     Ok(rows.pop().map(|r| r.fingerprint))
 }
+
+/// When the last turn mail (`your_turn`, `reminder`, not a digest line)
+/// of `user` about `game` that was sent had been queued, if one was. (Its
+/// queueing, not its sending: what was said between the two is told again
+/// rather than never.)
+///
+/// # Errors
+/// Database errors.
+pub async fn last_turn_mail(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    game: Uuid,
+) -> diesel::QueryResult<Option<DateTime<Utc>>> {
+    #[derive(QueryableByName)]
+    struct Sent {
+        #[diesel(sql_type = Timestamptz)]
+        created_at: DateTime<Utc>,
+    }
+    let mut rows: Vec<Sent> = diesel::sql_query(
+        "SELECT created_at FROM mail_outbox
+          WHERE user_id = $1 AND game_id = $2 AND state = 'sent' AND NOT digest
+            AND kind IN ('your_turn', 'reminder')
+          ORDER BY id DESC LIMIT 1",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<SqlUuid, _>(game)
+    .load(conn)
+    .await?;
+    Ok(rows.pop().map(|r| r.created_at))
+}

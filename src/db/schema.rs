@@ -250,6 +250,7 @@ diesel::table! {
         created_at -> Timestamptz,
         hidden_at -> Nullable<Timestamptz>,
         hidden_by -> Nullable<Uuid>,
+        hidden_reason -> Nullable<Text>,
     }
 }
 

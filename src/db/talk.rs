@@ -135,6 +135,42 @@ pub async fn list(
         .await
 }
 
+/// The newest `limit` messages of `game` that `reader` (signed in) reads
+/// and did not say, not hidden, said after `since` (or ever), oldest first
+/// (a turn mail's talk).
+///
+/// # Errors
+/// Database errors.
+pub async fn said_to(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    reader: Reader,
+    since: Option<DateTime<Utc>>,
+    limit: i64,
+) -> diesel::QueryResult<Vec<MessageRow>> {
+    diesel::sql_query(format!(
+        "SELECT * FROM (SELECT {COLUMNS} FROM talk_messages m
+          WHERE m.game_id = $1
+            AND (m.room = 'table'
+                 OR (m.room = 'spectators' AND ($3::int2 IS NULL OR $4))
+                 OR (m.room = 'press' AND (($4 AND $5) OR m.author_seat = $3 OR $3 = ANY (m.to_seats))))
+            AND NOT EXISTS (SELECT 1 FROM talk_mutes t WHERE t.user_id = $2 AND t.muted = m.author)
+            AND m.author <> $2 AND m.hidden_at IS NULL
+            AND ($6::timestamptz IS NULL OR m.created_at > $6)
+          ORDER BY m.created_at DESC, m.id DESC LIMIT $7) newest
+          ORDER BY created_at, id"
+    ))
+    .bind::<SqlUuid, _>(game)
+    .bind::<SqlUuid, _>(reader.user.unwrap_or_else(Uuid::nil))
+    .bind::<Nullable<Int2>, _>(reader.seat)
+    .bind::<Bool, _>(reader.over)
+    .bind::<Bool, _>(reader.press_revealed)
+    .bind::<Nullable<Timestamptz>, _>(since)
+    .bind::<Int8, _>(limit)
+    .load(conn)
+    .await
+}
+
 /// Every message of `game`, oldest first (for its audit).
 ///
 /// # Errors
@@ -345,18 +381,72 @@ pub async fn hide(
     id: Uuid,
     by: Uuid,
     at: DateTime<Utc>,
+    reason: Option<&str>,
 ) -> diesel::QueryResult<()> {
     diesel::sql_query(
-        "UPDATE talk_messages SET hidden_at = $3, hidden_by = $4
+        "UPDATE talk_messages SET hidden_at = $3, hidden_by = $4, hidden_reason = $5
           WHERE game_id = $1 AND id = $2 AND hidden_at IS NULL",
     )
     .bind::<SqlUuid, _>(game)
     .bind::<SqlUuid, _>(id)
     .bind::<Timestamptz, _>(at)
     .bind::<SqlUuid, _>(by)
+    .bind::<Nullable<Text>, _>(reason)
     .execute(conn)
     .await
     .map(|_| ())
+}
+
+/// A reported message, for an operator.
+#[derive(Debug, Clone, PartialEq, Eq, diesel::QueryableByName)]
+pub struct ReportedRow {
+    #[diesel(sql_type = SqlUuid)]
+    pub game_id: Uuid,
+    #[diesel(sql_type = SqlUuid)]
+    pub message_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub author_name: String,
+    #[diesel(sql_type = Text)]
+    pub room: String,
+    #[diesel(sql_type = Text)]
+    pub body: String,
+    #[diesel(sql_type = Int8)]
+    pub reports: i64,
+    /// The reasons given, newest first, joined by ` | `.
+    #[diesel(sql_type = Text)]
+    pub reasons: String,
+    #[diesel(sql_type = Timestamptz)]
+    pub last_reported: DateTime<Utc>,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    pub hidden_at: Option<DateTime<Utc>>,
+}
+
+/// The reported messages, the most recently reported first, at most
+/// `limit`; with `hidden`, also those already hidden.
+///
+/// # Errors
+/// Database errors.
+pub async fn reported_messages(
+    conn: &mut AsyncPgConnection,
+    hidden: bool,
+    limit: i64,
+) -> diesel::QueryResult<Vec<ReportedRow>> {
+    diesel::sql_query(
+        "SELECT r.game_id, r.message_id,
+                (SELECT u.username FROM users u WHERE u.id = m.author) AS author_name,
+                m.room, m.body, r.reports, r.reasons, r.last_reported, m.hidden_at
+           FROM (SELECT game_id, message_id, count(*) AS reports,
+                        string_agg(reason, ' | ' ORDER BY created_at DESC) AS reasons,
+                        max(created_at) AS last_reported
+                   FROM talk_reports GROUP BY game_id, message_id) r
+           JOIN talk_messages m ON m.game_id = r.game_id AND m.id = r.message_id
+          WHERE $1 OR m.hidden_at IS NULL
+          ORDER BY r.last_reported DESC, r.message_id LIMIT $2",
+    )
+    .bind::<Bool, _>(hidden)
+    .bind::<Int8, _>(limit)
+    .load(conn)
+    .await
 }
 
 /// Whether `user` is an operator.

@@ -128,6 +128,46 @@ pub async fn list(
     limit: i64,
     wait: u64,
 ) -> Result<EventsPage, Failure> {
+    let (page, ()) = list_with(
+        state,
+        user,
+        id,
+        Window { after, limit, wait },
+        async |_, _| Ok(()),
+        |()| false,
+    )
+    .await?;
+    Ok(page)
+}
+
+/// Which events a reader asks for: after `after`, at most `limit`, waiting
+/// up to `wait` seconds when there are none yet.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub after: i64,
+    pub limit: i64,
+    pub wait: u64,
+}
+
+/// [`list`], reading beside the events what `also` reads of the game (its
+/// talk, in `talk::feed`) each time the events are read — after the
+/// reader's right to watch the game was checked, on the same connection.
+/// A long poll answers once there are events after `after` or `ready`
+/// holds of what `also` read, or when the wait is over: a wake-up that
+/// brings this reader nothing (a message others read) keeps it waiting.
+///
+/// # Errors
+/// `not_found`, `bad_request` for out-of-range parameters; what `also`
+/// fails with.
+pub async fn list_with<T>(
+    state: &Context,
+    user: Option<Uuid>,
+    id: Uuid,
+    window: Window,
+    mut also: impl AsyncFnMut(&mut crate::db::Conn, &crate::db::games::LoadedGame) -> Result<T, Failure>,
+    ready: impl Fn(&T) -> bool,
+) -> Result<(EventsPage, T), Failure> {
+    let Window { after, limit, wait } = window;
     if after < 0 {
         return Err(Failure::bad_request("after must be 0 or more"));
     }
@@ -146,7 +186,8 @@ pub async fn list(
         let loaded = super::stored(&mut conn, id).await?;
         super::watchers::check(&mut conn, &loaded, user).await?;
         let version = loaded.game.version;
-        if version > after || changed.is_none() || Instant::now() >= deadline {
+        let beside = also(&mut conn, &loaded).await?;
+        if version > after || ready(&beside) || changed.is_none() || Instant::now() >= deadline {
             let logged =
                 super::read_archived::events(&mut conn, &loaded.game, after, version, limit)
                     .await?;
@@ -159,7 +200,7 @@ pub async fn list(
                     .map(|e| redact_one::<R>(e, viewer))
                     .collect::<Result<Vec<_>, _>>()
             })?;
-            return Ok(EventsPage { events, version });
+            return Ok((EventsPage { events, version }, beside));
         }
         drop(conn);
         if let Some(rx) = changed.as_mut() {

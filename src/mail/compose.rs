@@ -20,6 +20,10 @@
 //!   with their codes and the legend of their words. A mail that asks for a
 //!   move has a `Reply-To` carrying a reply token for the seat at the
 //!   version the mail shows, and records what it showed ([`Shown`]).
+//! - A turn mail lists what was said to its reader since their last turn
+//!   mail ([`super::talk`]), as plain text. A talk mail has a `Reply-To`
+//!   carrying a talk token while the game is played: the answer is said at
+//!   the table, or to the author alone when the message was press.
 //! - Text lines are at most 78 characters (a link stands alone on its
 //!   line); the HTML part says the same, with cards and the board drawn.
 
@@ -33,7 +37,10 @@ use uuid::Uuid;
 
 use super::render::{self, escape, wrap};
 use super::seen::Seen;
-use super::token::{REPLY_TTL_DAYS, ReplyToken, reply_address, unsubscribe_signature};
+use super::talk::Heard;
+use super::token::{
+    REPLY_TTL_DAYS, ReplyToken, TalkToken, reply_address, talk_address, unsubscribe_signature,
+};
 use crate::db::mail::Claimed;
 use crate::games::narration::{self, capitalised};
 use crate::games::projection::Game;
@@ -189,6 +196,23 @@ impl Draft {
         self.bullets(&lines);
     }
 
+    /// What was said to the reader since their last turn mail, if anything.
+    fn heard(&mut self, heard: &Heard) {
+        if heard.messages.is_empty() {
+            return;
+        }
+        self.heading("Said since your last turn mail:");
+        let mut lines: Vec<String> = Vec::new();
+        if heard.more {
+            lines.push("(Earlier messages are on the game's page.)".to_owned());
+        }
+        lines.extend(heard.messages.iter().map(|m| {
+            let to = if m.room == "press" { " to you" } else { "" };
+            format!("{}{to}: {}", m.author_name, m.body)
+        }));
+        self.bullets(&lines);
+    }
+
     /// The table in prose.
     fn facts(&mut self, game: &Game) {
         let facts = render::facts(game);
@@ -258,7 +282,7 @@ impl Draft {
 /// reader sees it now; `None` when the game no longer waits for the
 /// reader's seat (then the mail is not worth sending).
 #[must_use]
-pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
+pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen, heard: &Heard) -> Option<Draft> {
     let game = &seen.game;
     let seat = game.my_seat?;
     if game.status != "active" || !game.to_act.contains(&seat) {
@@ -304,6 +328,7 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen) -> Option<Draft> {
     ));
     draft.paragraph(&deadline);
     draft.story(seen, "Since your last move:");
+    draft.heard(heard);
     draft.table_and_moves(head, row.user_id, game);
     Some(draft)
 }
@@ -376,16 +401,15 @@ pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
 }
 
 /// A talk message the reader reads (docs/talk.md): who said it, where, and
-/// the text, quoted as plain text.
+/// the text, quoted as plain text; while the game is played, a reply
+/// address that says the answer (at the table, or to the author alone when
+/// the message was press).
 #[must_use]
 pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     let message = &row.payload["message"];
     let from = message["from"]["username"].as_str().unwrap_or("someone");
-    let room = if message["room"] == "press" {
-        "to you"
-    } else {
-        "at the table"
-    };
+    let press = message["room"] == "press";
+    let room = if press { "to you" } else { "at the table" };
     let mut draft = Draft {
         subject: subject(game, &format!("{from} says"), ""),
         unsubscribe: Some(row.kind.clone()),
@@ -398,7 +422,28 @@ pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     ));
     draft.preformatted(message["text"].as_str().unwrap_or(""));
     draft.text.push('\n');
-    draft.link("Answer at the table", &game_link(head, game.id));
+    let author_seat = message["from"]["seat"]
+        .as_u64()
+        .and_then(|s| u8::try_from(s).ok());
+    if let (Some(seat), "active") = (game.my_seat, game.status.as_str()) {
+        let to = if press { author_seat } else { None };
+        if !press || to.is_some() {
+            let expires = Utc::now() + Duration::days(REPLY_TTL_DAYS);
+            let token = TalkToken::new(game.id, seat, to, expires);
+            draft.reply_to = Some(talk_address(
+                &token,
+                &head.secret,
+                row.user_id,
+                &head.domain,
+            ));
+            draft.paragraph(if press {
+                "Reply to this mail to answer them alone (quoted lines are left out)."
+            } else {
+                "Reply to this mail to answer at the table (quoted lines are left out)."
+            });
+        }
+    }
+    draft.link("Answer on the web", &game_link(head, game.id));
     draft
 }
 

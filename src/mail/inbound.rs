@@ -8,7 +8,9 @@
 //!    an auto-responder.
 //! 3. A recipient (the envelope's, else `To`, `Cc`, `Delivered-To`,
 //!    `X-Original-To`) must be a reply address, `play+<token>@...`, whose
-//!    token is signed for the user holding its seat, and not expired.
+//!    token is signed for the user holding its seat, and not expired. (A
+//!    reply to a talk mail, `talk+<token>@...`, is said in the game's talk
+//!    instead: see [`super::talk`].)
 //! 4. `From` must be that user's confirmed address.
 //! 5. There must be a `text/plain` part: an HTML-only mail is answered with
 //!    how to send a move; a mail with neither is ignored.
@@ -33,7 +35,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::moves::{move_line, read_move, written};
-use super::token::{ReplyToken, token_in};
+use super::token::{ReplyToken, talk_token_in, token_in};
 use crate::auth::Caller;
 use crate::auth::limits::Rule;
 use crate::context::Context;
@@ -53,6 +55,8 @@ pub enum Received {
     Refused(String),
     /// Not a mail to act on (and nothing was written).
     Ignored(String),
+    /// A reply to a talk mail, said in the game's talk as this message.
+    Said { game: Uuid, message: Uuid },
 }
 
 fn ignored(why: &str) -> Result<Received, Failure> {
@@ -71,8 +75,13 @@ fn automatic(message: &mail_parser::Message<'_>) -> bool {
         || raw("X-Autoreply").is_some()
 }
 
-/// The reply tokens among the mail's recipients, envelope first.
-fn tokens<'a>(message: &'a mail_parser::Message<'a>, envelope: &'a [String]) -> Vec<String> {
+/// The reply tokens among the mail's recipients, envelope first, as
+/// `token_in` finds them in an address.
+fn tokens<'a>(
+    message: &'a mail_parser::Message<'a>,
+    envelope: &'a [String],
+    token_in: fn(&str) -> Option<&str>,
+) -> Vec<String> {
     let mut found: Vec<String> = envelope
         .iter()
         .filter_map(|a| token_in(a))
@@ -195,7 +204,15 @@ pub async fn receive(
     if automatic(&message) {
         return ignored("an automatic mail");
     }
-    let Some(token_text) = tokens(&message, envelope).into_iter().next() else {
+    let Some(token_text) = tokens(&message, envelope, token_in).into_iter().next() else {
+        if let Some(talk) = tokens(&message, envelope, talk_token_in).into_iter().next() {
+            return Ok(
+                match super::talk::receive(ctx, secret, &message, raw, &talk).await? {
+                    Ok((game, message)) => Received::Said { game, message },
+                    Err(why) => Received::Ignored(why),
+                },
+            );
+        }
         return ignored("not sent to a reply address");
     };
     let Ok((token, tag, legacy)) = ReplyToken::decode(&token_text, secret) else {

@@ -139,7 +139,9 @@ async fn session(
                 Response::custom(552, "5.3.4 the mail is too large".into())
             } else {
                 match receive(ctx, secret, &data, &to).await {
-                    Ok(Received::Moved { .. } | Received::Refused(_)) => mailin::response::OK,
+                    Ok(Received::Moved { .. } | Received::Refused(_) | Received::Said { .. }) => {
+                        mailin::response::OK
+                    }
                     Ok(Received::Ignored(why)) => {
                         tracing::info!(reason = %why, "a received mail was not accepted");
                         Response::custom(550, NOT_ACCEPTED.into())

@@ -19,6 +19,9 @@
 //!   changed.
 //!   `hatstand mail-in` reads one mail on standard input (an MTA's pipe);
 //!   `--smtp-listen` receives them by SMTP ([`listener`]).
+//! - **Talk** ([`talk`]): a turn mail lists what was said to its reader
+//!   since their last one; a reply to a talk mail (`talk+<token>@...`) is
+//!   said in the game's talk.
 
 pub mod addresses;
 pub mod compose;
@@ -28,6 +31,7 @@ pub mod moves;
 pub mod outbox;
 pub mod render;
 pub mod seen;
+pub mod talk;
 pub mod token;
 
 use crate::db::Pool;

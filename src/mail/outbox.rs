@@ -97,7 +97,8 @@ async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan,
         }
         (_, None) => Plan::Skip("the game is gone"),
         (Some(Kind::YourTurn | Kind::Reminder), Some(seen)) => {
-            match compose::turn(head, row, &seen) {
+            let heard = super::talk::since_last_turn_mail(conn, &seen.game, row.user_id).await?;
+            match compose::turn(head, row, &seen, &heard) {
                 Some(draft) => Plan::Send(draft),
                 None => Plan::Skip("the game no longer waits for this seat"),
             }

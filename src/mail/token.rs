@@ -1,5 +1,5 @@
-//! The signed tokens of mail: the reply address of a turn mail, and the
-//! one-click unsubscribe link.
+//! The signed tokens of mail: the reply address of a turn mail, the reply
+//! address of a talk mail, and the one-click unsubscribe link.
 //!
 //! A **reply token** names a game, a seat, the version the mail showed and
 //! an expiry, and carries an HMAC-SHA256 (truncated to 80 bits) over those
@@ -16,6 +16,12 @@
 //! characters an address's local part may have; the expiry is the end of
 //! a day, to leave room for the nonce. Tokens mailed before they were
 //! encrypted (56 characters, in the clear) still read until they expire.
+//!
+//! A **talk token** (`talk+<token>@<domain>`, the reply address of a talk
+//! mail, docs/talk.md) is made the same way and signed in a domain of its
+//! own, so that neither kind of token reads as the other: it names the
+//! game, the reader's seat (who answers) and, in place of a version, the
+//! seat a press answer goes to ([`TalkToken::to`]; none: the table).
 
 use chrono::{DateTime, Utc};
 use data_encoding::BASE32_NOPAD;
@@ -25,6 +31,14 @@ use uuid::Uuid;
 
 /// The local part's prefix of reply addresses.
 pub const REPLY_PREFIX: &str = "play+";
+
+/// The local part's prefix of talk reply addresses.
+pub const TALK_PREFIX: &str = "talk+";
+
+/// The signature domain of reply tokens.
+const REPLY_DOMAIN: &[u8] = b"reply\0";
+/// The signature domain of talk tokens.
+const TALK_DOMAIN: &[u8] = b"talk\0";
 
 /// How long a reply token is good for.
 pub const REPLY_TTL_DAYS: i64 = 30;
@@ -131,8 +145,13 @@ impl ReplyToken {
     /// The token as written in an address, signed for `user`.
     #[must_use]
     pub fn encode(&self, secret: &[u8], user: Uuid) -> String {
+        self.encode_in(secret, user, REPLY_DOMAIN)
+    }
+
+    /// The token as written in an address, signed for `user` in `domain`.
+    fn encode_in(&self, secret: &[u8], user: Uuid, domain: &[u8]) -> String {
         let mut payload = self.payload();
-        let tag = mac(secret, b"reply\0", &[user.as_bytes(), &payload]);
+        let tag = mac(secret, domain, &[user.as_bytes(), &payload]);
         let tag = &tag[..MAC_BYTES];
         cipher(secret, tag, &mut payload);
         let mut bytes = payload.to_vec();
@@ -206,10 +225,22 @@ impl ReplyToken {
         user: Uuid,
         now: DateTime<Utc>,
     ) -> Result<(), TokenError> {
+        self.check_in((tag, legacy), secret, user, now, REPLY_DOMAIN)
+    }
+
+    /// [`ReplyToken::check`], for a token signed in `domain`.
+    fn check_in(
+        &self,
+        (tag, legacy): (&[u8], bool),
+        secret: &[u8],
+        user: Uuid,
+        now: DateTime<Utc>,
+        domain: &[u8],
+    ) -> Result<(), TokenError> {
         // Compared in constant time by the MAC type's own check.
         let mut verifier = <Hmac<Sha256> as Mac>::new_from_slice(secret)
             .unwrap_or_else(|_| unreachable!("HMAC accepts keys of any length"));
-        verifier.update(b"reply\0");
+        verifier.update(domain);
         verifier.update(user.as_bytes());
         verifier.update(&self.signed(legacy));
         if tag.len() != MAC_BYTES || verifier.verify_truncated_left(tag).is_err() {
@@ -222,22 +253,126 @@ impl ReplyToken {
     }
 }
 
+/// What a talk token says: who answers a talk mail, and where the answer
+/// goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TalkToken {
+    pub game: Uuid,
+    /// The reader's seat: the answer is said by the user holding it.
+    pub seat: u8,
+    /// The seat a press answer goes to (the author of the press message
+    /// answered); none: the answer is said at the table.
+    pub to: Option<u8>,
+    /// Unix seconds (the end of a day).
+    pub expires: u32,
+    pub nonce: [u8; 3],
+}
+
+impl TalkToken {
+    /// A token for `seat` of `game` answering to `to` (none: the table),
+    /// good until `expires` (rounded up to the end of its day, UTC).
+    #[must_use]
+    pub fn new(game: Uuid, seat: u8, to: Option<u8>, expires: DateTime<Utc>) -> Self {
+        let reply = ReplyToken::new(game, seat, 0, expires);
+        TalkToken {
+            game,
+            seat,
+            to,
+            expires: reply.expires,
+            nonce: reply.nonce,
+        }
+    }
+
+    /// The same fields in a reply token's layout (`to` as its version,
+    /// `u32::MAX` for the table).
+    fn as_reply(&self) -> ReplyToken {
+        ReplyToken {
+            game: self.game,
+            seat: self.seat,
+            version: self.to.map_or(u32::MAX, u32::from),
+            expires: self.expires,
+            nonce: self.nonce,
+        }
+    }
+
+    /// The token as written in an address, signed for `user`.
+    #[must_use]
+    pub fn encode(&self, secret: &[u8], user: Uuid) -> String {
+        self.as_reply().encode_in(secret, user, TALK_DOMAIN)
+    }
+
+    /// Reads a token without checking it (see [`ReplyToken::decode`]).
+    ///
+    /// # Errors
+    /// [`TokenError::Malformed`].
+    pub fn decode(text: &str, secret: &[u8]) -> Result<(Self, Vec<u8>), TokenError> {
+        let (reply, tag, legacy) = ReplyToken::decode(text, secret)?;
+        let to = match reply.version {
+            u32::MAX => None,
+            seat => Some(u8::try_from(seat).map_err(|_| TokenError::Malformed)?),
+        };
+        if legacy {
+            return Err(TokenError::Malformed);
+        }
+        let token = TalkToken {
+            game: reply.game,
+            seat: reply.seat,
+            to,
+            expires: reply.expires,
+            nonce: reply.nonce,
+        };
+        Ok((token, tag))
+    }
+
+    /// Checks `tag` (from [`TalkToken::decode`]) for `user` and the expiry at `now`.
+    ///
+    /// # Errors
+    /// [`TokenError::BadSignature`], [`TokenError::Expired`].
+    pub fn check(
+        &self,
+        tag: &[u8],
+        secret: &[u8],
+        user: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<(), TokenError> {
+        self.as_reply()
+            .check_in((tag, false), secret, user, now, TALK_DOMAIN)
+    }
+}
+
 /// The reply address of `token` for `user` at `domain`.
 #[must_use]
 pub fn reply_address(token: &ReplyToken, secret: &[u8], user: Uuid, domain: &str) -> String {
     format!("{REPLY_PREFIX}{}@{domain}", token.encode(secret, user))
 }
 
+/// The talk reply address of `token` for `user` at `domain`.
+#[must_use]
+pub fn talk_address(token: &TalkToken, secret: &[u8], user: Uuid, domain: &str) -> String {
+    format!("{TALK_PREFIX}{}@{domain}", token.encode(secret, user))
+}
+
 /// The token text in a recipient address, if it is a reply address
 /// (`play+<token>@...`, any case, in angle brackets or not).
 #[must_use]
 pub fn token_in(address: &str) -> Option<&str> {
+    after_prefix(address, REPLY_PREFIX)
+}
+
+/// The token text in a recipient address, if it is a talk reply address
+/// (`talk+<token>@...`, any case, in angle brackets or not).
+#[must_use]
+pub fn talk_token_in(address: &str) -> Option<&str> {
+    after_prefix(address, TALK_PREFIX)
+}
+
+fn after_prefix<'a>(address: &'a str, wanted: &str) -> Option<&'a str> {
     let address = address.trim().trim_start_matches('<').trim_end_matches('>');
     let local = address.split('@').next()?;
-    let prefix = local.get(..REPLY_PREFIX.len())?;
+    let prefix = local.get(..wanted.len())?;
     prefix
-        .eq_ignore_ascii_case(REPLY_PREFIX)
-        .then(|| &local[REPLY_PREFIX.len()..])
+        .eq_ignore_ascii_case(wanted)
+        .then(|| &local[wanted.len()..])
 }
 
 /// The signature of the one-click unsubscribe link of `user` from mails of
@@ -423,7 +558,46 @@ mod tests {
     }
 
     #[test]
+    fn given_a_talk_token_when_read_then_it_checks_as_talk_only() {
+        // Given a talk token answering seat 2 in press, and one to the table
+        let user = Uuid::from_u128(7);
+        let game = Uuid::from_u128(9);
+        let expires = DateTime::from_timestamp(2_000_000_000, 0).unwrap();
+        for to in [Some(2), None] {
+            let token = TalkToken::new(game, 1, to, expires);
+            let text = token.encode(SECRET, user);
+            // When it is read, then it is what was made and checks for its user
+            let (read, tag) = TalkToken::decode(&text, SECRET).unwrap();
+            assert_eq!(read, token);
+            assert_eq!(read.check(&tag, SECRET, user, now()), Ok(()));
+            assert!(read.check(&tag, SECRET, Uuid::from_u128(8), now()).is_err());
+            // And read as a move's reply token, it does not check
+            let (as_reply, tag, _) = ReplyToken::decode(&text, SECRET).unwrap();
+            assert_eq!(
+                as_reply.check((&tag, false), SECRET, user, now()),
+                Err(TokenError::BadSignature)
+            );
+            assert!(
+                talk_address(&token, SECRET, user, "example.com")
+                    .split('@')
+                    .next()
+                    .unwrap()
+                    .len()
+                    <= 64
+            );
+        }
+        // A move's reply token does not check as a talk token
+        let reply = token();
+        let (as_talk, tag) = TalkToken::decode(&reply.encode(SECRET, user), SECRET)
+            .unwrap_or_else(|_| (TalkToken::new(game, 1, None, expires), vec![0; MAC_BYTES]));
+        assert!(as_talk.check(&tag, SECRET, user, now()).is_err());
+    }
+
+    #[test]
     fn tokens_are_found_in_reply_addresses_only() {
+        assert_eq!(talk_token_in("<TALK+abc@example.com>"), Some("abc"));
+        assert_eq!(talk_token_in("play+abc@example.com"), None);
+        assert_eq!(token_in("talk+abc@example.com"), None);
         assert_eq!(token_in("<PLAY+abc@example.com>"), Some("abc"));
         assert_eq!(token_in("play+abc@example.com"), Some("abc"));
         assert_eq!(token_in("someone@example.com"), None);

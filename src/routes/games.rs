@@ -287,12 +287,14 @@ pub async fn vacation(
 /// seated player sees their seat's view, anyone else the public one): every
 /// event after `Last-Event-ID` (or `after`), then each new one as it is
 /// written. Each message is `id: <seq>`, `event: <type>`, `data: <event JSON>`;
-/// `: keep-alive` every 15 s of silence.
+/// `: keep-alive` every 15 s of silence. With `talk_after`, also the
+/// messages the caller reads (`event: talk`), and every id is
+/// `<seq>/<talk position>`.
 #[utoipa::path(
     operation_id = "stream_game_events", tag = "games",
-    params(GamePath, ("Last-Event-ID" = Option<i64>, Header, nullable = false, description = "The seq of the last event received"), super::request::StreamQuery),
+    params(GamePath, ("Last-Event-ID" = Option<String>, Header, nullable = false, pattern = "^[0-9]{1,18}(/(0|[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}))?$", description = "The id of the last message received: `<seq>`, or `<seq>/<talk position>` on a stream with talk"), super::request::GameStreamQuery),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; a `: keep-alive` comment comes after 15 s without events. Resume with `Last-Event-ID` or `after`.", content_type = "text/event-stream", body = String), StreamGameEventsProblems)
+    responses((status = 200, description = "A stream of Server-Sent Events that does not end. Each message is `id: <seq>\nevent: <type>\ndata: <an EventOut, as JSON>\n\n`; with `talk_after`, also `event: talk` with a TalkMessage as data, and every id is `<seq>/<talk position>`; a `: keep-alive` comment comes after 15 s without a message. Resume with `Last-Event-ID` or `after` (and `talk_after`).", content_type = "text/event-stream", body = String), StreamGameEventsProblems)
 )]
 #[get("/games/{id}/stream")]
 pub async fn stream(
@@ -301,11 +303,11 @@ pub async fn stream(
     address: super::client::ClientAddress,
     id: Id,
     req: HttpRequest,
-    query: Query<super::request::StreamQuery>,
+    query: Query<super::request::GameStreamQuery>,
 ) -> Answer {
-    let after = super::request::resume_after(&req, query.after)?;
+    let (after, talk) = super::request::resume_game(&req, &query)?;
     let held = super::client::hold_stream(&state, caller.0.as_ref(), address.0)?;
-    let events = streams::game(&state, caller.0.as_ref(), id.into_inner(), after).await?;
+    let events = streams::game(&state, caller.0.as_ref(), id.into_inner(), after, talk).await?;
     Ok(super::request::event_stream(super::client::holding(
         events, held,
     )))
@@ -326,6 +328,7 @@ problems! {
     GetGameLogProblems { BadRequest: "malformed id" }
     /// What `stream_game_events` answers besides the common problems.
     StreamGameEventsProblems {
+        BadRequest: "a `Last-Event-ID`, `after` or `talk_after` this stream did not send",
         LimitReached: "as many streams and long polls open as a client address (without a token) or a user may have",
     }
     /// What `add_bot` answers besides the common problems.

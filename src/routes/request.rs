@@ -124,6 +124,52 @@ pub fn resume_after(req: &HttpRequest, after: Option<i64>) -> Result<i64, Failur
     }
 }
 
+/// Where a game's stream resumes.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct GameStreamQuery {
+    /// Start after this event's seq (`Last-Event-ID` wins when both are sent).
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+    /// Also the game's talk the caller reads (docs/talk.md), after this
+    /// position: `0` (from the first message) or a message's `cursor`. The
+    /// stream's ids are then `<seq>/<talk position>` (a `Last-Event-ID` of
+    /// that form wins over both parameters).
+    #[param(
+        pattern = "^(0|[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
+        example = "0"
+    )]
+    pub talk_after: Option<String>,
+}
+
+/// Where a game's stream resumes: the seq, and the talk position when talk
+/// is asked for — from `Last-Event-ID` (`<seq>` or `<seq>/<position>`),
+/// else from `after` and `talk_after`.
+///
+/// # Errors
+/// `bad_request` for a `Last-Event-ID` of neither form (a position itself
+/// is checked where it is read).
+pub fn resume_game(
+    req: &HttpRequest,
+    query: &GameStreamQuery,
+) -> Result<(i64, Option<String>), Failure> {
+    match header(req.headers(), "Last-Event-ID")? {
+        Some(raw) => {
+            let raw = raw.trim();
+            let (seq, talk) = match raw.split_once('/') {
+                Some((seq, talk)) => (seq, Some(talk.to_owned())),
+                None => (raw, query.talk_after.clone()),
+            };
+            let seq = seq.parse().map_err(|_| {
+                Failure::bad_request("Last-Event-ID must be an event id sent by this stream")
+            })?;
+            Ok((seq, talk))
+        }
+        None => Ok((query.after.unwrap_or(0), query.talk_after.clone())),
+    }
+}
+
 /// An SSE response: per viewer, never stored by a cache.
 #[must_use]
 pub fn event_stream(

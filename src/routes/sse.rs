@@ -3,7 +3,14 @@
 //! LISTEN/NOTIFY in every process), resumable with `Last-Event-ID`.
 //!
 //! Each message is `id: <seq or notification id>\nevent: <type>\ndata: <JSON>\n\n`;
-//! a `: keep-alive` comment is sent when nothing happened for 15 seconds.
+//! a `: keep-alive` comment is sent when nothing was sent for 15 seconds. A
+//! game's stream asked for its talk (docs/talk.md) also sends the messages
+//! its viewer reads (`event: talk`), and every id is then
+//! `<seq>/<talk position>`, so that `Last-Event-ID` resumes both.
+//!
+//! A wake-up that brings a viewer nothing (a message others read) leaves
+//! its stream as it was: nothing is sent, and the keep-alive comes when it
+//! would have come anyway.
 //!
 //! A stream opened with a token ends once the token's session has ended
 //! (logout, password change, deleted user): its session is checked again at
@@ -22,9 +29,10 @@ use uuid::Uuid;
 use crate::auth::Caller;
 use crate::context::Context;
 use crate::error::Failure;
-use crate::games::events::{self, EventOut};
+use crate::games::events::{self, EventOut, Window};
 use crate::metrics::Held;
 use crate::notifications::inbox::{self, MAX_NOTIFICATIONS};
+use crate::talk::feed::{self, FeedPage};
 
 /// How long a stream stays silent before a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -33,7 +41,7 @@ pub const SESSION_RECHECK: Duration = Duration::from_secs(15);
 
 /// One SSE message.
 #[must_use]
-pub fn message(id: i64, kind: &str, data: &impl Serialize) -> Bytes {
+pub fn message(id: impl std::fmt::Display, kind: &str, data: &impl Serialize) -> Bytes {
     let json = serde_json::to_string(data).unwrap_or_else(|_| "null".to_owned());
     Bytes::from(format!("id: {id}\nevent: {kind}\ndata: {json}\n\n"))
 }
@@ -50,8 +58,12 @@ struct Feed {
     state: Context,
     source: Source,
     after: i64,
+    /// A game's stream with its talk: the talk position reached.
+    talk: Option<String>,
     changed: watch::Receiver<i64>,
     pending: VecDeque<Bytes>,
+    /// When a keep-alive is due if nothing is sent before.
+    quiet_until: tokio::time::Instant,
     /// The token's (session, user), checked again now and then.
     session: Option<(Uuid, Uuid)>,
     checked_at: Instant,
@@ -76,11 +88,22 @@ impl Feed {
     /// Reads what is new after `self.after` into `pending`.
     async fn read(&mut self) -> Result<(), Failure> {
         match self.source {
-            Source::Game { id, user } => {
-                let page =
-                    events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0).await?;
-                self.push_events(page.events);
-            }
+            Source::Game { id, user } => match self.talk.clone() {
+                None => {
+                    let page = events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0)
+                        .await?;
+                    self.push_events(page.events);
+                }
+                Some(talk) => {
+                    let window = Window {
+                        after: self.after,
+                        limit: events::MAX_PAGE,
+                        wait: 0,
+                    };
+                    let page = feed::events(&self.state, user, id, window, &talk).await?;
+                    self.push_feed(page);
+                }
+            },
             Source::User { id } => {
                 let notes =
                     inbox::notifications(&self.state, id, self.after, MAX_NOTIFICATIONS).await?;
@@ -100,6 +123,22 @@ impl Feed {
                 .push_back(message(event.seq, &event.kind, &event));
         }
     }
+
+    /// Events, then messages, each with the positions reached by it.
+    fn push_feed(&mut self, page: FeedPage) {
+        let mut talk = self.talk.clone().unwrap_or_else(|| feed::START.to_owned());
+        for event in page.events {
+            self.after = event.seq;
+            let id = format!("{}/{talk}", event.seq);
+            self.pending.push_back(message(id, &event.kind, &event));
+        }
+        for said in page.talk.map(|t| t.messages).unwrap_or_default() {
+            talk.clone_from(&said.cursor);
+            let id = format!("{}/{talk}", self.after);
+            self.pending.push_back(message(id, "talk", &said));
+        }
+        self.talk = Some(talk);
+    }
 }
 
 async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
@@ -108,6 +147,7 @@ async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
             return None;
         }
         if let Some(bytes) = feed.pending.pop_front() {
+            feed.quiet_until = tokio::time::Instant::now() + KEEP_ALIVE;
             return Some((Ok(bytes), feed));
         }
         if let Err(e) = feed.read().await {
@@ -117,40 +157,48 @@ async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
         if !feed.pending.is_empty() {
             continue;
         }
-        match tokio::time::timeout(KEEP_ALIVE, feed.changed.changed()).await {
+        // Woken for nothing new to this viewer, it waits on for the same
+        // keep-alive.
+        match tokio::time::timeout_at(feed.quiet_until, feed.changed.changed()).await {
             Ok(Ok(())) => {}
             Ok(Err(_)) => return None,
             Err(_) if !feed.session_holds(true).await => return None,
-            Err(_) => return Some((Ok(Bytes::from_static(KEEP_ALIVE_COMMENT)), feed)),
+            Err(_) => {
+                feed.quiet_until = tokio::time::Instant::now() + KEEP_ALIVE;
+                return Some((Ok(Bytes::from_static(KEEP_ALIVE_COMMENT)), feed));
+            }
         }
     }
 }
 
 /// The events of game `id` after `after`, as `viewer` (or a spectator) may
-/// see them, then each new one as it is written.
+/// see them, then each new one as it is written; with `talk` (a position),
+/// also the messages after it that `viewer` reads.
 ///
 /// # Errors
-/// `not_found`, `bad_request` (negative `after`).
+/// `not_found`, `bad_request` (negative `after`, a position not given).
 pub async fn game(
     state: &Context,
     viewer: Option<&Caller>,
     id: Uuid,
     after: i64,
+    talk: Option<String>,
 ) -> Result<impl Stream<Item = Result<Bytes, Infallible>> + use<>, Failure> {
     let user = viewer.map(|c| c.user_id);
     let changed = state.watch.subscribe(id);
-    let first = events::list(state, user, id, after, events::MAX_PAGE, 0).await?;
     let mut feed = Feed {
         state: state.clone(),
         source: Source::Game { id, user },
         after,
+        talk,
         changed,
         pending: VecDeque::new(),
+        quiet_until: tokio::time::Instant::now() + KEEP_ALIVE,
         session: viewer.map(|c| (c.session, c.user_id)),
         checked_at: Instant::now(),
         _open: state.metrics.stream(),
     };
-    feed.push_events(first.events);
+    feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))
 }
 
@@ -172,8 +220,10 @@ pub async fn user(
         state: state.clone(),
         source: Source::User { id: user },
         after,
+        talk: None,
         changed,
         pending: VecDeque::new(),
+        quiet_until: tokio::time::Instant::now() + KEEP_ALIVE,
         session: Some((caller.session, caller.user_id)),
         checked_at: Instant::now(),
         _open: state.metrics.stream(),

@@ -122,7 +122,11 @@ pub fn cursor(at: DateTime<Utc>, id: Uuid) -> String {
 pub const CURSOR_PATTERN: &str =
     "^[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-fn parse_cursor(text: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
+/// The (time, id) of a cursor.
+///
+/// # Errors
+/// `bad_request`: not a cursor this server gave.
+pub fn parse_cursor(text: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     let bad = || Failure::bad_request("after is not a cursor this server gave");
     let (micros, id) = text.split_once('_').ok_or_else(bad)?;
     if !(1..=18).contains(&micros.len()) || !micros.bytes().all(|b| b.is_ascii_digit()) {
@@ -243,6 +247,8 @@ pub async fn say(
         })
         .await?;
     ctx.announcer.tell(&told);
+    // The game's long polls and streams read again (its version unchanged).
+    ctx.announcer.announce(id, loaded.game.version, false);
     Ok(TalkMessage::of(&row))
 }
 

@@ -22,6 +22,7 @@
 
 pub mod audit;
 pub mod delivery;
+pub mod feed;
 pub mod messages;
 pub mod moderation;
 

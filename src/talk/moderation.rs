@@ -130,8 +130,42 @@ pub async fn hide(
     game: Uuid,
     message: Uuid,
 ) -> Result<TalkMessage, Failure> {
+    hide_by(ctx, caller.user_id, game, message, None).await
+}
+
+/// The operator named `operator` hides a reported message from everyone,
+/// saying why (`hatstand talk hide`).
+///
+/// # Errors
+/// `not_found` (no such user, game or message), `forbidden` (not an
+/// operator), `not_reported`, `bad_request` (a reason over 500 characters).
+pub async fn hide_as(
+    ctx: &Context,
+    operator: &str,
+    game: Uuid,
+    message: Uuid,
+    reason: &str,
+) -> Result<TalkMessage, Failure> {
+    if reason.chars().count() > MAX_REASON {
+        return Err(Failure::bad_request(format!(
+            "a reason is at most {MAX_REASON} characters"
+        )));
+    }
     let mut conn = ctx.pool.get().await?;
-    if !rows::is_operator(&mut conn, caller.user_id).await? {
+    let user = user_named(&mut conn, operator).await?;
+    drop(conn);
+    hide_by(ctx, user, game, message, Some(reason)).await
+}
+
+async fn hide_by(
+    ctx: &Context,
+    operator: Uuid,
+    game: Uuid,
+    message: Uuid,
+    reason: Option<&str>,
+) -> Result<TalkMessage, Failure> {
+    let mut conn = ctx.pool.get().await?;
+    if !rows::is_operator(&mut conn, operator).await? {
         return Err(Failure::forbidden("only an operator may hide a message"));
     }
     rows::find(&mut conn, game, message)
@@ -147,14 +181,38 @@ pub async fn hide(
         &mut conn,
         game,
         message,
-        caller.user_id,
+        operator,
         crate::record::chain::now(),
+        reason,
     )
     .await?;
     let row = rows::find(&mut conn, game, message)
         .await?
         .ok_or_else(no_such_message)?;
     Ok(TalkMessage::of(&row))
+}
+
+/// The most reported messages one listing shows.
+pub const MAX_REPORTED: i64 = 1000;
+
+/// The reported messages, the most recently reported first, at most
+/// `limit` (1–1000); with `hidden`, also those already hidden
+/// (`hatstand talk reported`).
+///
+/// # Errors
+/// `bad_request` (a limit out of range); database errors.
+pub async fn reported(
+    ctx: &Context,
+    hidden: bool,
+    limit: i64,
+) -> Result<Vec<rows::ReportedRow>, Failure> {
+    if !(1..=MAX_REPORTED).contains(&limit) {
+        return Err(Failure::bad_request(format!(
+            "the limit is 1 to {MAX_REPORTED}"
+        )));
+    }
+    let mut conn = ctx.pool.get().await?;
+    Ok(rows::reported_messages(&mut conn, hidden, limit).await?)
 }
 
 fn no_such_message() -> Failure {

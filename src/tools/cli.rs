@@ -110,6 +110,38 @@ pub enum Command {
     /// Ratings (docs/ratings.md).
     #[command(subcommand)]
     Ratings(RatingsCommand),
+    /// Table talk's moderation (docs/talk.md).
+    #[command(subcommand)]
+    Talk(TalkCommand),
+}
+
+/// `hatstand talk …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum TalkCommand {
+    /// List the reported messages, the most recently reported first: game,
+    /// message, author, room, reports and their reasons, text.
+    Reported {
+        /// Also the messages already hidden.
+        #[arg(long)]
+        hidden: bool,
+        /// At most this many (1–1000).
+        #[arg(long, default_value_t = 50)]
+        limit: i64,
+    },
+    /// Hide a reported message from everyone, as an operator (an account
+    /// in the `operators` table); the record keeps when, by whom and why.
+    Hide {
+        /// The game's id.
+        game: uuid::Uuid,
+        /// The message's id.
+        message: uuid::Uuid,
+        /// The operator's username.
+        #[arg(long)]
+        operator: String,
+        /// Why (at most 500 characters).
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 /// `hatstand ratings …`.

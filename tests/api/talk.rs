@@ -539,6 +539,44 @@ async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String
     (status, tag, alike(&text))
 }
 
+/// What game stream `path` sends `token` in its first `millis`
+/// milliseconds, made [`alike`] (its ids' talk positions too).
+async fn streamed(app: &TestApp, path: &str, token: Option<&str>, millis: u64) -> String {
+    use futures_util::StreamExt;
+    let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    let until = tokio::time::Instant::now() + std::time::Duration::from_millis(millis);
+    let mut text = String::new();
+    while let Ok(Some(chunk)) = tokio::time::timeout_at(until, response.next()).await {
+        text.push_str(std::str::from_utf8(&chunk.unwrap()).unwrap());
+    }
+    text.lines()
+        .map(
+            |line| match line.strip_prefix("id: ").and_then(|id| id.split_once('/')) {
+                Some((seq, talk)) if talk != "0" => format!("id: {seq}/<cursor>"),
+                _ => alike(line),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Asserts that twin games answer alike: `what` (`a`, `b`).
+fn assert_twins(what: &str, in_a: &str, in_b: &str) {
+    let at = in_a
+        .bytes()
+        .zip(in_b.bytes())
+        .take_while(|(x, y)| x == y)
+        .count();
+    assert_eq!(
+        in_a,
+        in_b,
+        "{what}: from byte {at}: {:?} / {:?}",
+        in_a.get(at.saturating_sub(80)..(at + 200).min(in_a.len())),
+        in_b.get(at.saturating_sub(80)..(at + 200).min(in_b.len())),
+    );
+}
+
 /// Plays game `id` to its end: each time, the first seat to act plays its
 /// first legal command.
 async fn play_out(app: &TestApp, id: &str, users: &[User]) {
@@ -560,13 +598,15 @@ async fn play_out(app: &TestApp, id: &str, users: &[User]) {
     }
 }
 
-/// Twin games, identical but for a press message between seats 0 and 1 in
+/// Twin games, identical but for press messages between seats 0 and 1 in
 /// the second: every fetch by seat 2, by a signed-in watcher and by someone
 /// signed out answers the same bytes (and tags) in both, while the game is
-/// played and once it is over (its audit included).
+/// played and once it is over (its audit included) — the game's long poll
+/// and its stream with their talk too, and a long poll waiting while the
+/// press is said answers when and what its twin answers.
 #[actix_web::test]
 async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::spawn_with(|s| s.limits.talk_per_minute = 50).await;
     let users = app.users(3).await;
     let watcher = app.register("watcher").await;
     let options = json!({"talk": "press", "seed": "twins"});
@@ -639,8 +679,78 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
         "/v1/games/{id}/log",
         "/v1/games/{id}/talk",
         "/v1/games/{id}/talk?limit=1",
+        "/v1/games/{id}/events?talk_after=0",
+        "/v1/games/{id}/events?talk_after=0&limit=1",
     ];
     compare(&during).await;
+    // The game's stream with its talk, from the start: the same bytes.
+    let compare_streams = async || {
+        for (who, token) in readers {
+            let path = "/v1/games/{id}/stream?talk_after=0";
+            let (path_a, path_b) = (path.replace("{id}", &a), path.replace("{id}", &b));
+            let (in_a, in_b) = tokio::join!(
+                streamed(&app, &path_a, token, 1200),
+                streamed(&app, &path_b, token, 1200),
+            );
+            assert!(in_a.contains("event: talk"), "{who}: {in_a}");
+            assert_twins(&format!("{who}: {path}"), &in_a, &in_b);
+        }
+    };
+    compare_streams().await;
+    // Live: each reader long polls and streams both games from where it is;
+    // seat 0 tells seat 1 something in b, then seat 1 speaks at both
+    // tables. The press wakes b's waiters, who read nothing and wait on:
+    // every one answers with seat 1's message, as in a.
+    let live = async |who: &str, token: Option<&str>, id: &str| {
+        let page = app
+            .get(&format!("/v1/games/{id}/events?talk_after=0"), token)
+            .await
+            .ok(200);
+        let version = page["version"].as_i64().unwrap();
+        let next = page["talk"]["next"].as_str().unwrap();
+        let poll = format!("/v1/games/{id}/events?after={version}&talk_after={next}&wait=4");
+        let stream = format!("/v1/games/{id}/stream?after={version}&talk_after={next}");
+        let started = std::time::Instant::now();
+        let (polled, streamed) = tokio::join!(
+            async {
+                let answer = fetched(&app, &poll, token).await;
+                (answer, started.elapsed())
+            },
+            streamed(&app, &stream, token, 2500),
+        );
+        assert_eq!(polled.0.0, 200, "{who}");
+        (polled.0.2, polled.1, streamed)
+    };
+    for (who, token) in readers {
+        let ((poll_a, waited_a, stream_a), (poll_b, waited_b, stream_b), ()) =
+            tokio::join!(live(who, token, &a), live(who, token, &b), async {
+                tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                say(
+                    &app,
+                    &b,
+                    &users[0],
+                    json!({"room": "press", "to": [1], "text": "seat 2 is listening"}),
+                )
+                .await
+                .ok(201);
+                tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+                for id in [&a, &b] {
+                    say(&app, id, &users[1], json!({"text": format!("to {who}")}))
+                        .await
+                        .ok(201);
+                }
+            },);
+        assert!(poll_a.contains(&format!("to {who}")), "{who}: {poll_a}");
+        assert_twins(&format!("{who}: long poll"), &poll_a, &poll_b);
+        assert_twins(&format!("{who}: stream"), &stream_a, &stream_b);
+        assert!(stream_a.contains(&format!("to {who}")), "{who}: {stream_a}");
+        for waited in [waited_a, waited_b] {
+            assert!(
+                waited >= std::time::Duration::from_millis(900),
+                "{who}: the long poll answered at {waited:?}, before anything it reads was said"
+            );
+        }
+    }
     // Seat 1 reads the press in b only; so nobody else is compared blind.
     let seat1 = app
         .get(&format!("/v1/games/{b}/talk"), Some(&users[1].token))
@@ -656,6 +766,7 @@ async fn twin_games_differ_for_a_third_seat_and_spectators_in_nothing() {
     play_out(&app, &a, &users).await;
     play_out(&app, &b, &users).await;
     compare(&[&during[..], &["/v1/games/{id}/audit"]].concat()).await;
+    compare_streams().await;
     let audit = app.get(&format!("/v1/games/{b}/audit"), None).await.ok(200);
     assert!(!audit.to_string().contains("gang up"));
     assert!(audit["talk"]["press"]["commitment"].is_string());
@@ -729,17 +840,60 @@ async fn the_audit_records_public_talk_and_commits_to_press() {
         );
         let (ok, out) = crate::audit::verify_cli(&audit);
         assert!(ok, "{out}");
+        let (ok, out) = web_verify(&audit).await;
+        let press = if revealed { "revealed" } else { "committed" };
+        assert!(
+            ok && out.contains(&format!("\"press\":\"{press}\"")),
+            "{out}"
+        );
         let mut forged = audit.clone();
         forged["talk"]["messages"][0]["text"] = json!("goodbye");
         let (ok, out) = crate::audit::verify_cli(&forged);
         assert!(!ok && out.contains("does not match"), "{out}");
+        let (ok, out) = web_verify(&forged).await;
+        assert!(!ok && out.contains("does not match its hash"), "{out}");
+        let mut public_press = audit.clone();
+        public_press["talk"]["messages"][0]["room"] = json!("press");
+        let (ok, out) = web_verify(&public_press).await;
+        assert!(!ok && out.contains("not listed here"), "{out}");
         if revealed {
             let mut dropped = audit.clone();
             dropped["talk"]["press"]["revealed"]["messages"] = json!([]);
             let (ok, out) = crate::audit::verify_cli(&dropped);
             assert!(!ok && out.contains("commitment"), "{out}");
+            let (ok, out) = web_verify(&dropped).await;
+            assert!(!ok && out.contains("commitment"), "{out}");
         }
     }
+}
+
+/// The web client's verifier (web/js/audit/verify.js, under Node) on
+/// `audit`: whether it verified, and its outcome as JSON.
+async fn web_verify(audit: &Value) -> (bool, String) {
+    let file = std::env::temp_dir().join(format!("talk-audit-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&file, audit.to_string()).unwrap();
+    let verifier = concat!(env!("CARGO_MANIFEST_DIR"), "/web/js/audit/verify.js");
+    let script = "globalThis.crypto ??= (await import('node:crypto')).webcrypto;
+        const { readFileSync } = await import('node:fs');
+        const { pathToFileURL } = await import('node:url');
+        const { verifyAudit } = await import(pathToFileURL(process.argv[1]).href);
+        const outcome = await verifyAudit(readFileSync(process.argv[2], 'utf8'));
+        console.log(JSON.stringify(outcome, (k, v) => typeof v === 'bigint' ? String(v) : v));";
+    let out = tokio::process::Command::new("node")
+        .args(["--input-type=module", "-e", script, verifier])
+        .arg(&file)
+        .output()
+        .await
+        .expect("Node.js runs the web client's verifier");
+    let _ = std::fs::remove_file(&file);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let outcome: Value = serde_json::from_str(text.trim()).unwrap();
+    (outcome["ok"] == true, text)
 }
 
 /// The `talk` notifications `user` was sent: (room, text) each.
@@ -914,4 +1068,572 @@ async fn games_from_before_talk_talk_at_the_table() {
     .assert_problem(403, "talk_not_allowed");
     assert_eq!(texts(&app, &id, Some(&users[1])).await, ["still here?"]);
     assert_eq!(app.game(&id, None).await, before, "the game is untouched");
+}
+
+/// The game's long poll and its stream, asked for talk (`talk_after`),
+/// carry the messages their reader reads — the table, its seat's press, the
+/// spectators' room to a watcher without a seat, nothing of a muted user —
+/// resume from their positions, and without `talk_after` carry the events
+/// alone, as before.
+#[actix_web::test]
+async fn the_games_long_poll_and_stream_carry_the_talk_each_reader_reads() {
+    let app = TestApp::spawn().await;
+    let users = app.users(3).await;
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    say(&app, &id, &users[0], json!({"text": "hello"}))
+        .await
+        .ok(201);
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1], "text": "psst"}),
+    )
+    .await
+    .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "nice hand"}),
+    )
+    .await
+    .ok(201);
+    app.send(
+        "PUT",
+        "/v1/me/mutes/player1",
+        Some(&users[2].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(200);
+    say(&app, &id, &users[1], json!({"text": "from seat 1"}))
+        .await
+        .ok(201);
+
+    let polled = async |user: Option<&User>| -> Vec<String> {
+        let page = app
+            .get(
+                &format!("/v1/games/{id}/events?talk_after=0"),
+                user.map(|u| u.token.as_str()),
+            )
+            .await
+            .ok(200);
+        assert!(!page["events"].as_array().unwrap().is_empty());
+        page["talk"]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        polled(Some(&users[0])).await,
+        ["hello", "psst", "from seat 1"]
+    );
+    assert_eq!(
+        polled(Some(&users[1])).await,
+        ["hello", "psst", "from seat 1"]
+    );
+    assert_eq!(polled(Some(&users[2])).await, ["hello"], "muted seat 1");
+    assert_eq!(
+        polled(Some(&watcher)).await,
+        ["hello", "nice hand", "from seat 1"]
+    );
+    assert_eq!(polled(None).await, ["hello", "nice hand", "from seat 1"]);
+
+    // Paging from a position; `next` stays where it was when nothing is new.
+    let page = app
+        .get(
+            &format!("/v1/games/{id}/events?talk_after=0"),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    let first = page["talk"]["messages"][0]["cursor"].as_str().unwrap();
+    let last = page["talk"]["next"].as_str().unwrap();
+    let rest = app
+        .get(
+            &format!("/v1/games/{id}/events?talk_after={first}"),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(rest["talk"]["messages"].as_array().unwrap().len(), 2);
+    let version = page["version"].as_i64().unwrap();
+    let none = app
+        .get(
+            &format!("/v1/games/{id}/events?after={version}&talk_after={last}"),
+            Some(&users[1].token),
+        )
+        .await
+        .ok(200);
+    assert_eq!(none["events"], json!([]));
+    assert_eq!(none["talk"], json!({"messages": [], "next": last}));
+    // Without talk_after: the events alone, as before.
+    let plain = app
+        .get(&format!("/v1/games/{id}/events"), Some(&users[1].token))
+        .await
+        .ok(200);
+    assert!(plain.get("talk").is_none(), "{plain}");
+    assert_eq!(plain["events"], page["events"]);
+
+    // The stream: events, then the talk, each id `<seq>/<position>`.
+    let seat1 = app
+        .sse(
+            &format!("/v1/games/{id}/stream?talk_after=0"),
+            Some(&users[1].token),
+            &[],
+            10,
+            |m| m.iter().filter(|(_, kind, _)| kind == "talk").count() == 3,
+        )
+        .await;
+    let said: Vec<&(String, String, Value)> =
+        seat1.iter().filter(|(_, kind, _)| kind == "talk").collect();
+    assert_eq!(said[1].2["text"], "psst");
+    assert_eq!(
+        said[1].0,
+        format!("{version}/{}", said[1].2["cursor"].as_str().unwrap())
+    );
+    let events = seat1.len() - 3;
+    assert_eq!(events as i64, version);
+    assert_eq!(seat1[0].0, "1/0", "an event before any talk");
+    // Resumed after the press: the table message after it, no events again.
+    let resumed = app
+        .sse(
+            &format!("/v1/games/{id}/stream?talk_after=0"),
+            Some(&users[1].token),
+            &[("Last-Event-ID", said[1].0.as_str())],
+            10,
+            |m| !m.is_empty(),
+        )
+        .await;
+    assert_eq!(resumed[0].1, "talk");
+    assert_eq!(resumed[0].2["text"], "from seat 1");
+    // A message said while the stream is open arrives on it; press to
+    // others and the spectators' room do not reach seat 2.
+    let live_path = format!("/v1/games/{id}/stream?after={version}&talk_after={last}");
+    let live = app.sse(&live_path, Some(&users[2].token), &[], 10, |m| {
+        !m.is_empty()
+    });
+    let (live, ()) = tokio::join!(live, async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        say(
+            &app,
+            &id,
+            &users[0],
+            json!({"room": "press", "to": [1], "text": "again"}),
+        )
+        .await
+        .ok(201);
+        say(
+            &app,
+            &id,
+            &watcher,
+            json!({"room": "spectators", "text": "hm"}),
+        )
+        .await
+        .ok(201);
+        say(&app, &id, &users[0], json!({"text": "live"}))
+            .await
+            .ok(201);
+    });
+    assert_eq!(live.len(), 1);
+    assert_eq!(live[0].2["text"], "live");
+    // Without talk_after, the stream is the events alone, with their seqs.
+    let plain = app
+        .sse(
+            &format!("/v1/games/{id}/stream"),
+            Some(&users[1].token),
+            &[],
+            10,
+            |m| m.len() as i64 == version,
+        )
+        .await;
+    assert!(
+        plain
+            .iter()
+            .all(|(id, kind, _)| kind != "talk" && !id.contains('/'))
+    );
+
+    // Bad positions: 400, for the long poll and the stream.
+    for bad in ["abc", "1_x", "00"] {
+        app.get(
+            &format!("/v1/games/{id}/events?talk_after={bad}"),
+            Some(&users[1].token),
+        )
+        .await
+        .assert_problem(400, "bad_request");
+        app.get(
+            &format!("/v1/games/{id}/stream?talk_after={bad}"),
+            Some(&users[1].token),
+        )
+        .await
+        .assert_problem(400, "bad_request");
+    }
+    let reply = app
+        .request(
+            "GET",
+            &format!("/v1/games/{id}/stream"),
+            Some(&users[1].token),
+            &[("Last-Event-ID", "x/0")],
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status().as_u16(), 400);
+}
+
+/// Plays game `id` on until seat `seat`, having moved and waited for
+/// others, is to act again: the seat to act plays its first legal command
+/// each time (`seat` first, when it is).
+async fn until_to_act_again(app: &TestApp, id: &str, users: &[User], seat: usize) {
+    let (mut moved, mut waited) = (false, false);
+    for _ in 0..200 {
+        let seen = app.game(id, Some(&users[0])).await;
+        let to_act: Vec<usize> = seen["to_act"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap() as usize)
+            .collect();
+        waited |= moved && !to_act.contains(&seat);
+        if waited && to_act.contains(&seat) {
+            return;
+        }
+        let next = if to_act.contains(&seat) {
+            seat
+        } else {
+            to_act[0]
+        };
+        let mine = app.game(id, Some(&users[next])).await;
+        app.command(
+            id,
+            &users[next],
+            mine["version"].as_i64().unwrap(),
+            &mine["legal_commands"][0],
+        )
+        .await
+        .ok(200);
+        moved |= next == seat;
+    }
+    panic!("seat {seat} was not to act again");
+}
+
+/// The next turn mail to `address`.
+async fn turn_mail(
+    catcher: &crate::mail::Catcher,
+    address: &str,
+    kept: &mut Vec<crate::mail::Caught>,
+) -> crate::mail::Caught {
+    loop {
+        let mail = catcher.next_to(address, kept).await;
+        if mail.subject().contains("your turn") {
+            return mail;
+        }
+    }
+}
+
+/// A turn mail lists what was said to its reader since their last turn
+/// mail: the table and press to them, not press to others, not the
+/// spectators' room, not their own words, not a user they muted — even
+/// with talk mails turned off.
+#[actix_web::test]
+async fn a_turn_mail_lists_what_was_said_to_its_reader_since_the_last() {
+    let catcher = crate::mail::Catcher::start().await;
+    let (app, _) = crate::mail::mail_app(&catcher).await;
+    let users = app.users(3).await;
+    let addresses = ["p0@mail.test", "p1@mail.test", "p2@mail.test"];
+    for (user, address) in users.iter().zip(addresses) {
+        crate::mail::confirmed_address(&app, &catcher, user, address).await;
+        app.send(
+            "PATCH",
+            "/v1/me/email",
+            Some(&user.token),
+            &[],
+            &json!({"talk": "never"}),
+        )
+        .await
+        .ok(200);
+    }
+    let watcher = app.register("watcher").await;
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap() as usize;
+    let (one, two) = ((seat + 1) % 3, (seat + 2) % 3);
+    let mut kept = Vec::new();
+    let first = turn_mail(&catcher, addresses[seat], &mut kept).await;
+    assert!(!first.text().contains("Said since"), "{}", first.text());
+    app.send(
+        "PUT",
+        &format!("/v1/me/mutes/player{two}"),
+        Some(&users[seat].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(200);
+    say(&app, &id, &users[one], json!({"text": "hello <b>all</b>"}))
+        .await
+        .ok(201);
+    say(
+        &app,
+        &id,
+        &users[one],
+        json!({"room": "press", "to": [seat], "text": "just for you"}),
+    )
+    .await
+    .ok(201);
+    say(
+        &app,
+        &id,
+        &users[one],
+        json!({"room": "press", "to": [two], "text": "not for the reader"}),
+    )
+    .await
+    .ok(201);
+    say(&app, &id, &users[two], json!({"text": "muted words"}))
+        .await
+        .ok(201);
+    say(&app, &id, &users[seat], json!({"text": "my own words"}))
+        .await
+        .ok(201);
+    say(
+        &app,
+        &id,
+        &watcher,
+        json!({"room": "spectators", "text": "from the rail"}),
+    )
+    .await
+    .ok(201);
+    until_to_act_again(&app, &id, &users, seat).await;
+    let next = turn_mail(&catcher, addresses[seat], &mut kept).await;
+    let text = crate::mail::flat(&next.text());
+    assert!(text.contains("Said since your last turn mail:"), "{text}");
+    assert!(
+        text.contains(&format!("player{one}: hello <b>all</b>")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("player{one} to you: just for you")),
+        "{text}"
+    );
+    for unread in [
+        "not for the reader",
+        "muted words",
+        "my own words",
+        "from the rail",
+    ] {
+        assert!(!text.contains(unread), "{unread}: {text}");
+    }
+    let html = next.parsed().body_html(0).unwrap_or_default().into_owned();
+    assert!(html.contains("hello &lt;b&gt;all&lt;/b&gt;"), "{html}");
+    assert_eq!(app.count("mail_outbox WHERE kind = 'talk'").await, 0);
+}
+
+/// A reply to a talk mail, through the server's SMTP listener, is said in
+/// the game: at the table when it answers the table, to the author alone
+/// when it answers press; without what it quotes; once; and only from the
+/// reader's confirmed address.
+#[actix_web::test]
+async fn a_reply_to_a_talk_mail_is_said_at_the_table_or_to_the_author_alone() {
+    let catcher = crate::mail::Catcher::start().await;
+    let (app, listen) = crate::mail::mail_app(&catcher).await;
+    let users = app.users(3).await;
+    let addresses = ["p0@mail.test", "p1@mail.test", "p2@mail.test"];
+    for (user, address) in users.iter().zip(addresses) {
+        crate::mail::confirmed_address(&app, &catcher, user, address).await;
+    }
+    let id = game(&app, &users, json!({"talk": "press"})).await;
+    let mut kept = Vec::new();
+    say(&app, &id, &users[0], json!({"text": "who leads?"}))
+        .await
+        .ok(201);
+    let asked = talk_mail(&catcher, addresses[1], &mut kept).await;
+    let to = asked.reply_to().expect("a talk mail has a reply address");
+    assert!(
+        to.starts_with("talk+") && to.ends_with("@play.test"),
+        "{to}"
+    );
+    let raw = crate::mail::reply(addresses[1], &to, "r1@client.test", &asked, "I do.");
+    crate::mail::smtp_in(listen, addresses[1], &to, &raw)
+        .await
+        .unwrap();
+    let answered = app
+        .get(&format!("/v1/games/{id}/talk"), Some(&users[2].token))
+        .await
+        .ok(200);
+    let last = answered["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["text"], "I do.");
+    assert_eq!(last["room"], "table");
+    assert_eq!(last["from"]["username"], "player1");
+    // The same mail again is not said again; another sender is not the reader.
+    assert!(
+        crate::mail::smtp_in(listen, addresses[1], &to, &raw)
+            .await
+            .is_err()
+    );
+    let forged = crate::mail::reply(addresses[2], &to, "r2@client.test", &asked, "forged");
+    assert!(
+        crate::mail::smtp_in(listen, addresses[2], &to, &forged)
+            .await
+            .is_err()
+    );
+    assert_eq!(app.count("talk_messages WHERE body = 'I do.'").await, 1);
+    assert_eq!(app.count("talk_messages WHERE body = 'forged'").await, 0);
+
+    // Press: the answer goes to the author alone.
+    say(
+        &app,
+        &id,
+        &users[0],
+        json!({"room": "press", "to": [1, 2], "text": "shall we?"}),
+    )
+    .await
+    .ok(201);
+    let press = talk_mail(&catcher, addresses[1], &mut kept).await;
+    assert!(
+        press.text().contains("answer them alone"),
+        "{}",
+        press.text()
+    );
+    let to = press.reply_to().unwrap();
+    let raw = crate::mail::reply(addresses[1], &to, "r3@client.test", &press, "Agreed.");
+    crate::mail::smtp_in(listen, addresses[1], &to, &raw)
+        .await
+        .unwrap();
+    assert!(
+        !texts(&app, &id, Some(&users[2]))
+            .await
+            .contains(&"Agreed.".to_owned())
+    );
+    let seat0 = app
+        .get(&format!("/v1/games/{id}/talk"), Some(&users[0].token))
+        .await
+        .ok(200);
+    let agreed = seat0["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(agreed["text"], "Agreed.");
+    assert_eq!(
+        (agreed["room"].clone(), agreed["to"].clone()),
+        (json!("press"), json!([0]))
+    );
+    // A move's reply address does not say talk, nor a talk address move.
+    let moved = app.count("talk_messages").await;
+    let bogus = to.replacen("talk+", "play+", 1);
+    let raw = crate::mail::reply(addresses[1], &bogus, "r4@client.test", &press, "1");
+    assert!(
+        crate::mail::smtp_in(listen, addresses[1], &bogus, &raw)
+            .await
+            .is_err()
+    );
+    assert_eq!(app.count("talk_messages").await, moved);
+}
+
+/// Runs `hatstand talk …` against `app`'s database: (success, stdout, stderr).
+async fn talk_cli(app: &TestApp, args: &[&str]) -> (bool, String, String) {
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
+        .arg("talk")
+        .args(args)
+        .env("DATABASE_URL", &app.db.url)
+        .env("RUST_LOG", "off")
+        .output()
+        .await
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `hatstand talk reported` lists the reported messages with their
+/// reasons; `hatstand talk hide` hides one as an operator, keeping why.
+#[actix_web::test]
+async fn operators_list_reported_messages_and_hide_them_from_the_command_line() {
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let operator = app.register("operator").await;
+    let id = game(&app, &users, json!({})).await;
+    let rude = say(&app, &id, &users[0], json!({"text": "rude words"}))
+        .await
+        .ok(201);
+    let message = rude["id"].as_str().unwrap().to_owned();
+    let fine = say(&app, &id, &users[0], json!({"text": "fine words"}))
+        .await
+        .ok(201);
+    let (ok, out, err) = talk_cli(&app, &["reported"]).await;
+    assert!(ok && out.is_empty(), "{out}{err}");
+    app.post(
+        &format!("/v1/games/{id}/talk/{message}/report"),
+        Some(&users[1].token),
+        &json!({"reason": "insults"}),
+    )
+    .await
+    .ok(204);
+    let (ok, out, err) = talk_cli(&app, &["reported"]).await;
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(&message) && out.contains("insults") && out.contains("rude words"),
+        "{out}"
+    );
+    assert!(!out.contains("fine words"), "{out}");
+
+    let hide = |who: &'static str, which: String| {
+        let id = id.clone();
+        let app = &app;
+        async move {
+            talk_cli(
+                app,
+                &["hide", &id, &which, "--operator", who, "--reason", "spam"],
+            )
+            .await
+        }
+    };
+    // Not an operator, then a message nobody reported: refused, nothing hidden.
+    let (ok, _, err) = hide("operator", message.clone()).await;
+    assert!(!ok && err.contains("forbidden"), "{err}");
+    app.sql(&format!(
+        "INSERT INTO operators VALUES ('{}', now())",
+        operator.id
+    ))
+    .await;
+    let (ok, _, err) = hide("operator", fine["id"].as_str().unwrap().to_owned()).await;
+    assert!(!ok && err.contains("not_reported"), "{err}");
+    assert_eq!(
+        app.count("talk_messages WHERE hidden_at IS NOT NULL").await,
+        0
+    );
+    let (ok, out, err) = hide("operator", message.clone()).await;
+    assert!(ok, "{err}");
+    assert!(out.contains(&message), "{out}");
+    assert_eq!(
+        app.count(&format!(
+            "talk_messages WHERE hidden_reason = 'spam' AND hidden_by = '{}'",
+            operator.id
+        ))
+        .await,
+        1
+    );
+    assert_eq!(
+        texts(&app, &id, Some(&users[1])).await,
+        ["<hidden>", "fine words"]
+    );
+    // Hidden, it leaves the list unless asked for.
+    let (_, out, _) = talk_cli(&app, &["reported"]).await;
+    assert!(out.is_empty(), "{out}");
+    let (_, out, _) = talk_cli(&app, &["reported", "--hidden"]).await;
+    assert!(out.contains("(hidden)"), "{out}");
+    let (ok, _, err) = talk_cli(&app, &["reported", "--limit", "0"]).await;
+    assert!(!ok && err.contains("bad_request"), "{err}");
 }

@@ -24,6 +24,14 @@
 // leaf, its RFC 9162 inclusion path to the root of a tree head, and the
 // head's Ed25519 signature (see docs/audits.md).
 //
+// The talk (docs/talk.md), when the document has a `talk` section: every
+// table and spectators' message shown hashes to its `hash` (the hex SHA-256
+// of the canonical JSON of `{"at", "author", "id", "room", "salt", "seat",
+// "text", "to"}`), or is hidden (its hash alone, with who hid it); no press
+// is listed in public; the press commitment is SHA-256 hex and, when the
+// press is revealed, is the hex SHA-256 of the key, `:`, and the revealed
+// messages' hashes (each checked the same way) joined by `,`.
+//
 // Replaying the commands through the rules, the shuffles and the final
 // state are the rest of `hatstand verify`'s work; they need the engines.
 
@@ -43,7 +51,9 @@ const I64_MAX = (1n << 63n) - 1n;
  * first, which is exact for the server's documents: their numbers are all
  * integers). With `keys` (the server's `/.well-known/hatstand-keys.json`),
  * the signature is checked first. Resolves to `{ok: true, events, seed:
- * 'matches', signedBy}` (the key id, null without keys), or
+ * 'matches', signedBy, talk}` (the key id, null without keys; `talk`: null
+ * without a talk section, else `{messages, press}`, `press` being null,
+ * `'committed'` or `'revealed'`), or
  * to `{ok: false, seq, reason}`: `seq` is the first event whose link breaks,
  * null when the fault is the document's (malformed, the wrong format, a seed
  * that does not match its commitment).
@@ -89,13 +99,97 @@ export async function verifyAudit(doc, keys = null) {
   if (!audit.events.length) return broken(null, 'the log is empty');
   const why = creationMismatch(audit, audit.events[0]);
   if (why) return broken(1, why);
+  let talk = null;
+  if (parsed.has('talk') && parsed.get('talk') !== null) {
+    try {
+      talk = await checkTalk(parsed.get('talk'));
+    } catch (error) {
+      if (error instanceof Malformed) return broken(null, `talk: ${error.message}`);
+      throw error;
+    }
+    if (talk.reason) return broken(null, `talk: ${talk.reason}`);
+  }
   let logged = null;
   if (keys && parsed.get('log') instanceof JsonObject) {
     const log = await checkLogProof(parsed.get('log'), parsed.get('game_id'), audit.events.at(-1).hash, keys);
     if (!log.ok) return broken(null, `log: ${log.reason}`);
     logged = { index: log.index, size: log.size };
   }
-  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged };
+  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged, talk };
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Checks an audit's `talk` section (see the top of this file). Resolves to
+ * `{messages, press}` or `{reason}`; throws Malformed for a section that
+ * does not read.
+ */
+async function checkTalk(section) {
+  const talk = readStruct(section, 'talk', {
+    messages: required(list),
+    press: optional((v, where) => readStruct(v, where, {
+      commitment: required(text),
+      revealed: optional((r, at) => readStruct(r, at, { key: required(text), messages: required(list) })),
+    })),
+  });
+  for (const [k, message] of talk.messages.entries()) {
+    const why = await checkMessage(message, `messages[${k}]`, ['table', 'spectators']);
+    if (why) return { reason: why };
+  }
+  let press = null;
+  if (talk.press) {
+    if (!HEX64.test(talk.press.commitment)) return { reason: 'the press commitment is not SHA-256 hex' };
+    press = 'committed';
+    const revealed = talk.press.revealed;
+    if (revealed) {
+      const hashes = [];
+      for (const [k, message] of revealed.messages.entries()) {
+        const why = await checkMessage(message, `press.revealed.messages[${k}]`, ['press']);
+        if (why) return { reason: why };
+        hashes.push(message.get('hash'));
+      }
+      if (await sha256Hex(`${revealed.key}:${hashes.join(',')}`) !== talk.press.commitment) {
+        return { reason: 'the press revealed does not match its commitment' };
+      }
+      press = 'revealed';
+    }
+  }
+  return { messages: talk.messages.length, press };
+}
+
+const list = (v, where) => {
+  if (!Array.isArray(v)) throw new Malformed(`${where} is not an array`);
+  return v;
+};
+
+/** Why one recorded message does not verify (null when it does). */
+async function checkMessage(value, where, rooms) {
+  const m = readStruct(value, where, {
+    id: required(uuid),
+    room: required(text),
+    author: required(uuid),
+    seat: optional(integer(0n, 255n)),
+    to: optional((v, at) => list(v, at).map((seat, k) => integer(0n, 255n)(seat, `${at}[${k}]`))),
+    at: required(text),
+    text: optional(text),
+    salt: optional(text),
+    hash: required(text),
+    hidden: optional(anyValue),
+  });
+  const what = `message ${m.id}`;
+  if (!rooms.includes(m.room)) return `${what}: room ${m.room} is not listed here`;
+  if (!HEX64.test(m.hash)) return `${what}: the hash is not SHA-256 hex`;
+  if (m.text !== null && m.salt !== null && m.hidden === null) {
+    const to = (m.to ?? []).join(',');
+    const canonicalMessage = `{"at":${JSON.stringify(m.at)},"author":${JSON.stringify(m.author)},`
+      + `"id":${JSON.stringify(m.id)},"room":${JSON.stringify(m.room)},"salt":${JSON.stringify(m.salt)},`
+      + `"seat":${m.seat === null ? 'null' : m.seat},"text":${JSON.stringify(m.text)},"to":[${to}]}`;
+    if (await sha256Hex(canonicalMessage) !== m.hash) return `${what}: the text does not match its hash`;
+    return null;
+  }
+  if (m.text === null && m.salt === null && m.hidden !== null) return null;
+  return `${what}: a message shows its text and salt, or is hidden`;
 }
 
 /** What a tree head's signature is over, before its fields. */

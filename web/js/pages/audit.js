@@ -409,6 +409,8 @@ function verdictOf(outcome, goTo) {
     return h('p', { class: 'verify ok', 'data-verify': 'ok', role: 'status' },
       `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment`
       + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy})` : '')
+      + (outcome.talk ? `, talk: ${outcome.talk.messages} public messages match their hashes${
+        { committed: ', press committed to', revealed: ', press revealed and matching its commitment' }[outcome.talk.press] ?? ''}` : '')
       + (outcome.logged ? `, game ${outcome.logged.index + 1} of ${outcome.logged.size} in its signed transparency log.` : '.'));
   }
   if (outcome.seq === null) {

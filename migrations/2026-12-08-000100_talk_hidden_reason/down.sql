@@ -1,0 +1,1 @@
+ALTER TABLE talk_messages DROP COLUMN hidden_reason;
