@@ -25,6 +25,7 @@ pub mod routes;
 pub mod startup;
 pub mod talk;
 pub mod transparency;
+pub mod turns;
 pub mod web;
 
 pub use hatstand_engine as engine;

@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod backlog;
 pub mod bots;
+pub mod conditional;
 pub mod errors;
 pub mod event_store;
 pub mod games;
@@ -25,6 +26,7 @@ pub mod storage;
 pub mod talk;
 pub mod throttle;
 pub mod transparency;
+pub mod user_settings;
 pub mod users;
 pub mod webhooks;
 

@@ -45,6 +45,12 @@ pub enum Notification {
         version: i64,
         /// RFC 3339, or null in a game without a clock.
         deadline: Option<String>,
+        /// What was left of the user's conditional lines that did not fire
+        /// in the step that made it their turn (docs/turn-conveniences.md):
+        /// the user's own, told to nobody else. Absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[schema(value_type = Vec<Vec<Object>>)]
+        unfired: Vec<Value>,
     },
     /// A game the user sits at ended (`finished` or `abandoned`).
     GameFinished {
@@ -95,6 +101,7 @@ impl Notification {
             seat,
             version,
             deadline: deadline.map(format_time),
+            unfired: Vec::new(),
         }
     }
 }
