@@ -61,6 +61,7 @@ pub struct StoreLines {
     pub expected_version: i64,
     /// Each line: the steps in the order they are to be played; the steps
     /// of other seats are the condition, the caller's seat's are played.
+    #[schema(value_type = Vec<Vec<LineStep>>)]
     pub lines: Vec<Line>,
 }
 
@@ -78,6 +79,7 @@ pub struct StoredLines {
     pub version: i64,
     /// What is left of each line (steps already matched are gone); empty
     /// when none is stored.
+    #[schema(value_type = Vec<Vec<LineStep>>)]
     pub lines: Vec<Line>,
 }
 

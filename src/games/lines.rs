@@ -22,7 +22,7 @@ pub struct LineStep {
     /// The seat whose command it is (0-based).
     pub seat: u8,
     /// The command, as the ruleset's commands are sent.
-    #[schema(value_type = Object)]
+    #[schema(value_type = super::wire_types::AnyCommand)]
     pub command: Value,
 }
 
