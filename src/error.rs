@@ -126,6 +126,18 @@ error_codes! {
     NoSuchSeat = "no_such_seat",
     /// A version the game has not reached (`at` past its version).
     NoSuchVersion = "no_such_version",
+    /// Conditional lines that do not parse: not a list of lines of
+    /// `{seat, command}` steps, a command that is not one of the ruleset's,
+    /// or a line that plays nothing for its owner.
+    ConditionalUnparsable = "conditional_unparsable",
+    /// A conditional line that can never match: its first step is not a
+    /// legal command of the seat the game waits for, or a step names what
+    /// the owner cannot see (a hidden command of another seat).
+    ConditionalNeverMatches = "conditional_never_matches",
+    /// Conditional lines in a ruleset that does not take them (only Top Hats does).
+    ConditionalNotSupported = "conditional_not_supported",
+    /// Conditional lines stored while the game waits for the owner's own seat.
+    ConditionalOnYourTurn = "conditional_on_your_turn",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.

@@ -25,6 +25,7 @@ pub mod routes;
 pub mod startup;
 pub mod talk;
 pub mod transparency;
+pub mod turns;
 pub mod wake;
 pub mod web;
 

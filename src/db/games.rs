@@ -78,6 +78,11 @@ pub struct SeatRow {
     /// Whether a bot holds the seat (a built-in bot or a bot account).
     #[serde(default)]
     pub bot: bool,
+    /// Whether its user has the server play their forced moves
+    /// (`auto_play_forced`, docs/turn-conveniences.md); read by the loads a
+    /// step starts from, false in listings.
+    #[serde(default)]
+    pub auto_play_forced: bool,
 }
 
 impl SeatRow {
@@ -92,6 +97,7 @@ impl SeatRow {
             vacation_used_secs: 0,
             resigned: false,
             bot: false,
+            auto_play_forced: false,
         }
     }
 }
@@ -115,6 +121,21 @@ pub struct LoadedGame {
     /// Loaded by [`load_checking`]: whether the caller's sign-in session is
     /// live (false for other loads, which do not ask).
     pub session_live: bool,
+    /// The seats' stored conditional lines (docs/turn-conveniences.md):
+    /// private to each owner, read only by the step that may fire them.
+    pub conditionals: Vec<StoredLines>,
+}
+
+/// A seat's stored conditional lines, as the step loads them.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct StoredLines {
+    pub seat: i16,
+    pub user_id: Uuid,
+    /// What is left of each line: `[[{seat, command}]]`.
+    pub lines: Value,
+    /// The game's version the lines were brought up to; any other than the
+    /// game's own means the row is stale.
+    pub at_version: i64,
 }
 
 impl LoadedGame {
@@ -144,6 +165,8 @@ struct LoadedRow {
     idempotent: Option<Value>,
     #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
     session_live: Option<bool>,
+    #[diesel(sql_type = Json)]
+    conditionals: Value,
 }
 
 /// The seats of game `g` as a JSON array (shared with the listing). Each
@@ -158,6 +181,29 @@ pub const SEATS_JSON: &str = "
                                  ORDER BY s.seat)
                    FROM seats s
                   WHERE s.game_id = g.id), '[]'::json) AS seats";
+
+/// [`SEATS_JSON`] with each user's `auto_play_forced` (a primary-key
+/// lookup per seat): the seats a step starts from.
+const LOAD_SEATS_JSON: &str = "
+       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id,
+                                                   'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
+                                                   'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
+                                                   'resigned', s.resigned_at IS NOT NULL,
+                                                   'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
+                                                   'auto_play_forced', COALESCE((SELECT st.auto_play_forced FROM user_settings st
+                                                                                  WHERE st.user_id = s.user_id), false))
+                                 ORDER BY s.seat)
+                   FROM seats s
+                  WHERE s.game_id = g.id), '[]'::json) AS seats";
+
+/// The game's stored conditional lines (a game has at most one row per
+/// seat, read by the primary key's prefix).
+const CONDITIONALS: &str = ",
+       COALESCE((SELECT json_agg(json_build_object('seat', c.seat, 'user_id', c.user_id,
+                                                   'lines', c.lines, 'at_version', c.at_version)
+                                 ORDER BY c.seat)
+                   FROM conditional_lines c
+                  WHERE c.game_id = g.id), '[]'::json) AS conditionals";
 
 const IDEMPOTENT: &str = ",
        (SELECT json_build_object('request_hash', k.request_hash, 'status', k.response_status,
@@ -182,7 +228,7 @@ fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static st
         (0..8)
             .map(|bits| {
                 format!(
-                    "SELECT g.*,{SEATS_JSON}{}{}\n  FROM games g\n WHERE g.id = $1{}",
+                    "SELECT g.*,{LOAD_SEATS_JSON}{CONDITIONALS}{}{}\n  FROM games g\n WHERE g.id = $1{}",
                     if bits & 1 != 0 {
                         IDEMPOTENT
                     } else {
@@ -263,11 +309,14 @@ async fn load_with(
             .map(serde_json::from_value)
             .transpose()
             .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+        let conditionals = serde_json::from_value(r.conditionals)
+            .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
         Ok(LoadedGame {
             game: r.game,
             seats,
             idempotent,
             session_live: r.session_live.unwrap_or(false),
+            conditionals,
         })
     })
     .transpose()
@@ -329,6 +378,10 @@ pub struct Update<'a> {
     pub seats: &'a Value,
     /// Notifications to write: `[{user_id, kind, payload}]`.
     pub notifications: &'a Value,
+    /// Conditional lines brought up to the new version: `[{seat, lines,
+    /// was}]`, `lines` null for a seat whose lines are all gone, `was` the
+    /// lines as loaded.
+    pub conditionals: &'a Value,
 }
 
 /// A response to remember for an idempotency key.
@@ -396,6 +449,24 @@ const SEATED: &str = "
     RETURNING 1
 )";
 
+/// Conditional lines brought up to the new version: each row as the step
+/// loaded it (`was`), so that lines stored while the step was deciding are
+/// left behind at the old version (stale: the next step drops them).
+const LINED: &str = "
+, unlined AS (
+    DELETE FROM conditional_lines c
+     USING bumped b, jsonb_to_recordset($19) AS u(seat smallint, lines jsonb, was jsonb)
+     WHERE c.game_id = b.id AND c.seat = u.seat AND u.lines IS NULL AND c.lines = u.was
+    RETURNING 1
+), relined AS (
+    UPDATE conditional_lines c
+       SET lines = u.lines, at_version = $3, updated_at = $9
+      FROM bumped b, jsonb_to_recordset($19) AS u(seat smallint, lines jsonb, was jsonb)
+     WHERE c.game_id = b.id AND c.seat = u.seat AND u.lines IS NOT NULL
+       AND c.lines = u.was AND c.at_version = $2
+    RETURNING 1
+)";
+
 const NOTED: &str = "
 , noted AS (
     INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
@@ -405,11 +476,11 @@ const NOTED: &str = "
 ),";
 
 /// The append statement for an update that remembers a response or not,
-/// updates seats or not, and notifies or not (eight constant texts, each
-/// prepared once per connection).
-fn append_sql(remember: bool, seats: bool, notes: bool) -> &'static str {
+/// updates seats or not, notifies or not, and brings conditional lines up
+/// or not (sixteen constant texts, each prepared once per connection).
+fn append_sql(remember: bool, seats: bool, notes: bool, lines: bool) -> &'static str {
     static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
-        (0..8)
+        (0..16)
             .map(|bits| {
                 let mut sql = String::from(BUMPED);
                 if bits & 1 != 0 {
@@ -417,6 +488,9 @@ fn append_sql(remember: bool, seats: bool, notes: bool) -> &'static str {
                 }
                 if bits & 2 != 0 {
                     sql.push_str(SEATED);
+                }
+                if bits & 8 != 0 {
+                    sql.push_str(LINED);
                 }
                 if bits & 4 != 0 {
                     sql.push_str(NOTED);
@@ -432,7 +506,10 @@ fn append_sql(remember: bool, seats: bool, notes: bool) -> &'static str {
             })
             .collect()
     });
-    &TEXTS[usize::from(remember) | usize::from(seats) << 1 | usize::from(notes) << 2]
+    &TEXTS[usize::from(remember)
+        | usize::from(seats) << 1
+        | usize::from(notes) << 2
+        | usize::from(lines) << 3]
 }
 
 fn non_empty(array: &Value) -> bool {
@@ -462,6 +539,7 @@ pub async fn append(
         remember.is_some(),
         non_empty(update.seats),
         non_empty(update.notifications),
+        non_empty(update.conditionals),
     );
     let applied: Applied = crate::db::prepared::Prepared(
         diesel::sql_query(sql)
@@ -482,7 +560,8 @@ pub async fn append(
             .bind::<Nullable<Text>, _>(remember.map(|r| r.body))
             .bind::<Nullable<Timestamptz>, _>(update.deadline)
             .bind::<Jsonb, _>(update.seats)
-            .bind::<Jsonb, _>(update.notifications),
+            .bind::<Jsonb, _>(update.notifications)
+            .bind::<Jsonb, _>(update.conditionals),
     )
     .get_result(conn)
     .await?;

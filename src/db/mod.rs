@@ -5,6 +5,7 @@ pub mod archive;
 pub mod backlog;
 pub mod bench_fixtures;
 pub mod bots;
+pub mod conditional;
 pub mod errors;
 pub mod event_store;
 pub mod games;
@@ -26,6 +27,7 @@ pub mod storage;
 pub mod talk;
 pub mod throttle;
 pub mod transparency;
+pub mod user_settings;
 pub mod users;
 pub mod webhooks;
 

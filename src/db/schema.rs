@@ -10,6 +10,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    conditional_lines (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int2,
+        user_id -> Uuid,
+        lines -> Jsonb,
+        at_version -> Int8,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     email_addresses (user_id) {
         user_id -> Uuid,
         address -> Text,
@@ -273,6 +284,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    user_settings (user_id) {
+        user_id -> Uuid,
+        auto_play_forced -> Bool,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Uuid,
         username -> Text,
@@ -346,6 +365,8 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(conditional_lines -> games (game_id));
+diesel::joinable!(conditional_lines -> users (user_id));
 diesel::joinable!(email_addresses -> users (user_id));
 diesel::joinable!(events -> games (game_id));
 diesel::joinable!(mail_outbox -> users (user_id));
@@ -360,11 +381,13 @@ diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(user_settings -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(webhooks -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     archived_games,
+    conditional_lines,
     email_addresses,
     events,
     games,
@@ -386,6 +409,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     talk_messages,
     talk_mutes,
     talk_reports,
+    user_settings,
     users,
     webhook_deliveries,
     webhooks,

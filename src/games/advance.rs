@@ -257,6 +257,7 @@ pub async fn append_finished(
         deadline: row.deadline,
         seats: &finished.seat_updates,
         notifications: &finished.notifications,
+        conditionals: &finished.conditionals,
     };
     let appended = games::append(conn, &update, remember).await?;
     // Ratings: a game that just finished is rated at once (docs/ratings.md).

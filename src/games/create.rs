@@ -252,6 +252,7 @@ pub async fn create(
         seats: Vec::new(),
         idempotent: None,
         session_live: true,
+        conditionals: Vec::new(),
     };
     let mut conn = state.pool.get().await?;
     let mut new_seats = Vec::new();

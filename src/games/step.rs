@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::clock::{OnTimeout, ServerOptions};
+use super::lines::{self, Line};
 use super::snapshot::{state_from_json, state_to_json};
 use super::status;
 use crate::db::games::{GameRow, LoadedGame, SeatRow};
@@ -46,6 +47,22 @@ pub struct Step<'a, R: Ruleset> {
     pub deadline: Option<DateTime<Utc>>,
     forfeit: Option<ForfeitResult>,
     rng: Randomness,
+    /// The seats' conditional lines, advanced by every command applied.
+    conditionals: Vec<SeatLines>,
+}
+
+/// A seat's conditional lines during a step.
+struct SeatLines {
+    seat: u8,
+    /// The lines as loaded (the append brings them along only if unchanged
+    /// since).
+    was: Value,
+    /// What is left of them: none when they were stale (stored while
+    /// another step raced past their version) or do not parse.
+    lines: Vec<Line>,
+    /// What was left of the lines this step dropped without firing them
+    /// (told to the owner with their turn).
+    unfired: Vec<Line>,
 }
 
 /// The outcome of a step: everything one append writes.
@@ -57,6 +74,8 @@ pub struct Finished {
     pub state: JsonText,
     pub seat_updates: Value,
     pub notifications: Value,
+    /// The seats' conditional lines at the new version: `[{seat, lines, was}]`.
+    pub conditionals: Value,
 }
 
 impl<'a, R: Ruleset> Step<'a, R> {
@@ -95,6 +114,24 @@ impl<'a, R: Ruleset> Step<'a, R> {
             deadline: None,
             forfeit: None,
             rng: Randomness::from_seed(&game.seed),
+            conditionals: loaded
+                .conditionals
+                .iter()
+                .filter_map(|row| {
+                    let seat = u8::try_from(row.seat).ok()?;
+                    let lines = if row.at_version == game.version {
+                        serde_json::from_value(row.lines.clone()).unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    };
+                    Some(SeatLines {
+                        seat,
+                        was: row.lines.clone(),
+                        lines,
+                        unfired: Vec::new(),
+                    })
+                })
+                .collect(),
         })
     }
 
@@ -147,6 +184,21 @@ impl<'a, R: Ruleset> Step<'a, R> {
         command: &R::Command,
         user: Option<Uuid>,
     ) -> Result<(), Failure> {
+        self.apply_command(seat_no, command, user)?;
+        if user.is_some() {
+            self.seat_mut(seat_no)?.timeouts = 0;
+        }
+        Ok(())
+    }
+
+    /// The events of `command` for `seat_no`, by `user`, on the chain and
+    /// folded into the state.
+    fn apply_command(
+        &mut self,
+        seat_no: u8,
+        command: &R::Command,
+        user: Option<Uuid>,
+    ) -> Result<(), Failure> {
         let events = R::decide(&self.state, seat(usize::from(seat_no)), command, &self.rng)
             .map_err(|violation| Failure::illegal_command(violation.0))?;
         if events.is_empty() {
@@ -159,15 +211,16 @@ impl<'a, R: Ruleset> Step<'a, R> {
             seat: Some(seat_no),
         };
         let command_json = to_json(command)?;
+        for owner in &mut self.conditionals {
+            let left = lines::advance(&mut owner.lines, seat_no, &command_json);
+            owner.unfired.extend(left);
+        }
         for (i, event) in events.iter().enumerate() {
             let (kind, data) = split_tagged(to_json(event)?)?;
             self.chain
                 .push(&kind, data, actor, (i == 0).then(|| command_json.clone()));
         }
         apply_all::<R>(&mut self.state, &events);
-        if user.is_some() {
-            self.seat_mut(seat_no)?.timeouts = 0;
-        }
         Ok(())
     }
 
@@ -208,9 +261,79 @@ impl<'a, R: Ruleset> Step<'a, R> {
         self.push(&resigned, actor)
     }
 
-    /// Plays the out seats the game waits for, until it waits on a seat that
-    /// is not out or is over; ends it by forfeit when at most one seat is
-    /// left that is not out.
+    /// The seat the game waits for whose move is forced and played for its
+    /// player: not out, its user has `auto_play_forced`, and it has exactly
+    /// one legal command (which comes with it, and the user).
+    fn forced(&self) -> Option<(u8, Uuid, R::Command)> {
+        self.to_act().into_iter().find_map(|s| {
+            let row = self
+                .seats
+                .iter()
+                .find(|r| r.seat == i16::from(s) && r.auto_play_forced && !r.resigned)?;
+            let mut legal = R::legal_commands(&self.state, seat(usize::from(s)));
+            (legal.len() == 1).then(|| (s, row.user_id, legal.remove(0)))
+        })
+    }
+
+    /// The seat the game waits for whose stored conditional line answers
+    /// now (docs/turn-conveniences.md), with its player and the command,
+    /// checked against the seat's legal commands; lines whose answer is not
+    /// legal now are dropped on the way.
+    fn conditional(&mut self) -> Option<(u8, Uuid, R::Command)> {
+        let to_act = self.to_act();
+        for i in 0..self.conditionals.len() {
+            let owner = self.conditionals[i].seat;
+            let Some(user) = self
+                .seats
+                .iter()
+                .find(|r| r.seat == i16::from(owner) && !r.resigned)
+                .map(|r| r.user_id)
+            else {
+                continue;
+            };
+            if !to_act.contains(&owner) {
+                continue;
+            }
+            while let Some(due) = lines::due(&self.conditionals[i].lines, owner).cloned() {
+                let legal = R::legal_commands(&self.state, seat(usize::from(owner)));
+                match serde_json::from_value::<R::Command>(due.clone()) {
+                    Ok(command) if legal.contains(&command) => return Some((owner, user, command)),
+                    _ => {
+                        let owner_lines = &mut self.conditionals[i];
+                        let left = lines::drop_due(&mut owner_lines.lines, owner, &due);
+                        owner_lines.unfired.extend(left);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Plays a forced move (docs/turn-conveniences.md): `turn_forced`, then
+    /// the seat's one legal command, both by its player and seat. The
+    /// seat's count of timeouts in a row stays as it was: the player did
+    /// nothing.
+    fn play_forced(
+        &mut self,
+        seat_no: u8,
+        user: Uuid,
+        command: &R::Command,
+    ) -> Result<(), Failure> {
+        let actor = Actor {
+            user: Some(user),
+            seat: Some(seat_no),
+        };
+        self.push(&ServerEvent::TurnForced(SeatOnly { seat: seat_no }), actor)?;
+        self.apply_command(seat_no, command, Some(user))
+    }
+
+    /// Plays the out seats the game waits for, the forced moves of the
+    /// players who have the server play them (`auto_play_forced`) and the
+    /// stored conditional lines that answer now, until it waits on a seat
+    /// with a decision to make or is over; ends it by forfeit when
+    /// at most one seat is left that is not out. A chain of forced moves is
+    /// played in one go, so the game is never left waiting on a forced
+    /// move, and `your_turn` goes only to seats with a decision to make.
     ///
     /// # Errors
     /// As [`Step::autoplay`].
@@ -224,10 +347,19 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 self.forfeit = Some(result);
                 return Ok(());
             }
-            let Some(next) = self.to_act().into_iter().find(|&s| self.is_out(s)) else {
+            if let Some(next) = self.to_act().into_iter().find(|&s| self.is_out(s)) {
+                self.autoplay(next)?;
+                continue;
+            }
+            if let Some((next, user, command)) = self.forced() {
+                self.play_forced(next, user, &command)?;
+                continue;
+            }
+            let Some((next, user, command)) = self.conditional() else {
                 return Ok(());
             };
-            self.autoplay(next)?;
+            // A fired conditional move is an ordinary command of its owner.
+            self.command(next, &command, Some(user))?;
         }
         Err(Failure::internal("autoplay does not end"))
     }
@@ -277,7 +409,29 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 })
             })
             .collect::<Vec<_>>();
-        let notifications = crate::notifications::rows(&notifications(old, &row, &self.seats))?;
+        let mut notes = notifications(old, &row, &self.seats);
+        for note in &mut notes {
+            if let Notification::YourTurn { seat, unfired, .. } = &mut note.notification
+                && let Some(owner) = self
+                    .conditionals
+                    .iter()
+                    .find(|c| i16::from(c.seat) == *seat)
+            {
+                for line in &owner.unfired {
+                    unfired.push(to_json(line)?);
+                }
+            }
+        }
+        let notifications = crate::notifications::rows(&notes)?;
+        let mut conditionals = Vec::with_capacity(self.conditionals.len());
+        for owner in &self.conditionals {
+            let lines = if owner.lines.is_empty() || row.status != status::ACTIVE {
+                Value::Null
+            } else {
+                to_json(&owner.lines)?
+            };
+            conditionals.push(json!({"seat": owner.seat, "lines": lines, "was": owner.was}));
+        }
         Ok(Finished {
             state: state_to_json::<R>(&self.state)?,
             row,
@@ -285,6 +439,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
             events: self.chain.events,
             seat_updates: Value::Array(seat_updates),
             notifications,
+            conditionals: Value::Array(conditionals),
         })
     }
 }

@@ -329,8 +329,35 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen, heard: &Heard) -> Opt
     draft.paragraph(&deadline);
     draft.story(seen, "Since your last move:");
     draft.heard(heard);
+    unfired_lines(&mut draft, &row.payload, seat);
     draft.table_and_moves(head, row.user_id, game);
     Some(draft)
+}
+
+/// The reader's conditional lines that did not fire in the step that made
+/// it their turn (a `your_turn`'s `unfired`, docs/turn-conveniences.md),
+/// each step as "seat n: command", the reader's own as "you".
+fn unfired_lines(draft: &mut Draft, payload: &serde_json::Value, my_seat: u8) {
+    let Some(lines) = payload["unfired"].as_array().filter(|l| !l.is_empty()) else {
+        return;
+    };
+    draft.paragraph("Your conditional lines that did not fire (the game left them):");
+    for line in lines {
+        let steps: Vec<String> = line
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|step| {
+                let who = match step["seat"].as_u64() {
+                    Some(s) if s == u64::from(my_seat) => "you".to_owned(),
+                    Some(s) => format!("seat {}", s + 1),
+                    None => "?".to_owned(),
+                };
+                format!("{who}: {}", step["command"])
+            })
+            .collect();
+        draft.paragraph(&format!("- {}", steps.join(", then ")));
+    }
 }
 
 /// The answer to a move sent by mail: accepted or not, then the game now.

@@ -29,6 +29,15 @@ use uuid::Uuid;
 use crate::error::Failure;
 use crate::record::chain::format_time;
 
+/// A step of a conditional line a `your_turn` tells its owner did not
+/// fire: a seat and its command.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct UnfiredStep {
+    pub seat: u8,
+    #[schema(value_type = crate::games::wire_types::AnyCommand)]
+    pub command: Value,
+}
+
 /// What a user is told. Stored as `kind` and `payload`; a client reads it
 /// as a `WebhookPayload`, whose `data` is the payload (its schema, one per
 /// kind, is derived from this type: `openapi::notifications`).
@@ -44,6 +53,12 @@ pub enum Notification {
         version: i64,
         /// RFC 3339, or null in a game without a clock.
         deadline: Option<String>,
+        /// What was left of the user's conditional lines that did not fire
+        /// in the step that made it their turn (docs/turn-conveniences.md):
+        /// the user's own, told to nobody else. Absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[schema(value_type = Vec<Vec<UnfiredStep>>)]
+        unfired: Vec<Value>,
     },
     /// A game the user sits at ended (`finished` or `abandoned`).
     GameFinished {
@@ -94,6 +109,7 @@ impl Notification {
             seat,
             version,
             deadline: deadline.map(format_time),
+            unfired: Vec::new(),
         }
     }
 }

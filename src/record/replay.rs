@@ -144,6 +144,7 @@ impl<R: Ruleset> Replay<R> {
                 self.cancelled = true;
             }
             ServerEvent::TurnTimedOut(timed_out) => self.check_waits_on(timed_out.seat, at)?,
+            ServerEvent::TurnForced(forced) => self.check_forced(forced.seat, at)?,
             ServerEvent::SeatVacation(vacation) => self.check_waits_on(vacation.seat, at)?,
             ServerEvent::PlayerResigned(resigned) => {
                 if !started {
@@ -180,6 +181,23 @@ impl<R: Ruleset> Replay<R> {
         if !R::to_act(state).contains(&Seat(seat)) {
             return Err(format!(
                 "event {at}: the game was not waiting for seat {seat}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that the started game waits on `seat`, which has exactly one
+    /// legal command (a `turn_forced`).
+    fn check_forced(&self, seat: u8, at: i64) -> Result<(), String> {
+        self.check_waits_on(seat, at)?;
+        let state = self
+            .state
+            .as_ref()
+            .ok_or_else(|| format!("event {at}: before the start"))?;
+        let legal = R::legal_commands(state, Seat(seat)).len();
+        if legal != 1 {
+            return Err(format!(
+                "event {at}: a forced turn of seat {seat}, which had {legal} legal commands"
             ));
         }
         Ok(())

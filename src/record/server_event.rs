@@ -15,7 +15,8 @@
 //! - 1: everything written before versions existed. `game_created` may lack
 //!   `rules` (records from before rules versions): the game was played
 //!   under version 1 of its ruleset.
-//! - 2: `game_created` always names its `rules`.
+//! - 2: `game_created` always names its `rules`. `turn_forced` (a kind
+//!   added later, under the same schema: no older event changes shape).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -35,7 +36,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 10] = [
+pub const KINDS: [&str; 11] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -43,6 +44,7 @@ pub const KINDS: [&str; 10] = [
     "game_started",
     "game_cancelled",
     "turn_timed_out",
+    "turn_forced",
     "seat_vacation",
     "player_resigned",
     "game_forfeited",
@@ -66,6 +68,10 @@ pub enum ServerEvent {
     GameCancelled(Cancelled),
     /// A seat's deadline passed (actor: the seat, no user).
     TurnTimedOut(SeatOnly),
+    /// The seat had exactly one legal command and its player has the
+    /// server play such moves (`auto_play_forced`): the command follows at
+    /// once, by the same actor (the player and the seat).
+    TurnForced(SeatOnly),
     /// A seat pushed its deadline back.
     SeatVacation(SeatVacation),
     /// A seat is out; the server plays it from then on, or the game ends by forfeit.
@@ -208,7 +214,7 @@ pub struct Cancelled {
     pub by: Uuid,
 }
 
-/// The data of `turn_timed_out`.
+/// The data of `turn_timed_out` and `turn_forced`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatOnly {
@@ -308,6 +314,7 @@ mod tests {
                 reason: OutReason::Inactive,
             }),
             ServerEvent::TurnTimedOut(SeatOnly { seat: 0 }),
+            ServerEvent::TurnForced(SeatOnly { seat: 1 }),
         ];
         for event in events {
             let (kind, data) = event.to_parts().unwrap();

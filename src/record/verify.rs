@@ -12,7 +12,9 @@
 //!    must be the one the seed picks (at the game's `autoplay_level` for a
 //!    timed-out turn, recomputed by the same bot);
 //! 4. the server's events fit: timeouts and vacations only for seats the
-//!    game waits on, a seat out only once, a forfeit only when at most one
+//!    game waits on, a forced turn (`turn_forced`) only for a seat with
+//!    exactly one legal command, followed at once by that command of the
+//!    same player, a seat out only once, a forfeit only when at most one
 //!    seat is left in, and nothing after it;
 //! 5. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
@@ -396,6 +398,30 @@ impl<R: BotRules> Autoplay<R> {
     }
 }
 
+/// The command after a `turn_forced` of (`seat`, `user`) is that seat's
+/// and that user's, and it is the seat's one legal command.
+fn check_forced<R: Ruleset>(
+    state: &R::State,
+    (seat_no, user): (u8, Option<Uuid>),
+    played_by: u8,
+    event: &LoggedEvent,
+    command: &R::Command,
+) -> Result<(), String> {
+    if played_by != seat_no || event.actor_user != user || user.is_none() {
+        return Err(format!(
+            "event {}: the command after a forced turn is not its seat's player's",
+            event.seq
+        ));
+    }
+    if R::legal_commands(state, seat(usize::from(seat_no))) != [command.clone()] {
+        return Err(format!(
+            "event {}: a forced command that is not the seat's one legal command",
+            event.seq
+        ));
+    }
+    Ok(())
+}
+
 /// A game cancelled before it started: its log ends with the cancellation,
 /// and it has neither a final state nor a result.
 fn never_started(doc: &AuditDocument, events: &[LoggedEvent]) -> Result<(), String> {
@@ -419,13 +445,25 @@ fn replay_and_compare<R: BotRules>(
     let mut autoplay = Autoplay::<R>::new();
     let mut commands = 0;
     let mut i = 0;
+    // The forced turn (`turn_forced`: its seat and user) whose command must
+    // come next.
+    let mut forced: Option<(u8, Option<Uuid>)> = None;
     while i < events.len() {
         let event = &events[i];
         if is_server_event(&event.kind) {
+            if forced.is_some() {
+                return Err(format!(
+                    "event {}: a forced turn is followed by {}, not its command",
+                    event.seq, event.kind
+                ));
+            }
             replay.apply(event)?;
             i += 1;
             let server = server_event(event)?;
             autoplay.saw(server.as_ref())?;
+            if let Some(ServerEvent::TurnForced(turn)) = &server {
+                forced = Some((turn.seat, event.actor_user));
+            }
             if let Some(ServerEvent::GameStarted(_)) = server {
                 let state = replay.state.as_ref().ok_or("no state after game_started")?;
                 let opening = engine_parts::<R>(&R::start(state, &randomness))?;
@@ -453,7 +491,9 @@ fn replay_and_compare<R: BotRules>(
             .state
             .as_ref()
             .ok_or("a command before the game started")?;
-        if event.actor_user.is_none() {
+        if let Some(turn) = forced.take() {
+            check_forced::<R>(state, turn, seat_no, event, &command)?;
+        } else if event.actor_user.is_none() {
             autoplay.check(state, seat_no, &command, &randomness, event.seq)?;
         }
         autoplay.timed_out = None;
@@ -475,6 +515,9 @@ fn replay_and_compare<R: BotRules>(
         }
         i += expected.len();
         commands += 1;
+    }
+    if forced.is_some() {
+        return Err("the log ends with a forced turn and no command".into());
     }
     let Some(state) = replay.state.as_ref() else {
         return never_started(doc, events).map(|()| commands);

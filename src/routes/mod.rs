@@ -8,6 +8,7 @@ pub mod auth;
 pub mod caller;
 pub mod client;
 pub mod commands;
+pub mod conditional;
 pub mod email;
 pub mod events;
 pub mod fallback;
@@ -23,6 +24,7 @@ pub mod strict_json;
 pub mod tags;
 pub mod talk;
 pub mod transparency;
+pub mod turns;
 pub mod users;
 
 use actix_web::http::header;
@@ -122,6 +124,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 // Ratings (docs/ratings.md).
                 .service(ratings::game)
                 .service(ratings::leaderboard)
-                .service(ratings::history),
+                .service(ratings::history)
+                // Turn conveniences (docs/turn-conveniences.md).
+                .service(turns::get_settings)
+                .service(turns::change_settings)
+                .service(conditional::store)
+                .service(conditional::read)
+                .service(conditional::remove),
         );
 }

@@ -71,6 +71,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TooManyWebhooks
         | C::HumansOnly
         | C::BotAccountRefused
+        | C::ConditionalOnYourTurn
         | C::NotReported => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -83,7 +84,10 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::AudienceNotASeat
         | C::MessageTooLong
         | C::NoSuchSeat
-        | C::NoSuchVersion => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::NoSuchVersion
+        | C::ConditionalUnparsable
+        | C::ConditionalNeverMatches
+        | C::ConditionalNotSupported => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -123,7 +127,10 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::UnknownRulesVersion
         | C::UnknownBotLevel
         | C::NoSuchSeat
-        | C::NoSuchVersion => "Unprocessable request",
+        | C::NoSuchVersion
+        | C::ConditionalUnparsable
+        | C::ConditionalNeverMatches
+        | C::ConditionalNotSupported => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

@@ -533,3 +533,73 @@ async fn with_two_processes_each_deadline_bot_turn_and_webhook_delivery_happens_
     assert_eq!(app.count("webhook_deliveries WHERE attempts <> 1").await, 0);
     two.assert_no_errors();
 }
+
+#[actix_web::test]
+async fn with_two_processes_a_forced_move_both_would_play_is_played_once() {
+    let two = Two::start().await;
+    let app = &two.app;
+    let client = &app.client;
+    let users = app.users(2).await;
+    for user in &users {
+        app.send(
+            "PATCH",
+            "/v1/me/settings",
+            Some(&user.token),
+            &[],
+            &json!({"auto_play_forced": true}),
+        )
+        .await
+        .ok(200);
+    }
+    let id = app
+        .started_game(&users, "hat-trick", json!({"rounds": 1}))
+        .await;
+    // Each command goes to both processes at once: both decide the same
+    // step, forced moves included; one commits it, the other writes nothing.
+    let mut game = app.game(&id, None).await;
+    let mut sent = 0;
+    while game["status"] == "active" {
+        let seat = game["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(&id, Some(&users[seat])).await;
+        let legal = mine["legal_commands"].as_array().unwrap();
+        assert!(legal.len() > 1, "the game waits on a forced move: {mine}");
+        let body =
+            json!({"expected_version": mine["version"], "command": legal[sent % legal.len()]});
+        let path = format!("/v1/games/{id}/commands");
+        let token = users[seat].token.as_str();
+        let (a, b) = tokio::join!(
+            call(
+                client,
+                "POST",
+                format!("{}{path}", two.a.base),
+                Some(token),
+                Some(&body)
+            ),
+            call(
+                client,
+                "POST",
+                format!("{}{path}", two.b.base),
+                Some(token),
+                Some(&body)
+            ),
+        );
+        let mut statuses = [a.0, b.0];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 409], "{a:?} {b:?}");
+        game = if a.0 == 200 { a.1 } else { b.1 }["game"].clone();
+        sent += 1;
+        assert!(sent < 100, "no end in sight");
+    }
+    let audit = crate::play::verified_audit(app, &id).await;
+    let events = audit["events"].as_array().unwrap();
+    let forced = events.iter().filter(|e| e["type"] == "turn_forced").count();
+    assert!(forced >= 2, "the last trick plays itself");
+    assert_eq!(
+        app.count(&format!(
+            "events WHERE game_id = '{id}' AND type = 'turn_forced'"
+        ))
+        .await as usize,
+        forced
+    );
+    two.assert_no_errors();
+}

@@ -192,7 +192,7 @@ fn all_valid<R: Ruleset>(prefix: &str) {
     );
     // As a game shows them (explicit deals counted) and as `game_created`
     // records them (the audit: the deals; the feed: their count).
-    let public = hatstand::games::projection::public_options(&defaults, Some("seed"));
+    let public = hatstand::games::public::public_options(&defaults, Some("seed"));
     let own_shown = format!("{prefix}GameOptionsOut");
     validate(
         R::ID,
@@ -201,7 +201,7 @@ fn all_valid<R: Ruleset>(prefix: &str) {
         &[&own_shown],
     );
     let own_created = format!("{prefix}CreatedOptions");
-    let fed = hatstand::games::projection::public_options(&defaults, None);
+    let fed = hatstand::games::public::public_options(&defaults, None);
     validate(R::ID, "created options", &[defaults, fed], &[&own_created]);
     let own_result = format!("{prefix}Result");
     validate(

@@ -42,6 +42,7 @@ export function narrowEvent(e: Schemas["EventOut"]): string {
     case "game_cancelled":
       return `${e.kind}: by ${e.data.by}`;
     case "turn_timed_out":
+    case "turn_forced":
       return `${e.kind}: ${e.data.seat}`;
     case "seat_vacation":
       return `${e.kind}: ${e.data.seat} until ${e.data.until}`;
@@ -151,6 +152,7 @@ function serverAudited(e: ServerAudited): string {
     case "game_cancelled":
       return `${e.type}: ${e.data.by}`;
     case "turn_timed_out":
+    case "turn_forced":
     case "seat_vacation":
     case "player_resigned":
       return `${e.type}: ${e.data.seat}`;

@@ -20,6 +20,10 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
         "game_started" => story.say(event.seq, "the game started"),
         "game_cancelled" => story.say(event.seq, "the game was cancelled"),
         "turn_timed_out" => story.say(event.seq, &format!("{}'s time ran out", who())),
+        "turn_forced" => story.say(
+            event.seq,
+            &format!("{} had one move only; the server played it", who()),
+        ),
         "seat_vacation" => story.say(
             event.seq,
             &format!(

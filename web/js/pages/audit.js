@@ -303,6 +303,7 @@ function summary(event, people, board) {
     case 'game_started': return 'every seat is taken: the game starts';
     case 'game_cancelled': return 'cancelled before it started';
     case 'turn_timed_out': return `${seat(d.seat)} ran out of time`;
+    case 'turn_forced': return `${seat(d.seat)} has one move only: the server plays it`;
     case 'seat_vacation': return `${seat(d.seat)} takes a break until ${d.until}`;
     case 'player_resigned': return `${seat(d.seat)} is out (${d.reason})`;
     case 'game_forfeited': return 'the game ends by forfeit';

@@ -1,4 +1,5 @@
-// Email settings: the address the server writes to when it is your turn,
+// Settings: the account's turn settings (`/v1/me/settings`: forced moves
+// played by the server). Email settings: the address the server writes to when it is your turn,
 // the code that confirms it, and which mails come when (`/v1/me/email`).
 // Three states: no address (a form to add one), an address waiting for its
 // code (the code form, or another address), a confirmed address (the
@@ -28,6 +29,8 @@ export async function show(root) {
     h('p', { class: 'muted' }, 'The server can write to you when a game waits for your move, ',
       'and you can answer with your move by replying to that mail.'),
     section,
+    h('h2', {}, 'Turns'),
+    turnsForm(),
     h('h2', {}, 'This device'),
     deviceForm());
 
@@ -154,6 +157,37 @@ function removeForm(settings, draw) {
     });
   });
   return h('div', { class: 'actions' }, remove);
+}
+
+/**
+ * The account's turn settings (`/v1/me/settings`): whether the server plays
+ * a forced move (one legal command) at once. Saved as soon as it changes.
+ */
+function turnsForm() {
+  const forced = h('input', { type: 'checkbox', id: 'auto-play-forced', disabled: true });
+  const panel = h('div', { class: 'panel', id: 'turn-settings' },
+    h('label', { class: 'check' }, forced, 'Play my forced moves for me (when I have exactly one legal move)'),
+    h('p', { class: 'hint' }, 'The server plays such a move at once and does not tell you it was your turn. ',
+      'The other players see that the move was forced: in a card game, that you had one card you could play.'));
+  get('/v1/me/settings').then((settings) => {
+    forced.checked = settings.auto_play_forced;
+    forced.disabled = false;
+    panel.dataset.loaded = 'true';
+  }, (error) => flash(explain(error)));
+  forced.addEventListener('change', async () => {
+    forced.disabled = true;
+    try {
+      const saved = await call('PATCH', '/v1/me/settings', { body: { auto_play_forced: forced.checked } });
+      forced.checked = saved.auto_play_forced;
+      flash('Saved.', 'info');
+    } catch (error) {
+      forced.checked = !forced.checked;
+      flash(explain(error));
+    } finally {
+      forced.disabled = false;
+    }
+  });
+  return panel;
 }
 
 /** Choices kept by this browser: confirming moves, browser notifications. */

@@ -1,0 +1,41 @@
+//! `/v1/me/settings`: the caller's turn settings (docs/turn-conveniences.md).
+
+use actix_web::{get, patch, web};
+
+use super::{Reply, State};
+use crate::auth::Caller;
+use crate::turns::settings::{self, SettingsChange, TurnSettings};
+
+/// The caller's turn settings (`auto_play_forced`: whether the server plays
+/// the caller's forced moves at once). Every setting is off until changed.
+#[utoipa::path(
+    operation_id = "get_settings", tag = "turns", security(("bearer" = [])),
+    responses((status = 200, description = "The caller's settings", body = TurnSettings,
+               example = json!({"auto_play_forced": false})))
+)]
+#[get("/me/settings")]
+pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
+    Ok(web::Json(settings::get(&state, &caller).await?))
+}
+
+/// Changes the caller's turn settings; what is absent stays. With
+/// `auto_play_forced`, whenever the caller's seat has exactly one legal
+/// command the server plays it at once, in the step that made it the
+/// caller's turn (`turn_forced`, then the command with the caller as
+/// actor), and no `your_turn` is sent for it.
+#[utoipa::path(
+    operation_id = "change_settings", tag = "turns", request_body = SettingsChange,
+    security(("bearer" = [])),
+    responses((status = 200, description = "The settings now", body = TurnSettings,
+               example = json!({"auto_play_forced": true})))
+)]
+#[patch("/me/settings")]
+pub async fn change_settings(
+    state: State,
+    caller: Caller,
+    body: super::strict_json::Json<SettingsChange>,
+) -> Reply<TurnSettings> {
+    Ok(web::Json(
+        settings::change(&state, &caller, body.into_inner()).await?,
+    ))
+}

@@ -1,0 +1,77 @@
+//! A user's turn settings.
+//!
+//! Rules:
+//! - `auto_play_forced` (default off): when the user's seat has exactly one
+//!   legal command, the server plays it for them at once, in the step that
+//!   made it their turn, recorded as `turn_forced` and then the command with
+//!   the user as actor. It holds in every game the user plays, from the next
+//!   step of each on. Others see that the move was forced (as they would see
+//!   from its timing), so in a card game they learn that the seat had one
+//!   card it could play: a player who minds leaves the setting off.
+//! - A change names what it changes; what is absent stays.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::auth::Caller;
+use crate::context::Context;
+use crate::db::errors::unknown_user_is_unauthenticated;
+use crate::db::user_settings::{self, SettingsRow};
+use crate::error::Failure;
+
+/// A user's turn settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"auto_play_forced": true}))]
+pub struct TurnSettings {
+    /// Whether the server plays the user's forced moves (a seat with exactly
+    /// one legal command) at once.
+    pub auto_play_forced: bool,
+}
+
+/// A change of settings: what is absent stays.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"auto_play_forced": true}))]
+pub struct SettingsChange {
+    /// Whether the server plays the user's forced moves at once.
+    #[serde(default)]
+    pub auto_play_forced: Option<bool>,
+}
+
+impl From<SettingsRow> for TurnSettings {
+    fn from(row: SettingsRow) -> Self {
+        TurnSettings {
+            auto_play_forced: row.auto_play_forced,
+        }
+    }
+}
+
+/// The caller's settings.
+///
+/// # Errors
+/// `unavailable`.
+pub async fn get(ctx: &Context, caller: &Caller) -> Result<TurnSettings, Failure> {
+    let mut conn = ctx.pool.get().await?;
+    Ok(user_settings::get(&mut conn, caller.user_id).await?.into())
+}
+
+/// Changes the caller's settings; returns them as they are now.
+///
+/// # Errors
+/// `unauthenticated` for a user who is gone; `unavailable`.
+pub async fn change(
+    ctx: &Context,
+    caller: &Caller,
+    change: SettingsChange,
+) -> Result<TurnSettings, Failure> {
+    let mut conn = ctx.pool.get().await?;
+    let row = user_settings::change(
+        &mut conn,
+        caller.user_id,
+        change.auto_play_forced,
+        crate::record::chain::now(),
+    )
+    .await
+    .map_err(unknown_user_is_unauthenticated)?;
+    Ok(row.into())
+}
