@@ -201,6 +201,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    rematches (game_id) {
+        game_id -> Uuid,
+        offered_by -> Uuid,
+        offered_at -> Timestamptz,
+        state -> Text,
+        accepted -> Array<Uuid>,
+        declined_by -> Nullable<Uuid>,
+        answered_at -> Nullable<Timestamptz>,
+        new_game_id -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
     seats (game_id, seat) {
         game_id -> Uuid,
         seat -> Int2,
@@ -212,6 +225,7 @@ diesel::table! {
         game_created_at -> Nullable<Timestamptz>,
         game_status -> Nullable<Text>,
         game_finished_at -> Nullable<Timestamptz>,
+        counted -> Nullable<Bool>,
     }
 }
 
@@ -268,6 +282,17 @@ diesel::table! {
         reporter -> Uuid,
         reason -> Text,
         created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    user_records (user_id) {
+        user_id -> Uuid,
+        played -> Int8,
+        won -> Int8,
+        drawn -> Int8,
+        lost -> Int8,
+        abandoned -> Int8,
     }
 }
 
@@ -379,12 +404,14 @@ diesel::allow_tables_to_appear_in_same_query!(
     rating_changes,
     ratings,
     ratings_cursor,
+    rematches,
     seats,
     server_secrets,
     sessions,
     talk_messages,
     talk_mutes,
     talk_reports,
+    user_records,
     users,
     webhook_deliveries,
     webhooks,

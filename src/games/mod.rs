@@ -24,6 +24,8 @@ pub mod open_game;
 pub mod projection;
 pub mod read;
 pub mod read_archived;
+pub mod rematch;
+pub mod rematch_offer;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;

@@ -15,6 +15,7 @@ pub mod games;
 pub mod me;
 pub mod problem;
 pub mod ratings;
+pub mod rematch;
 pub mod request;
 pub mod rulesets;
 pub mod service;
@@ -110,6 +111,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(email::unsubscribe_page)
                 .service(email::unsubscribe)
                 .service(users::get)
+                .service(users::games)
                 .service(users::become_bot)
                 // Table talk (docs/talk.md).
                 .service(talk::say)
@@ -122,6 +124,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 // Ratings (docs/ratings.md).
                 .service(ratings::game)
                 .service(ratings::leaderboard)
-                .service(ratings::history),
+                .service(ratings::history)
+                .service(rematch::offer)
+                .service(rematch::accept)
+                .service(rematch::decline),
         );
 }

@@ -71,7 +71,10 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TooManyWebhooks
         | C::HumansOnly
         | C::BotAccountRefused
-        | C::NotReported => StatusCode::CONFLICT,
+        | C::NotReported
+        | C::RematchAlreadyOffered
+        | C::RematchNotOffered
+        | C::RematchClosed => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand
