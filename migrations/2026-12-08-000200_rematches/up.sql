@@ -15,5 +15,7 @@ CREATE TABLE rematches (
     accepted uuid[] NOT NULL,
     declined_by uuid,
     answered_at timestamptz,
-    new_game_id uuid UNIQUE
+    new_game_id uuid
 );
+-- The new game's `rematch_of`. A new, empty table: built at once.
+CREATE INDEX rematches_new_game ON rematches (new_game_id) WHERE new_game_id IS NOT NULL;

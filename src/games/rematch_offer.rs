@@ -105,10 +105,11 @@ pub fn shown(row: &RematchRow, loaded: &LoadedGame) -> Rematch {
                     user_id: s.user_id,
                     username: s.username.clone(),
                     bot: s.bot,
-                    answer: if row.accepted.contains(&s.user_id) {
-                        Answer::Accepted
-                    } else if row.declined_by == Some(s.user_id) {
+                    // A withdrawal: the one who offered (and so accepted) declines.
+                    answer: if row.declined_by == Some(s.user_id) {
                         Answer::Declined
+                    } else if row.accepted.contains(&s.user_id) {
+                        Answer::Accepted
                     } else {
                         Answer::Waiting
                     },

@@ -690,7 +690,8 @@ async fn a_profile_lists_recent_games_a_page_at_a_time_and_never_a_private_one_t
     let private = app
         .created_game(
             &ada,
-            &json!({"ruleset": "hats", "players": 2, "private": true, "options": {"rated": true}}),
+            &json!({"ruleset": "hats", "players": 2, "private": true,
+                    "options": {"rated": true, "spectators": "link"}}),
         )
         .await;
     let private_id = private["id"].as_str().unwrap().to_owned();
@@ -786,4 +787,71 @@ async fn a_profile_lists_recent_games_a_page_at_a_time_and_never_a_private_one_t
         app.get(path, None).await.assert_problem(status, code);
     }
     assert_eq!(app.footprint().await, before);
+}
+
+/// Users whose counters differ from their seats' games over, counted the
+/// long way.
+const RECORDS_DIFFERING: &str = "SELECT count(*) AS n FROM (
+    SELECT s.user_id, count(*) AS played,
+           count(*) FILTER (WHERE g.status = 'finished' AND g.result->'winners' @> to_jsonb(s.seat)) AS won,
+           count(*) FILTER (WHERE g.status = 'finished' AND jsonb_array_length(g.result->'winners') = 0) AS drawn,
+           count(*) FILTER (WHERE g.status = 'finished' AND jsonb_array_length(g.result->'winners') > 0
+                              AND NOT g.result->'winners' @> to_jsonb(s.seat)) AS lost,
+           count(*) FILTER (WHERE g.status = 'abandoned') AS abandoned
+      FROM seats s JOIN games g ON g.id = s.game_id
+     WHERE g.finished_at IS NOT NULL
+     GROUP BY s.user_id) want
+  FULL JOIN user_records r USING (user_id)
+ WHERE (want.played, want.won, want.drawn, want.lost, want.abandoned)
+       IS DISTINCT FROM (r.played, r.won, r.drawn, r.lost, r.abandoned)";
+
+#[actix_web::test]
+async fn games_over_before_the_counters_existed_are_counted_once_by_the_upgrade() {
+    let db = TestDb::before("2026-12-08-000201_user_records").await;
+    let url = db.url.clone();
+    let mut conn = locate::connect(&url).await.unwrap();
+    let users: Vec<Uuid> = (0..4).map(|_| Uuid::new_v4()).collect();
+    for (i, u) in users.iter().enumerate() {
+        conn.batch_execute(&format!(
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES ('{u}', 'old{i}', 'x', now())"
+        ))
+        .await
+        .unwrap();
+    }
+    let mut over = 0;
+    for g in 0..30u64 {
+        let mut game = plan(&users, Uuid::nil(), 2000 + g);
+        if game.seats.contains(&Uuid::nil()) {
+            continue;
+        }
+        game.private = false;
+        game.options = json!({});
+        insert_active(&mut conn, &game).await;
+        if g % 5 == 0 {
+            conn.batch_execute(&format!(
+                "UPDATE games SET status = 'abandoned', updated_at = now() WHERE id = '{}'",
+                game.id
+            ))
+            .await
+            .unwrap();
+        } else {
+            finish(&mut conn, &game).await;
+        }
+        over += game.seats.len() as i64;
+    }
+    drop(conn);
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let url = app.db.url.clone();
+    assert_eq!(count(&url, RECORDS_DIFFERING).await, 0);
+    assert_eq!(
+        count(&url, "SELECT sum(played)::int8 AS n FROM user_records").await,
+        over
+    );
+    // Games ending now are counted as they end, once.
+    play(&app, "hats", 2, json!({}), 4).await;
+    assert_eq!(count(&url, RECORDS_DIFFERING).await, 0);
+    assert_eq!(
+        count(&url, "SELECT sum(played)::int8 AS n FROM user_records").await,
+        over + 2
+    );
 }

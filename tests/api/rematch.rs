@@ -192,7 +192,7 @@ async fn two_players_accepting_at_once_start_exactly_one_game() {
         let id = played.id.as_str();
         let users = &played.users;
         rematch(&app, id, &users[0], "").await.ok(200);
-        let (a, b, c) = futures_util::join!(
+        let (a, b, c) = tokio::join!(
             rematch(&app, id, &users[1], "/accept"),
             rematch(&app, id, &users[2], "/accept"),
             // The same player twice at once.
