@@ -275,7 +275,10 @@ pub async fn of_game(conn: &mut AsyncPgConnection, id: Uuid) -> diesel::QueryRes
 ///
 /// # Errors
 /// Database errors.
-pub async fn finish_seq(conn: &mut AsyncPgConnection, id: Uuid) -> diesel::QueryResult<Option<i64>> {
+pub async fn finish_seq(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> diesel::QueryResult<Option<i64>> {
     use crate::db::schema::games;
     use diesel::{OptionalExtension, QueryDsl};
     games::table

@@ -24,9 +24,9 @@
 
 use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
+use hatstand_engine::Rules;
 use hatstand_engine::bots::Level;
 use hatstand_engine::random::seed_commitment;
-use hatstand_engine::Rules;
 use uuid::Uuid;
 
 use super::clock::ServerOptions;
@@ -335,12 +335,8 @@ async fn create_rematch(
     games::insert_seats(conn, id, &rows, now).await?;
     event_store::insert(conn, id, &chain.events).await?;
     let notes = super::step::notifications(&before, &loaded.game, &loaded.seats);
-    let told = crate::db::notifications::insert(
-        conn,
-        Some(id),
-        &crate::notifications::rows(&notes)?,
-        now,
-    )
-    .await?;
+    let told =
+        crate::db::notifications::insert(conn, Some(id), &crate::notifications::rows(&notes)?, now)
+            .await?;
     Ok((loaded, told))
 }

@@ -70,7 +70,11 @@ pub struct Rematch {
 /// The seat player `seat` of `players` takes in the rematch.
 #[must_use]
 pub fn rotated(seat: u8, players: u8) -> u8 {
-    if players == 0 { 0 } else { (seat + 1) % players }
+    if players == 0 {
+        0
+    } else {
+        (seat + 1) % players
+    }
 }
 
 /// The offer `row` on the finished game `loaded`, as shown.

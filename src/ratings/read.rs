@@ -361,9 +361,7 @@ pub async fn recent(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<RecentGames, Failure> {
-    let before = cursor
-        .map(crate::games::read::parse_cursor)
-        .transpose()?;
+    let before = cursor.map(crate::games::read::parse_cursor).transpose()?;
     let scan = if own { limit } else { limit * SCAN_PER_GAME };
     let rows = db::games::ended_of(conn, user, before, scan).await?;
     let scanned = i64::try_from(rows.len()).unwrap_or(i64::MAX);

@@ -220,7 +220,11 @@ mod tests {
         assert_ne!(seat0, t.game(6, Some(0)));
         assert_eq!(seat0, t.game(5, Some(0)), "the same viewer, the same tag");
         assert_ne!(seat0, ViewTags::new([8; 32]).game(5, Some(0)), "keyed");
-        assert_eq!(seat0, t.game_linked(5, Some(0), b""), "no links, the same tag");
+        assert_eq!(
+            seat0,
+            t.game_linked(5, Some(0), b""),
+            "no links, the same tag"
+        );
         let offered = t.game_linked(5, Some(0), b"offered");
         assert!(offered.starts_with("\"5."), "the version stays readable");
         assert_ne!(offered, seat0);

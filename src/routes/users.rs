@@ -21,9 +21,15 @@ use crate::ratings::read::{self, RecentGames};
     responses((status = 200, description = "The profile", body = UserProfile), GetUserProblems)
 )]
 #[get("/users/{username}")]
-pub async fn get(state: State, caller: MaybeCaller, username: web::Path<String>) -> Reply<UserProfile> {
+pub async fn get(
+    state: State,
+    caller: MaybeCaller,
+    username: web::Path<String>,
+) -> Reply<UserProfile> {
     let viewer = caller.0.map(|c| c.user_id);
-    Ok(web::Json(profile::profile(&state, &username, viewer).await?))
+    Ok(web::Json(
+        profile::profile(&state, &username, viewer).await?,
+    ))
 }
 
 /// A page of a user's games over.

@@ -13,7 +13,8 @@ fn path(id: &str, what: &str) -> String {
 }
 
 async fn rematch(app: &TestApp, id: &str, user: &User, what: &str) -> crate::support::Reply {
-    app.post(&path(id, what), Some(&user.token), &json!({})).await
+    app.post(&path(id, what), Some(&user.token), &json!({}))
+        .await
 }
 
 /// The row counts that a refused rematch request must leave as they are.
@@ -42,14 +43,19 @@ async fn an_accepted_rematch_starts_the_same_table_one_seat_round_and_links_the_
     assert_eq!(offer["state"], "offered");
     assert_eq!(offer["game_id"], id);
     assert_eq!(offer["new_game_id"], Value::Null);
-    assert_eq!(offer["seats"][0]["answer"], "accepted", "offering is accepting");
+    assert_eq!(
+        offer["seats"][0]["answer"], "accepted",
+        "offering is accepting"
+    );
     assert_eq!(offer["seats"][1]["answer"], "waiting");
     assert_eq!(offer["seats"][0]["new_seat"], 1);
     assert_eq!(offer["seats"][1]["new_seat"], 0);
 
     // The offer shows on the finished game, to the others too, and its tag
     // changes though the game's version does not.
-    let seen = app.get(&format!("/v1/games/{id}"), Some(&bruno.token)).await;
+    let seen = app
+        .get(&format!("/v1/games/{id}"), Some(&bruno.token))
+        .await;
     assert_eq!(seen.body["rematch"]["state"], "offered", "{}", seen.body);
     let after = app.get(&format!("/v1/games/{id}"), Some(&ada.token)).await;
     assert_eq!(after.body["version"], before.body["version"]);
@@ -73,8 +79,15 @@ async fn an_accepted_rematch_starts_the_same_table_one_seat_round_and_links_the_
     assert_eq!(new["rematch_of"], id);
     assert_eq!(new["options"]["turn_timeout"], "PT1H", "the same options");
     assert!(new["deadline"].is_string(), "the clock runs from the start");
-    assert_ne!(new["seed_commitment"], played.game["seed_commitment"], "a new deal");
-    assert_eq!(new["seats"][1]["user_id"], ada.id.to_string(), "ada one seat round");
+    assert_ne!(
+        new["seed_commitment"], played.game["seed_commitment"],
+        "a new deal"
+    );
+    assert_eq!(
+        new["seats"][1]["user_id"],
+        ada.id.to_string(),
+        "ada one seat round"
+    );
     assert_eq!(new["seats"][0]["user_id"], bruno.id.to_string());
     assert_eq!(new["my_seat"], 1);
     // Both are told their turn as in any game that starts.
@@ -155,7 +168,10 @@ async fn refused_rematch_requests_write_nothing() {
     rematch(&app, id, ada, "")
         .await
         .assert_problem(409, "rematch_already_offered");
-    assert_eq!(rematch(&app, id, ada, "/decline").await.ok(200)["state"], "declined");
+    assert_eq!(
+        rematch(&app, id, ada, "/decline").await.ok(200)["state"],
+        "declined"
+    );
     assert_eq!(footprint(&app).await, kept);
 }
 

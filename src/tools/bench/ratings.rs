@@ -104,7 +104,9 @@ pub async fn run(settings: &Settings, games: u64) -> Result<(), String> {
     let secs = started.elapsed().as_secs_f64();
     #[expect(clippy::cast_precision_loss, reason = "figures for people")]
     let rate = rebuilt as f64 / secs.max(1e-9);
-    println!("bench: ratings: rebuilt from {rebuilt} finished games in {secs:.3} s ({rate:.0} games/s)");
+    println!(
+        "bench: ratings: rebuilt from {rebuilt} finished games in {secs:.3} s ({rate:.0} games/s)"
+    );
     drop(conn);
     scratch.drop_database().await;
     Ok(())
@@ -122,13 +124,27 @@ async fn play(
     samples: &mut [Vec<f64>; 4],
 ) -> Result<(), String> {
     let body = json!({"ruleset": "hats", "players": 2, "options": {"rated": rated, "seed": format!("bench-{n}")}});
-    let (status, game) = call(net, "POST", &format!("{base}/v1/games"), Some(&tokens[0]), Some(&body)).await?;
+    let (status, game) = call(
+        net,
+        "POST",
+        &format!("{base}/v1/games"),
+        Some(&tokens[0]),
+        Some(&body),
+    )
+    .await?;
     if status != 201 {
         return Err(format!("create: {status} {game}"));
     }
     let id = game["id"].as_str().unwrap_or_default().to_owned();
     let url = format!("{base}/v1/games/{id}");
-    let (status, mut game) = call(net, "POST", &format!("{url}/join"), Some(&tokens[1]), Some(&json!({}))).await?;
+    let (status, mut game) = call(
+        net,
+        "POST",
+        &format!("{url}/join"),
+        Some(&tokens[1]),
+        Some(&json!({})),
+    )
+    .await?;
     if status != 200 {
         return Err(format!("join: {status} {game}"));
     }
@@ -142,17 +158,31 @@ async fn play(
         let seat = game["to_act"][0].as_u64().unwrap_or(0);
         let token = &tokens[usize::from(seat == 1)];
         let (_, mine) = call(net, "GET", &url, Some(token), None).await?;
-        let legal = mine["legal_commands"].as_array().cloned().unwrap_or_default();
+        let legal = mine["legal_commands"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let command = legal.choose(&mut rng).cloned().unwrap_or(Value::Null);
         let request = json!({"expected_version": mine["version"], "command": command});
         let started = Instant::now();
-        let (status, answer) = call(net, "POST", &format!("{url}/commands"), Some(token), Some(&request)).await?;
+        let (status, answer) = call(
+            net,
+            "POST",
+            &format!("{url}/commands"),
+            Some(token),
+            Some(&request),
+        )
+        .await?;
         let took = started.elapsed().as_secs_f64();
         if status != 200 {
             return Err(format!("command: {status} {answer}"));
         }
         game = answer["game"].clone();
-        let kind = if game["status"] == "active" { Kind::Move } else { finish };
+        let kind = if game["status"] == "active" {
+            Kind::Move
+        } else {
+            finish
+        };
         samples[kind as usize].push(took);
     }
     if game["status"] == Value::from("finished") {
