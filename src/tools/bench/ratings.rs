@@ -185,7 +185,7 @@ async fn play(
         };
         samples[kind as usize].push(took);
     }
-    if game["status"] == Value::from("finished") {
+    if game["status"] == "finished" {
         Ok(())
     } else {
         Err(format!("the game ended {}", game["status"]))
