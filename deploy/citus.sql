@@ -63,6 +63,10 @@ SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'noti
 -- player's ratings with the player.
 SELECT create_distributed_table('rating_changes', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('ratings', 'user_id', colocate_with => 'notifications');
+-- Each player's games over by outcome, with the player.
+SELECT create_distributed_table('user_records', 'user_id', colocate_with => 'notifications');
+-- A rematch offer with the finished game it is offered on.
+SELECT create_distributed_table('rematches', 'game_id', colocate_with => 'games');
 
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single

@@ -83,7 +83,7 @@ error_codes! {
     GameNotOpen = "game_not_open",
     /// The game is over.
     GameFinished = "game_finished",
-    /// The audit of a game that is still being played.
+    /// The audit of a game that is still being played; a rematch of a game not finished.
     GameNotFinished = "game_not_finished",
     /// The username belongs to someone else.
     UsernameTaken = "username_taken",
@@ -140,6 +140,12 @@ error_codes! {
     ConditionalOnYourTurn = "conditional_on_your_turn",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
+    /// A rematch offered on a game that has one already (also after a decline).
+    RematchAlreadyOffered = "rematch_already_offered",
+    /// Accepting or declining a rematch nobody offered.
+    RematchNotOffered = "rematch_not_offered",
+    /// Answering a rematch offer already declined or started, otherwise than before.
+    RematchClosed = "rematch_closed",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
     /// An account that has played cannot become a bot account (or is one already).

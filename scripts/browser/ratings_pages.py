@@ -2,7 +2,9 @@
 API (random legal moves), then a page shows one's profile with the rating
 history drawn (one point a game), the game's rating changes, and the
 leaderboard, where both are once their ratings have settled, each name a
-link to the profile. Run by scripts/browser-check.sh.
+link to the profile; then the first player offers a rematch on the page,
+the other accepts, and the page links the new game. Run by
+scripts/browser-check.sh.
 
     python ratings_pages.py BASE_URL --failures DIR
 """
@@ -99,6 +101,29 @@ def check(browser, base, names, last_game, games):
     browser.wait(f'[data-leaderboard] a[data-player="{names[1]}"]').click()
     browser.wait_route(f"#/users/{names[1]}", "the profile after a click on the leaderboard")
     browser.wait('[data-pool="hats/2"] svg.rating-chart', "the second player's chart")
+    browser.wait("[data-recent-game]", "the second player's recent games")
+
+
+def check_rematch(browser, base, names, tokens, last_game):
+    """Signed in as the first player, a Rematch button on the finished game
+    offers one; the other accepts (over the API); the page then links the
+    new game, which says what it is a rematch of."""
+    browser.open("#/signin")
+    browser.type_into("#username", names[0])
+    browser.type_into("#password", PASSWORD)
+    browser.wait("form button[type=submit]").click()
+    wait_for(lambda: browser.run("return document.querySelector('#nav .who')?.textContent") == names[0],
+             "the navigation bar to show the first player")
+    browser.open(f"#/games/{last_game}")
+    browser.wait('[data-action="rematch"]', "the Rematch button on a finished game").click()
+    browser.wait('[data-rematch="offered"]', "the offer shown after offering")
+    offer = api(base, "POST", f"/v1/games/{last_game}/rematch/accept", tokens[1], {})
+    if offer["state"] != "accepted":
+        raise CheckFailed(f"the second acceptance did not start the rematch: {offer}")
+    browser.wait('[data-action="rematch-refresh"]').click()
+    browser.wait('[data-action="rematch-game"]', "the link to the rematch").click()
+    browser.wait_route(f"#/games/{offer['new_game_id']}", "the rematch's page")
+    browser.wait(f'[data-rematch-of="{last_game}"]', "the rematch naming the game it follows")
 
 
 def main():
@@ -114,7 +139,9 @@ def main():
     browser = Browser("ratings", args.base, DESKTOP)
     try:
         check(browser, args.base, names, last, games)
-        print(f"ratings: a profile's chart of {games} games, a game's changes and the leaderboard", flush=True)
+        check_rematch(browser, args.base, names, tokens, last)
+        print(f"ratings: a profile's chart of {games} games, a game's changes, the leaderboard and a rematch",
+              flush=True)
     except Exception as error:
         print(f"ratings: FAILED: {error}\n{browser.report(args.failures, 'ratings')}", flush=True)
         sys.exit(1)

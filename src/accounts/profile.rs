@@ -29,9 +29,14 @@ pub struct UserProfile {
     /// Ratings per pool (ruleset and table size; docs/ratings.md).
     #[serde(default)]
     pub ratings: Vec<crate::ratings::read::PoolRating>,
-    /// Games over, by outcome.
+    /// Games over, by outcome (counters kept as games end).
     #[serde(default)]
     pub record: crate::ratings::read::GameRecord,
+    /// The latest games over (finished or abandoned), the latest ended
+    /// first: the first page of `GET /v1/users/{username}/games`. To others
+    /// than the player, only the games listed to everyone.
+    #[serde(default)]
+    pub recent_games: crate::ratings::read::RecentGames,
 }
 
 /// Whether a person or a program plays an account.
@@ -56,15 +61,20 @@ impl From<users::Profile> for UserProfile {
             created_at: p.created_at,
             ratings: Vec::new(),
             record: crate::ratings::read::GameRecord::default(),
+            recent_games: crate::ratings::read::RecentGames::default(),
         }
     }
 }
 
-/// The profile of the user named `name` (any case).
+/// The profile of the user named `name` (any case), as `viewer` may see it.
 ///
 /// # Errors
 /// `not_found`.
-pub async fn profile(state: &Context, name: &str) -> Result<UserProfile, Failure> {
+pub async fn profile(
+    state: &Context,
+    name: &str,
+    viewer: Option<Uuid>,
+) -> Result<UserProfile, Failure> {
     let mut conn = state.pool.get().await?;
     let mut profile = users::profile(&mut conn, name)
         .await?
@@ -73,6 +83,14 @@ pub async fn profile(state: &Context, name: &str) -> Result<UserProfile, Failure
     // Ratings' hook: the player's ratings and games by outcome.
     (profile.ratings, profile.record) =
         crate::ratings::read::of_user(&mut conn, profile.id).await?;
+    profile.recent_games = crate::ratings::read::recent(
+        &mut conn,
+        profile.id,
+        viewer == Some(profile.id),
+        None,
+        crate::ratings::read::RECENT,
+    )
+    .await?;
     Ok(profile)
 }
 
@@ -91,5 +109,5 @@ pub async fn become_bot(state: &Context, caller: &Caller) -> Result<UserProfile,
             "only an account that has never taken a seat can become a bot account",
         ));
     }
-    profile(state, &caller.username).await
+    profile(state, &caller.username, Some(caller.user_id)).await
 }

@@ -907,3 +907,78 @@ pub async fn clear_deadline(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResu
         .await?;
     Ok(())
 }
+
+/// A game over of one player, for their profile: the row, its seats, when
+/// it ended, and whether it is listed to everyone (public, and anyone may
+/// watch it).
+#[derive(QueryableByName)]
+pub struct EndedRow {
+    #[diesel(embed)]
+    pub game: GameRow,
+    /// The seats, as a JSON array of [`SeatRow`]s.
+    #[diesel(sql_type = Json)]
+    pub seats: Value,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub ended_at: DateTime<Utc>,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    pub listed: bool,
+}
+
+/// The statement of [`ended_of`], after a cursor or not.
+fn ended_sql(cursor: bool) -> &'static str {
+    static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        [false, true]
+            .iter()
+            .map(|cursor| {
+                format!(
+                    "WITH scanned AS (
+    SELECT m.game_id, m.game_finished_at FROM seats m
+     WHERE m.user_id = $1 AND m.game_finished_at IS NOT NULL{}
+     ORDER BY m.game_finished_at DESC, m.game_id DESC
+     LIMIT $2
+){LIST_HEAD}{SEATS_JSON},
+       sc.game_finished_at AS ended_at,
+       (NOT g.private AND coalesce(g.server_options->>'spectators', 'public') = 'public') AS listed
+  FROM scanned sc JOIN games g ON g.id = sc.game_id
+ ORDER BY sc.game_finished_at DESC, sc.game_id DESC",
+                    if *cursor {
+                        "\n       AND (m.game_finished_at, m.game_id) < ($3, $4)"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect()
+    });
+    &TEXTS[usize::from(cursor)]
+}
+
+/// Up to `scan` of `user`'s games over, the latest ended first (before
+/// `before`, an end time and game id, when given), listed or not: it walks
+/// the user's own seats backwards through `seats_ended`, so it reads at
+/// most `scan` seats and as many games by primary key, whatever the user's
+/// history.
+///
+/// # Errors
+/// Database errors.
+pub async fn ended_of(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    before: Option<(DateTime<Utc>, Uuid)>,
+    scan: i64,
+) -> QueryResult<Vec<EndedRow>> {
+    use diesel::sql_types::Timestamptz;
+    let query = diesel::sql_query(ended_sql(before.is_some()))
+        .bind::<SqlUuid, _>(user)
+        .bind::<BigInt, _>(scan);
+    match before {
+        Some((at, id)) => {
+            query
+                .bind::<Timestamptz, _>(at)
+                .bind::<SqlUuid, _>(id)
+                .load(conn)
+                .await
+        }
+        None => query.load(conn).await,
+    }
+}

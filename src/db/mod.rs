@@ -19,6 +19,7 @@ pub mod plans;
 pub mod pools;
 pub mod prepared;
 pub mod ratings;
+pub mod rematches;
 pub mod retention;
 pub mod schema;
 pub mod secrets;

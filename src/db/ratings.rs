@@ -271,6 +271,25 @@ pub async fn of_game(conn: &mut AsyncPgConnection, id: Uuid) -> diesel::QueryRes
     .await
 }
 
+/// Game `id`'s place in the finish order (none before it is finished).
+///
+/// # Errors
+/// Database errors.
+pub async fn finish_seq(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> diesel::QueryResult<Option<i64>> {
+    use crate::db::schema::games;
+    use diesel::{OptionalExtension, QueryDsl};
+    games::table
+        .find(id)
+        .select(games::finish_seq)
+        .first::<Option<i64>>(conn)
+        .await
+        .optional()
+        .map(Option::flatten)
+}
+
 /// A row of a leaderboard.
 #[derive(QueryableByName, Debug)]
 pub struct Board {
@@ -334,10 +353,14 @@ pub struct Point {
     pub rating: f64,
     #[diesel(sql_type = Double)]
     pub deviation: f64,
+    /// Whether the game is listed to everyone (public, and anyone may watch it).
+    #[diesel(sql_type = Bool)]
+    pub listed: bool,
 }
 
 /// Up to `limit` of a player's rated games in a pool, newest first, before
-/// finish number `before` when given.
+/// finish number `before` when given (each game's row read by primary key,
+/// for whether it is listed).
 ///
 /// # Errors
 /// Database errors.
@@ -350,11 +373,15 @@ pub async fn history(
     limit: i64,
 ) -> diesel::QueryResult<Vec<Point>> {
     diesel::sql_query(
-        "SELECT finish_seq, game_id, place, rating_after AS rating, deviation_after AS deviation
-           FROM rating_changes
-          WHERE user_id = $1 AND ruleset = $2 AND players = $3
-            AND ($4::int8 IS NULL OR finish_seq < $4)
-          ORDER BY finish_seq DESC
+        "SELECT c.finish_seq, c.game_id, c.place, c.rating_after AS rating,
+                c.deviation_after AS deviation,
+                COALESCE((SELECT NOT g.private
+                                 AND coalesce(g.server_options->>'spectators', 'public') = 'public'
+                            FROM games g WHERE g.id = c.game_id), false) AS listed
+           FROM rating_changes c
+          WHERE c.user_id = $1 AND c.ruleset = $2 AND c.players = $3
+            AND ($4::int8 IS NULL OR c.finish_seq < $4)
+          ORDER BY c.finish_seq DESC
           LIMIT $5",
     )
     .bind::<SqlUuid, _>(user)
@@ -381,25 +408,19 @@ pub struct Record {
     pub abandoned: i64,
 }
 
-/// A player's games that are over, by outcome (their own seats only).
+/// A player's games that are over, by outcome (their own seats only): the
+/// counters the database keeps as games end (`user_records`), one row.
 ///
 /// # Errors
 /// Database errors.
 pub async fn record(conn: &mut AsyncPgConnection, user: Uuid) -> diesel::QueryResult<Record> {
-    diesel::sql_query(
-        "SELECT count(*) AS played,
-                count(*) FILTER (WHERE g.status = 'finished'
-                                   AND g.result->'winners' @> to_jsonb(s.seat)) AS won,
-                count(*) FILTER (WHERE g.status = 'finished'
-                                   AND jsonb_array_length(g.result->'winners') = 0) AS drawn,
-                count(*) FILTER (WHERE g.status = 'finished'
-                                   AND jsonb_array_length(g.result->'winners') > 0
-                                   AND NOT g.result->'winners' @> to_jsonb(s.seat)) AS lost,
-                count(*) FILTER (WHERE g.status = 'abandoned') AS abandoned
-           FROM seats s JOIN games g ON g.id = s.game_id
-          WHERE s.user_id = $1 AND s.game_finished_at IS NOT NULL",
+    use diesel::OptionalExtension;
+    let found: Option<Record> = diesel::sql_query(
+        "SELECT played, won, drawn, lost, abandoned FROM user_records WHERE user_id = $1",
     )
     .bind::<SqlUuid, _>(user)
     .get_result(conn)
     .await
+    .optional()?;
+    Ok(found.unwrap_or_default())
 }

@@ -212,6 +212,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    rematches (game_id) {
+        game_id -> Uuid,
+        offered_by -> Uuid,
+        offered_at -> Timestamptz,
+        state -> Text,
+        accepted -> Array<Uuid>,
+        declined_by -> Nullable<Uuid>,
+        answered_at -> Nullable<Timestamptz>,
+        new_game_id -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
     seats (game_id, seat) {
         game_id -> Uuid,
         seat -> Int2,
@@ -223,6 +236,7 @@ diesel::table! {
         game_created_at -> Nullable<Timestamptz>,
         game_status -> Nullable<Text>,
         game_finished_at -> Nullable<Timestamptz>,
+        counted -> Nullable<Bool>,
     }
 }
 
@@ -280,6 +294,17 @@ diesel::table! {
         reporter -> Uuid,
         reason -> Text,
         created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    user_records (user_id) {
+        user_id -> Uuid,
+        played -> Int8,
+        won -> Int8,
+        drawn -> Int8,
+        lost -> Int8,
+        abandoned -> Int8,
     }
 }
 
@@ -403,12 +428,14 @@ diesel::allow_tables_to_appear_in_same_query!(
     rating_changes,
     ratings,
     ratings_cursor,
+    rematches,
     seats,
     server_secrets,
     sessions,
     talk_messages,
     talk_mutes,
     talk_reports,
+    user_records,
     user_settings,
     users,
     webhook_deliveries,

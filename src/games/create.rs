@@ -103,7 +103,7 @@ const STRONGEST_BOT: Level = Level::Ismcts;
 /// # Errors
 /// `limit_reached` with `Retry-After` (the hour's window, or a minute for
 /// the limits at once).
-async fn within_limits(
+pub(super) async fn within_limits(
     conn: &mut crate::db::Conn,
     limits: &CostLimits,
     creator: Uuid,

@@ -28,6 +28,8 @@ pub mod projection;
 pub mod public;
 pub mod read;
 pub mod read_archived;
+pub mod rematch;
+pub mod rematch_offer;
 pub mod rulesets;
 pub mod snapshot;
 pub mod step;

@@ -90,6 +90,15 @@ pub struct Game {
     pub invite_code: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The finished game this one is the rematch of (docs/ratings.md).
+    /// `get_game` says it; a command's answer leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<Uuid>,
+    /// The rematch offered on this finished game, once offered: its state,
+    /// each seat's answer and, once everyone accepted, `new_game_id`.
+    /// `get_game` says it; a command's answer leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<super::rematch_offer::Rematch>,
 }
 
 /// A game in a list.
@@ -257,6 +266,8 @@ pub fn project<R: Ruleset>(
         invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,
         updated_at: game.updated_at,
+        rematch_of: None,
+        rematch: None,
     })
 }
 

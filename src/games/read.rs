@@ -93,8 +93,12 @@ pub async fn get(
     if loaded.game.archived_at.is_some() && loaded.game.state.is_none() {
         loaded.game.state = super::read_archived::snapshot(&mut conn, id).await?;
     }
+    let (rematch_of, rematch) = super::rematch_offer::links(&mut conn, &loaded).await?;
     drop(conn);
-    project_stored(&loaded, user)
+    let mut game = project_stored(&loaded, user)?;
+    game.rematch_of = rematch_of;
+    game.rematch = rematch;
+    Ok(game)
 }
 
 /// The version of game `id` (for conditional requests).
@@ -117,7 +121,7 @@ pub const CURSOR_PATTERN: &str =
 /// since 1970.
 const EARLIEST_MICROS: i64 = -210_866_803_200_000_000;
 
-fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
+pub(crate) fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     let bad = || Failure::bad_request("cursor is not one this server gave");
     let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
     // Exactly the shape the document declares (`CURSOR_PATTERN`): up to 18

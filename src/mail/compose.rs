@@ -533,6 +533,13 @@ pub fn finished(head: &Letterhead, row: &Claimed, seen: &Seen) -> Draft {
         draft.paragraph(&narration::result_text(result, &render::table_of(game)));
     }
     draft.story(seen, "The last moves:");
+    if game.status == "finished" {
+        // Rematch (docs/ratings.md): offered, accepted or declined at the table.
+        draft.link(
+            "A rematch? Offer one, or answer one offered, at the table",
+            &game_link(head, game.id),
+        );
+    }
     draft.link(
         "The audit (every event, the seed, the hash chain)",
         &format!("{}/#/audit/{}", head.public_url, game.id),

@@ -34,7 +34,7 @@ use crate::record::chain::format_time;
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct UnfiredStep {
     pub seat: u8,
-    #[schema(value_type = crate::games::wire_types::AnyCommand)]
+    #[schema(value_type = crate::record::names::CommandByName)]
     pub command: Value,
 }
 

@@ -17,6 +17,7 @@
 //! the same numbers, to the bit.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use diesel_async::AsyncConnection;
@@ -83,10 +84,25 @@ pub async fn sweep_forever(pool: Pool) {
     }
 }
 
+/// Whether a finishing command rates its game before it answers: always,
+/// but in `hatstand bench --ratings`, which turns it off in its own
+/// process to measure a finish without the rating step (the bench then
+/// rates those games itself, and the sweep would).
+static RATE_ON_FINISH: AtomicBool = AtomicBool::new(true);
+
+/// Turns the rating step of finishing commands on or off in this process
+/// (see [`RATE_ON_FINISH`]: for the bench only).
+pub fn rate_on_finish(on: bool) {
+    RATE_ON_FINISH.store(on, Ordering::Relaxed);
+}
+
 /// After a game finished (its append committed): rate it now, and whatever
 /// else is waiting. A failure is logged, not returned: the game is over
 /// either way, and the next sweep rates it.
 pub async fn after_finish(conn: &mut Conn) {
+    if !RATE_ON_FINISH.load(Ordering::Relaxed) {
+        return;
+    }
     if let Err(e) = catch_up(conn).await {
         tracing::warn!(error = %e, "ratings: rating a finished game failed");
     }

@@ -51,7 +51,8 @@ pub struct GameRatings {
     pub game_id: Uuid,
     /// `glicko2` (two seats) or `weng_lin`.
     pub method: Method,
-    /// The game's position in the finish order the ratings follow.
+    /// The game's position in the finish order the ratings follow, once it
+    /// is finished (rated or casual); null before.
     pub finish_order: Option<i64>,
     /// Empty while the game is not over, and for a casual game.
     pub changes: Vec<SeatChange>,
@@ -67,10 +68,14 @@ pub async fn game(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameR
     crate::games::watchers::check(&mut conn, &loaded, user).await?;
     let method = Method::of(usize::try_from(loaded.game.players).unwrap_or(0));
     let changes = db::ratings::of_game(&mut conn, id).await?;
+    let finish_order = match changes.first() {
+        Some(c) => Some(c.finish_seq),
+        None => db::ratings::finish_seq(&mut conn, id).await?,
+    };
     Ok(GameRatings {
         game_id: id,
         method,
-        finish_order: changes.first().map(|c| c.finish_seq),
+        finish_order,
         changes: changes
             .into_iter()
             .map(|c| SeatChange {
@@ -149,7 +154,9 @@ pub async fn of_user(
 /// A point of a rating history.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct HistoryPoint {
-    pub game_id: Uuid,
+    /// The game; null, to anyone but the player, for a game not listed to
+    /// everyone (private, or watched by its players only).
+    pub game_id: Option<Uuid>,
     /// The game's position in the finish order.
     pub finish_order: i64,
     pub place: u16,
@@ -189,12 +196,14 @@ fn limit(limit: Option<i64>) -> Result<i64, Failure> {
     }
 }
 
-/// The history of user `name` in a pool, newest first.
+/// The history of user `name` in a pool, newest first, as `viewer` may see
+/// it: every point, but a game others may not see is not named to them.
 ///
 /// # Errors
 /// `not_found` (user, ruleset), `bad_request` (players, limit, cursor).
 pub async fn history(
     state: &Context,
+    viewer: Option<Uuid>,
     name: &str,
     ruleset: &str,
     players: Option<i64>,
@@ -213,6 +222,7 @@ pub async fn history(
         .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
     let method = Method::of(usize::try_from(players).unwrap_or(0));
     let points = db::ratings::history(&mut conn, user.id, &ruleset, players, before, limit).await?;
+    let own = viewer == Some(user.id);
     let next_cursor = (i64::try_from(points.len()).unwrap_or(0) == limit)
         .then(|| points.last().map(|p| p.finish_seq.to_string()))
         .flatten();
@@ -220,7 +230,7 @@ pub async fn history(
         items: points
             .into_iter()
             .map(|p| HistoryPoint {
-                game_id: p.game_id,
+                game_id: (own || p.listed).then_some(p.game_id),
                 finish_order: p.finish_seq,
                 place: u16::try_from(p.place).unwrap_or(0),
                 after: Shown::of(method, p.rating, p.deviation),
@@ -316,4 +326,87 @@ pub async fn leaderboard(
             .collect(),
         next_cursor,
     })
+}
+
+/// A page of a player's games over (finished or abandoned), the latest
+/// ended first.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct RecentGames {
+    pub games: Vec<crate::games::projection::GameSummary>,
+    /// Pass as `cursor` to `GET /v1/users/{username}/games` for older
+    /// games; null at the end. A page may hold fewer games than asked (even
+    /// none) before the end: games others may not see are left out.
+    pub next_cursor: Option<String>,
+}
+
+/// Recent games a profile shows at once.
+pub const RECENT: i64 = 10;
+
+/// How many of a player's games one page reads at most, per game asked,
+/// when the viewer is someone else (who sees only the listed ones).
+const SCAN_PER_GAME: i64 = 4;
+
+/// `user`'s games over, the latest ended first: all of them for the player
+/// (`own`), else only the games listed to everyone (public, watched by
+/// anyone): a private game is never shown to others. A page reads at most
+/// `limit` (own) or `4 × limit` of the player's seats, whatever their
+/// history.
+///
+/// # Errors
+/// `bad_request` (cursor).
+pub async fn recent(
+    conn: &mut db::Conn,
+    user: Uuid,
+    own: bool,
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<RecentGames, Failure> {
+    let before = cursor.map(crate::games::read::parse_cursor).transpose()?;
+    let scan = if own { limit } else { limit * SCAN_PER_GAME };
+    let rows = db::games::ended_of(conn, user, before, scan).await?;
+    let scanned = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+    let mut page = RecentGames::default();
+    let mut last = None;
+    for row in rows {
+        last = Some(format!(
+            "{}_{}",
+            row.ended_at.timestamp_micros(),
+            row.game.id
+        ));
+        if !(own || row.listed) {
+            continue;
+        }
+        let seats: Vec<db::games::SeatRow> =
+            serde_json::from_value(row.seats).map_err(Failure::internal)?;
+        page.games
+            .push(crate::games::projection::summary(&row.game, &seats));
+        if i64::try_from(page.games.len()).unwrap_or(i64::MAX) == limit {
+            page.next_cursor.clone_from(&last);
+            return Ok(page);
+        }
+    }
+    if scanned == scan {
+        page.next_cursor = last;
+    }
+    Ok(page)
+}
+
+/// A page of the games over of user `name`, as `viewer` may see them (see
+/// [`recent`]).
+///
+/// # Errors
+/// `not_found` (user), `bad_request` (limit, cursor).
+pub async fn recent_of(
+    state: &Context,
+    name: &str,
+    viewer: Option<Uuid>,
+    cursor: Option<&str>,
+    limit_asked: Option<i64>,
+) -> Result<RecentGames, Failure> {
+    let limit = limit(limit_asked)?;
+    let mut conn = state.pool.get().await?;
+    let user = db::users::profile(&mut conn, name)
+        .await?
+        .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
+    recent(&mut conn, user.id, viewer == Some(user.id), cursor, limit).await
 }

@@ -29,19 +29,32 @@ pub enum RulesetId {
     HatTrick,
 }
 
-/// The document's `GameResult` by name, for a type outside `games` that
-/// carries a game's result (a notification): the schema itself, one per
-/// ruleset, is `games::wire_types::AnyResult`, which registers it.
-pub struct GameResultByName;
+/// A schema named by the document (`GameResult`, `Command`) for a type
+/// outside `games` that carries one (a notification): the schema itself,
+/// one per ruleset, is `games::wire_types`' (`AnyResult`, `AnyCommand`),
+/// which registers it.
+macro_rules! by_name {
+    ($($(#[$doc:meta])* $type:ident = $name:literal;)*) => {$(
+        $(#[$doc])*
+        pub struct $type;
 
-impl utoipa::PartialSchema for GameResultByName {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::Ref::from_schema_name("GameResult").into()
-    }
+        impl utoipa::PartialSchema for $type {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                utoipa::openapi::Ref::from_schema_name($name).into()
+            }
+        }
+
+        impl ToSchema for $type {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    )*};
 }
 
-impl ToSchema for GameResultByName {
-    fn name() -> std::borrow::Cow<'static, str> {
-        std::borrow::Cow::Borrowed("GameResult")
-    }
+by_name! {
+    /// The document's `GameResult`.
+    GameResultByName = "GameResult";
+    /// The document's `Command`.
+    CommandByName = "Command";
 }

@@ -133,7 +133,14 @@ pub async fn get(
         return Err(Failure::bad_request(format!("code is at most {MAX_CODE} characters")).into());
     }
     let game = read::get(&state, caller.0, id.into_inner(), code).await?;
-    let tag = state.view_tags.game(game.version, game.my_seat);
+    let links = if game.rematch_of.is_some() || game.rematch.is_some() {
+        serde_json::to_vec(&(&game.rematch_of, &game.rematch)).map_err(Failure::internal)?
+    } else {
+        Vec::new()
+    };
+    let tag = state
+        .view_tags
+        .game_linked(game.version, game.my_seat, &links);
     let body = serde_json::to_vec(&game).map_err(Failure::internal)?;
     tags::answer(&req, &tag, privacy_of(game.my_seat), body)
 }

@@ -16,6 +16,7 @@ pub mod games;
 pub mod me;
 pub mod problem;
 pub mod ratings;
+pub mod rematch;
 pub mod request;
 pub mod rulesets;
 pub mod service;
@@ -112,6 +113,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(email::unsubscribe_page)
                 .service(email::unsubscribe)
                 .service(users::get)
+                .service(users::games)
                 .service(users::become_bot)
                 // Table talk (docs/talk.md).
                 .service(talk::say)
@@ -130,6 +132,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(turns::change_settings)
                 .service(conditional::store)
                 .service(conditional::read)
-                .service(conditional::remove),
+                .service(conditional::remove)
+                .service(rematch::offer)
+                .service(rematch::accept)
+                .service(rematch::decline),
         );
 }

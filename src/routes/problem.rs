@@ -72,7 +72,10 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::HumansOnly
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
-        | C::NotReported => StatusCode::CONFLICT,
+        | C::NotReported
+        | C::RematchAlreadyOffered
+        | C::RematchNotOffered
+        | C::RematchClosed => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand

@@ -89,9 +89,11 @@ pub async fn leaderboard(
     ))
 }
 
-/// A player's rating history in one pool, newest first.
+/// A player's rating history in one pool, newest first. A game others
+/// may not see (private, or watched by its players only) is a point without
+/// its `game_id` to anyone but the player.
 #[utoipa::path(
-    operation_id = "get_rating_history", tag = "ratings",
+    operation_id = "get_rating_history", tag = "ratings", security((), ("bearer" = [])),
     params(("username" = String, Path, description = "The username (any case)"),
            ("ruleset" = String, Path, description = "The ruleset id"), PoolQuery),
     responses((status = 200, description = "A page of the history", body = HistoryPage,
@@ -102,6 +104,7 @@ pub async fn leaderboard(
 #[get("/users/{username}/ratings/{ruleset}")]
 pub async fn history(
     state: State,
+    caller: MaybeCaller,
     path: web::Path<(String, String)>,
     query: Query<PoolQuery>,
 ) -> Reply<HistoryPage> {
@@ -110,6 +113,7 @@ pub async fn history(
     Ok(web::Json(
         read::history(
             &state,
+            caller.0.map(|c| c.user_id),
             &name,
             &ruleset,
             q.players,

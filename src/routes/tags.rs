@@ -111,6 +111,20 @@ impl ViewTags {
         format!("\"{version}.{mac}\"")
     }
 
+    /// [`game`](Self::game) for a game whose answer also carries `links`
+    /// (its rematch links and the offer's state, serialised; empty: none,
+    /// the tag is [`game`](Self::game)'s): a new answer to an offer changes
+    /// the tag though the game's version stays.
+    #[must_use]
+    pub fn game_linked(&self, version: i64, seat: Option<u8>, links: &[u8]) -> String {
+        if links.is_empty() {
+            return self.game(version, seat);
+        }
+        let viewer = seat.map_or_else(|| "spectator".to_owned(), |s| format!("seat {s}"));
+        let mac = self.mac(&[b"game", &version.to_be_bytes(), viewer.as_bytes(), links]);
+        format!("\"{version}.{mac}\"")
+    }
+
     /// The tag of `body`, the answer of `operation` to `viewer` (`None`:
     /// signed out), quoted.
     #[must_use]
@@ -206,6 +220,15 @@ mod tests {
         assert_ne!(seat0, t.game(6, Some(0)));
         assert_eq!(seat0, t.game(5, Some(0)), "the same viewer, the same tag");
         assert_ne!(seat0, ViewTags::new([8; 32]).game(5, Some(0)), "keyed");
+        assert_eq!(
+            seat0,
+            t.game_linked(5, Some(0), b""),
+            "no links, the same tag"
+        );
+        let offered = t.game_linked(5, Some(0), b"offered");
+        assert!(offered.starts_with("\"5."), "the version stays readable");
+        assert_ne!(offered, seat0);
+        assert_ne!(offered, t.game_linked(5, Some(0), b"accepted"));
     }
 
     #[test]

@@ -23,6 +23,9 @@
 //! an empty database, grows it by N games that are over, and measures again
 //! (see [`grow`]).
 //!
+//! With `--ratings N` it measures what rating a game costs its finishing
+//! command, and the rebuild's rate (see [`ratings`]).
+//!
 //! For failover drills: `--retry-unavailable` sends a request answered 503
 //! (or not answered at all) again, the same body with the same
 //! `Idempotency-Key`, every 100 ms, counts those retries and prints each
@@ -46,6 +49,7 @@ use hatstand::db::{self, locate};
 mod cpu;
 mod grow;
 mod pgbench;
+mod ratings;
 
 /// Options of `hatstand bench`.
 #[derive(Debug, Clone, Args)]
@@ -107,6 +111,11 @@ pub struct BenchArgs {
     /// again (not with `--base`; see docs/performance.md).
     #[arg(long)]
     pub grow: Option<u64>,
+    /// Measure what rating a game costs its finishing command (this many
+    /// games of each kind: rated, casual, without the rating step) and the
+    /// rebuild's rate (not with `--base`; see docs/ratings.md).
+    #[arg(long)]
+    pub ratings: Option<u64>,
 }
 
 /// How a client gets through a failover: what it retried, and when the
@@ -240,6 +249,9 @@ struct Sample {
 pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
     if let Some(n) = args.grow {
         return grow::run(&args, &settings, n).await;
+    }
+    if let Some(n) = args.ratings {
+        return ratings::run(&settings, n).await;
     }
     let options: Value =
         serde_json::from_str(&args.options).map_err(|e| format!("--options: {e}"))?;

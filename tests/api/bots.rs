@@ -9,7 +9,7 @@ use crate::support::{TestApp, User, settings, start_server};
 
 /// Plays `user`'s turns with its first legal command until the game ends;
 /// the server's bots play the other seats. Returns the finished game.
-async fn play_until_over(app: &TestApp, id: &str, user: &User) -> Value {
+pub async fn play_until_over(app: &TestApp, id: &str, user: &User) -> Value {
     let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
     loop {
         let game = app.game(id, Some(user)).await;

@@ -272,9 +272,12 @@ async fn every_per_viewer_answer_is_private_and_varies_by_authorization() {
 }
 
 /// `template` with its path parameters filled in (`id`: the game, any
-/// `username`: `user`) and its required query parameters at their minimum.
+/// `username`: `user`, any `ruleset`: Hats) and its required query parameters at their minimum.
 fn concrete(template: &str, op: &Value, id: &str, user: &str) -> String {
-    let mut path = template.replace("{id}", id).replace("{username}", user);
+    let mut path = template
+        .replace("{id}", id)
+        .replace("{username}", user)
+        .replace("{ruleset}", "hats");
     let mut query = Vec::new();
     for param in op["parameters"].as_array().into_iter().flatten() {
         if param["in"] == "query" && param["required"] == true {

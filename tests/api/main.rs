@@ -28,6 +28,7 @@ mod plans;
 mod play;
 mod processes;
 mod ratings;
+mod rematch;
 mod retention;
 mod rules_versions;
 mod secrecy;

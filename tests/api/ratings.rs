@@ -656,3 +656,202 @@ async fn a_table_seeking_a_rating_range_refuses_players_outside_it_and_writes_no
         .assert_problem(422, "invalid_options");
     }
 }
+
+/// Every game id of `path`'s pages (`?limit=1`, following `next_cursor`).
+async fn every_page(app: &TestApp, path: &str, token: Option<&str>) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..20 {
+        let url = match &cursor {
+            Some(c) => format!("{path}?limit=1&cursor={c}"),
+            None => format!("{path}?limit=1"),
+        };
+        let page = app.get(&url, token).await.ok(200);
+        for game in page["games"].as_array().unwrap() {
+            ids.push(game["id"].as_str().unwrap().to_owned());
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return ids,
+        }
+    }
+    panic!("the pages do not end");
+}
+
+#[actix_web::test]
+async fn a_profile_lists_recent_games_a_page_at_a_time_and_never_a_private_one_to_others() {
+    let app = TestApp::spawn().await;
+    let ada = app.register("ada").await;
+    let bruno = app.register("bruno").await;
+    let pair = vec![ada.clone(), bruno.clone()];
+    let first = app.started_game(&pair, "hats", json!({})).await;
+    crate::play::play_out(&app, first.clone(), pair.clone(), 1).await;
+    // A private game the creator chose to rate.
+    let private = app
+        .created_game(
+            &ada,
+            &json!({"ruleset": "hats", "players": 2, "private": true,
+                    "options": {"rated": true, "spectators": "link"}}),
+        )
+        .await;
+    let private_id = private["id"].as_str().unwrap().to_owned();
+    let code = private["invite_code"].as_str().unwrap();
+    app.post(
+        &format!("/v1/games/{private_id}/join"),
+        Some(&bruno.token),
+        &json!({"code": code}),
+    )
+    .await
+    .ok(200);
+    crate::play::play_out(&app, private_id.clone(), pair.clone(), 2).await;
+    let last = app.started_game(&pair, "hats", json!({})).await;
+    crate::play::play_out(&app, last.clone(), pair.clone(), 3).await;
+
+    // To others, the public games only, the latest ended first.
+    let seen = app.get("/v1/users/ada", None).await.ok(200);
+    let listed: Vec<&str> = seen["recent_games"]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [last.as_str(), first.as_str()], "{seen}");
+    assert_eq!(seen["record"]["played"], 3, "counts name no game");
+    assert_eq!(
+        every_page(&app, "/v1/users/ada/games", Some(&bruno.token)).await,
+        [last.clone(), first.clone()],
+        "another player (even one of that private game) pages through the public ones"
+    );
+    // The player sees all of theirs.
+    let own = app.get("/v1/users/ada", Some(&ada.token)).await.ok(200);
+    assert_eq!(own["recent_games"]["games"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        every_page(&app, "/v1/users/ada/games", Some(&ada.token)).await,
+        [last.clone(), private_id.clone(), first.clone()]
+    );
+    // The rating history names the private game to its player only.
+    let public_points = app
+        .get("/v1/users/ada/ratings/hats?players=2", None)
+        .await
+        .ok(200);
+    let items = public_points["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "every rated game is a point");
+    assert!(
+        !public_points.to_string().contains(&private_id),
+        "{public_points}"
+    );
+    assert_eq!(items[1]["game_id"], Value::Null);
+    let own_points = app
+        .get("/v1/users/ada/ratings/hats?players=2", Some(&ada.token))
+        .await
+        .ok(200);
+    assert_eq!(own_points["items"][1]["game_id"], private_id.as_str());
+
+    // The counters the database keeps are the counts of the seats.
+    for user in [&ada, &bruno] {
+        let profile = app
+            .get(
+                &format!(
+                    "/v1/users/{}",
+                    if user.id == ada.id { "ada" } else { "bruno" }
+                ),
+                None,
+            )
+            .await
+            .ok(200);
+        let won = count(
+            &app.db.url,
+            &format!(
+                "SELECT count(*) AS n FROM seats s JOIN games g ON g.id = s.game_id
+                  WHERE s.user_id = '{}' AND g.result->'winners' @> to_jsonb(s.seat)",
+                user.id
+            ),
+        )
+        .await;
+        assert_eq!(profile["record"]["won"], won);
+        let r = &profile["record"];
+        assert_eq!(
+            r["won"].as_i64().unwrap() + r["drawn"].as_i64().unwrap() + r["lost"].as_i64().unwrap(),
+            3
+        );
+    }
+
+    let before = app.footprint().await;
+    for (path, status, code) in [
+        ("/v1/users/ada/games?cursor=x", 400, "bad_request"),
+        ("/v1/users/ada/games?limit=0", 400, "bad_request"),
+        ("/v1/users/ada/games?limit=101", 400, "bad_request"),
+        ("/v1/users/ada/games?colour=red", 400, "bad_request"),
+        ("/v1/users/nobody-here/games", 404, "not_found"),
+    ] {
+        app.get(path, None).await.assert_problem(status, code);
+    }
+    assert_eq!(app.footprint().await, before);
+}
+
+/// Users whose counters differ from their seats' games over, counted the
+/// long way.
+const RECORDS_DIFFERING: &str = "SELECT count(*) AS n FROM (
+    SELECT s.user_id, count(*) AS played,
+           count(*) FILTER (WHERE g.status = 'finished' AND g.result->'winners' @> to_jsonb(s.seat)) AS won,
+           count(*) FILTER (WHERE g.status = 'finished' AND jsonb_array_length(g.result->'winners') = 0) AS drawn,
+           count(*) FILTER (WHERE g.status = 'finished' AND jsonb_array_length(g.result->'winners') > 0
+                              AND NOT g.result->'winners' @> to_jsonb(s.seat)) AS lost,
+           count(*) FILTER (WHERE g.status = 'abandoned') AS abandoned
+      FROM seats s JOIN games g ON g.id = s.game_id
+     WHERE g.finished_at IS NOT NULL
+     GROUP BY s.user_id) want
+  FULL JOIN user_records r USING (user_id)
+ WHERE (want.played, want.won, want.drawn, want.lost, want.abandoned)
+       IS DISTINCT FROM (r.played, r.won, r.drawn, r.lost, r.abandoned)";
+
+#[actix_web::test]
+async fn games_over_before_the_counters_existed_are_counted_once_by_the_upgrade() {
+    let db = TestDb::before("2026-12-08-000201_user_records").await;
+    let url = db.url.clone();
+    let mut conn = locate::connect(&url).await.unwrap();
+    let users: Vec<Uuid> = (0..4).map(|_| Uuid::new_v4()).collect();
+    for (i, u) in users.iter().enumerate() {
+        conn.batch_execute(&format!(
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES ('{u}', 'old{i}', 'x', now())"
+        ))
+        .await
+        .unwrap();
+    }
+    let mut over = 0;
+    for g in 0..30u64 {
+        let mut game = plan(&users, Uuid::nil(), 2000 + g);
+        if game.seats.contains(&Uuid::nil()) {
+            continue;
+        }
+        game.private = false;
+        game.options = json!({});
+        insert_active(&mut conn, &game).await;
+        if g % 5 == 0 {
+            conn.batch_execute(&format!(
+                "UPDATE games SET status = 'abandoned', updated_at = now() WHERE id = '{}'",
+                game.id
+            ))
+            .await
+            .unwrap();
+        } else {
+            finish(&mut conn, &game).await;
+        }
+        over += game.seats.len() as i64;
+    }
+    drop(conn);
+    let app = TestApp::spawn_on(db, |_| {}).await;
+    let url = app.db.url.clone();
+    assert_eq!(count(&url, RECORDS_DIFFERING).await, 0);
+    assert_eq!(
+        count(&url, "SELECT sum(played)::int8 AS n FROM user_records").await,
+        over
+    );
+    // Games ending now are counted as they end, once.
+    play(&app, "hats", 2, json!({}), 4).await;
+    assert_eq!(count(&url, RECORDS_DIFFERING).await, 0);
+    assert_eq!(
+        count(&url, "SELECT sum(played)::int8 AS n FROM user_records").await,
+        over + 2
+    );
+}

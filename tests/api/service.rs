@@ -97,8 +97,8 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
         }
     }
     assert_eq!(
-        cursors, 4,
-        "list_games, list_my_games, get_leaderboard and get_rating_history take a cursor"
+        cursors, 5,
+        "list_games, list_my_games, list_user_games, get_leaderboard and get_rating_history take a cursor"
     );
 }
 

@@ -15,14 +15,22 @@ export function playerLink(username) {
   return h('a', { href: `#/users/${encodeURIComponent(username)}`, 'data-player': username }, username);
 }
 
-/** The rating changes of a finished game, drawn into `into` once read. */
-export async function gameRatings(game, into) {
+/**
+ * The rating changes of a finished game, drawn into `into` once read; with
+ * `order`, also its place in the finish order the ratings follow (the audit).
+ */
+export async function gameRatings(game, into, { order = false } = {}) {
   const answer = await get(`/v1/games/${game.id}/ratings`);
+  const place = order && answer.finish_order !== null && answer.finish_order !== undefined
+    ? h('p', { 'data-finish-order': String(answer.finish_order) },
+      `Finish order: ${answer.finish_order} (ratings take finished games in this order).`)
+    : null;
   if (!answer.changes.length) {
-    into.replaceChildren(h('p', { class: 'hint' }, game.rated ? 'Rated: not counted yet.' : 'Casual: not rated.'));
+    into.replaceChildren(...[place, h('p', { class: 'hint' }, game.rated ? 'Rated: not counted yet.' : 'Casual: not rated.')]
+      .filter(Boolean));
     return;
   }
-  into.replaceChildren(h('table', { 'data-ratings': '' },
+  into.replaceChildren(...[place, h('table', { 'data-ratings': '' },
     h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Place'), h('th', {}, 'Rating'), h('th', {}, 'Change'))),
     h('tbody', {}, answer.changes.map((c) => {
       const delta = c.after.rating - c.before.rating;
@@ -30,5 +38,5 @@ export async function gameRatings(game, into) {
       return h('tr', {}, h('td', {}, playerLink(c.username)), h('td', {}, String(c.place)),
         h('td', {}, `${ratingText(c.before, answer.method)} → ${ratingText(c.after, answer.method)}`),
         h('td', {}, `${delta >= 0 ? '+' : ''}${shown}`));
-    }))));
+    })))].filter(Boolean));
 }

@@ -13,6 +13,7 @@ import { get } from '../api.js';
 import { explain } from '../ui.js';
 import { rulesetName } from '../format.js';
 import { auditTexts, verifyAudit } from '../audit/verify.js';
+import { gameRatings } from '../ratings.js';
 
 /** How long the replay waits for the slider to settle before asking for a version. */
 const SETTLE_MS = 120;
@@ -112,12 +113,20 @@ async function showGame(root, id) {
   };
   document.addEventListener('keydown', onKey);
 
+  // The game's rating changes and its place in the finish order (docs/ratings.md).
+  const ratings = h('section', { id: 'audit-ratings', 'aria-label': 'Ratings' });
+  if (doc.status === 'finished') {
+    gameRatings(game, ratings, { order: true })
+      .then(() => ratings.prepend(h('h2', {}, 'Ratings')))
+      .catch(() => ratings.replaceChildren());
+  }
   page.replaceChildren(
     h('div', { class: 'audit-head' },
       h('h1', {}, `Audit · ${rulesetName(doc.ruleset)}`),
       h('span', { class: 'muted' }, `rules ${doc.rules ?? `${doc.ruleset}@1`} · ${people.seats.length} players · `
         + `${doc.status} · ${last} events`)),
     facts(doc, people),
+    ratings,
     h('div', { class: 'actions' }, verifyButton,
       h('a', { class: 'button quiet', href: `/v1/games/${id}/audit`, download: `hatstand-audit-${id}.json`,
         'data-action': 'download' }, 'Download audit'),

@@ -37,7 +37,8 @@ export async function show(root, { id, code }) {
     try {
       const fresh = await get(game.my_seat === null || game.my_seat === undefined ? path : `/v1/games/${id}`);
       if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
-        || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)) {
+        || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)
+        || JSON.stringify(fresh.rematch) !== JSON.stringify(game.rematch)) {
         game = fresh;
         draw();
         tell();
@@ -46,6 +47,28 @@ export async function show(root, { id, code }) {
       // Signed out or in as someone else meanwhile: the page is redrawn.
       if (error.name !== 'AbortError') flash(explain(error));
     }
+  };
+
+  // Rematch (docs/ratings.md): an offer or an answer, then the game again
+  // (the offer is part of the finished game as `get_game` gives it).
+  const rematchAct = async (label, url) => {
+    if (busy) return;
+    busy = true;
+    page.classList.add('sending');
+    try {
+      if (url) await post(url);
+      game = await get(`/v1/games/${id}`);
+      refusal = null;
+      clearAlerts();
+    } catch (error) {
+      if (error.name === 'AbortError') return;
+      refusal = `${label}: ${explain(error)}`;
+      alertToast(refusal);
+    } finally {
+      busy = false;
+      page.classList.remove('sending');
+    }
+    draw();
   };
 
   // The last refusal, shown beside the board until the next action.
@@ -135,6 +158,8 @@ export async function show(root, { id, code }) {
         h('a', { class: 'rules-link', href: `#/rules/${game.ruleset}`, 'data-action': 'rules' },
           `How to play ${rulesetName(game.ruleset)}`)),
       seatList(game, names),
+      game.rematch_of ? h('p', { class: 'hint', 'data-rematch-of': game.rematch_of },
+        'A rematch of ', h('a', { href: `#/games/${game.rematch_of}` }, 'the previous game'), '.') : null,
       statusLine(game, names),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       h('div', { id: 'story-now' }, storyNow()),
@@ -144,6 +169,7 @@ export async function show(root, { id, code }) {
       h('div', { id: 'story-log' }, storyLog()),
       talk.el,
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
+      game.status === 'finished' ? rematchPanel(game, names, rematchAct) : null,
       footer(game, act)].filter(Boolean));
     if (logOpen) page.querySelector('#move-log')?.setAttribute('open', '');
     talk.update(game, names);
@@ -344,6 +370,48 @@ function resultPanel(game, names) {
     result.reason ? h('p', { class: 'hint' }, `Ended by ${String(result.reason).replace(/_/g, ' ')}.`) : null,
     ratingsPanel(game),
     h('p', {}, h('a', { href: `#/audit/${game.id}`, 'data-action': 'audit' }, 'Replay and verify this game (audit)')));
+}
+
+/**
+ * Rematch (docs/ratings.md): offer one on a finished game, or see the
+ * offer, each seat's answer, and answer it; once everyone accepted, the link
+ * to the new game.
+ */
+function rematchPanel(game, names, rematchAct) {
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const offer = game.rematch;
+  const base = `/v1/games/${game.id}/rematch`;
+  if (!offer) {
+    return seated ? h('div', { class: 'actions', id: 'rematch' },
+      h('button', { type: 'button', 'data-action': 'rematch',
+        onClick: () => rematchAct('Cannot offer a rematch', base) }, 'Rematch')) : null;
+  }
+  const parts = [];
+  if (offer.state === 'accepted') {
+    parts.push(h('p', {}, 'Everyone accepted: ',
+      h('a', { href: `#/games/${offer.new_game_id}`, 'data-action': 'rematch-game' }, 'play the rematch'), '.'));
+  } else if (offer.state === 'declined') {
+    const who = offer.seats.find((s) => s.answer === 'declined');
+    parts.push(h('p', {}, `The rematch was declined${who ? ` by ${who.username}` : ''}.`));
+  } else {
+    const answers = offer.seats.map((s) => `${names[s.seat] ?? s.username} ${s.answer === 'waiting' ? 'has not answered' : s.answer}`);
+    parts.push(h('p', {}, `${offer.offered_by} offers a rematch (everyone one seat further round): ${answers.join(', ')}.`));
+    const mine = seated ? offer.seats.find((s) => s.seat === game.my_seat) : null;
+    if (mine?.answer === 'waiting') {
+      parts.push(h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-action': 'rematch-accept',
+          onClick: () => rematchAct('Cannot accept the rematch', `${base}/accept`) }, 'Accept the rematch'),
+        h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-decline',
+          onClick: () => rematchAct('Cannot decline the rematch', `${base}/decline`) }, 'Decline')));
+    } else if (mine) {
+      parts.push(h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-decline',
+          onClick: () => rematchAct('Cannot withdraw', `${base}/decline`) }, 'Withdraw'),
+        h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-refresh',
+          onClick: () => rematchAct('Cannot refresh', null) }, 'Refresh')));
+    }
+  }
+  return h('div', { class: 'panel', id: 'rematch', 'data-rematch': offer.state }, h('h2', {}, 'Rematch'), parts);
 }
 
 /** Ratings' hook: the game's rating changes, read once it is over. */

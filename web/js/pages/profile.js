@@ -49,5 +49,41 @@ export async function show(root, { name }) {
             pool.provisional ? ' (provisional: ? until it settles)' : '', ' · ',
             h('a', { href: `#/leaderboard/${pool.ruleset}?players=${pool.players}` }, 'leaderboard')),
           chart(points, pool.method))))
-      : h('p', {}, 'No rated game yet.'));
+      : h('p', {}, 'No rated game yet.'),
+    recentGames(user));
+}
+
+/** One game over in the list: its ruleset, players and outcome, linked. */
+function recentItem(game, username) {
+  const me = game.seats.find((seat) => seat.username === username);
+  const winners = game.result?.winners ?? [];
+  const outcome = game.status === 'abandoned' ? 'abandoned'
+    : !winners.length ? 'drawn'
+      : me && winners.includes(me.seat) ? 'won' : 'lost';
+  const others = game.seats.filter((seat) => seat.username !== username).map((seat) => seat.username).join(', ');
+  return h('li', { 'data-recent-game': game.id },
+    h('a', { href: `#/games/${game.id}` }, `${rulesetName(game.ruleset)} with ${others || 'nobody'}`),
+    ` · ${outcome}${game.rated ? ' · rated' : ''}`);
+}
+
+/** The latest games over, a page at a time (the first page comes with the profile). */
+function recentGames(user) {
+  const list = h('ul', { class: 'recent-games' });
+  const more = h('button', { type: 'button', class: 'quiet', 'data-action': 'more-games' }, 'Older games');
+  const add = (page) => {
+    list.append(...page.games.map((game) => recentItem(game, user.username)));
+    more.hidden = !page.next_cursor;
+    more.onclick = async () => {
+      more.disabled = true;
+      try {
+        add(await get(`/v1/users/${encodeURIComponent(user.username)}/games?cursor=${encodeURIComponent(page.next_cursor)}`));
+      } finally {
+        more.disabled = false;
+      }
+    };
+  };
+  const first = user.recent_games ?? { games: [], next_cursor: null };
+  add(first);
+  return h('section', { id: 'recent-games' }, h('h2', {}, 'Recent games'),
+    first.games.length ? null : h('p', {}, 'No game over yet.'), list, more);
 }

@@ -1,0 +1,1 @@
+-- The counters stay; the previous migration's down drops them.
