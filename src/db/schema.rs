@@ -212,6 +212,7 @@ diesel::table! {
         game_created_at -> Nullable<Timestamptz>,
         game_status -> Nullable<Text>,
         game_finished_at -> Nullable<Timestamptz>,
+        salt -> Nullable<Text>,
     }
 }
 

@@ -25,6 +25,7 @@ pub mod projection;
 pub mod read;
 pub mod read_archived;
 pub mod rulesets;
+pub mod salts;
 pub mod snapshot;
 pub mod step;
 pub mod vacation;

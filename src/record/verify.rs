@@ -5,16 +5,22 @@
 //!    `prev_hash` is the previous event's hash, and its `hash` is recomputed;
 //! 2. the seed: SHA-256 of the revealed seed is the commitment published at
 //!    creation (in the document and in the `game_created` event);
-//! 3. the play: the opening events are recomputed from the seed, every command
+//! 3. the salts: in a game whose seats salt the shuffle (`record::salts`),
+//!    every `player_joined` carries a well-formed salt (and no other game's
+//!    does), and the deals below are drawn from the deal seed of the
+//!    revealed seed and the salts in seat order; as the seed's commitment is
+//!    event 1 and the salts come after it in the chain, a seed changed once
+//!    the salts were in fails check 2;
+//! 4. the play: the opening events are recomputed from the seed, every command
 //!    is replayed through the engine (which must produce exactly the events
 //!    that follow it, shuffles included), and no event appears that no command
 //!    caused; a command the server played for a seat (autoplay, no user)
 //!    must be the one the seed picks (at the game's `autoplay_level` for a
 //!    timed-out turn, recomputed by the same bot);
-//! 4. the server's events fit: timeouts and vacations only for seats the
+//! 5. the server's events fit: timeouts and vacations only for seats the
 //!    game waits on, a seat out only once, a forfeit only when at most one
 //!    seat is left in, and nothing after it;
-//! 5. the end: the replayed final state and result (the forfeit's, or the
+//! 6. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
 use hatstand_engine::bots::{BotRules, Level};
@@ -414,7 +420,8 @@ fn replay_and_compare<R: BotRules>(
     doc: &AuditDocument,
     events: &[LoggedEvent],
 ) -> Result<usize, String> {
-    let randomness = Randomness::from_seed(&doc.seed);
+    // Replaced by the game's own (salted or not) once every seat is taken.
+    let mut randomness = Randomness::from_seed(&doc.seed);
     let mut replay = Replay::<R>::default();
     let mut autoplay = Autoplay::<R>::new();
     let mut commands = 0;
@@ -427,6 +434,9 @@ fn replay_and_compare<R: BotRules>(
             let server = server_event(event)?;
             autoplay.saw(server.as_ref())?;
             if let Some(ServerEvent::GameStarted(_)) = server {
+                randomness = replay
+                    .randomness(&doc.seed)
+                    .map_err(|e| format!("event {}: {e}", event.seq))?;
                 let state = replay.state.as_ref().ok_or("no state after game_started")?;
                 let opening = engine_parts::<R>(&R::start(state, &randomness))?;
                 compare_batch(&opening, &events[i..], "the seed's opening deal")?;

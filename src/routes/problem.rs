@@ -79,6 +79,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::IdempotencyKeyReused
         | C::VacationExceeded
         | C::UnknownRulesVersion
+        | C::BadSalt
         | C::UnknownBotLevel
         | C::AudienceNotASeat
         | C::MessageTooLong
@@ -121,6 +122,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::IdempotencyKeyReused => "Idempotency key reused",
         C::VacationExceeded
         | C::UnknownRulesVersion
+        | C::BadSalt
         | C::UnknownBotLevel
         | C::NoSuchSeat
         | C::NoSuchVersion => "Unprocessable request",

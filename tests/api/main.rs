@@ -29,6 +29,7 @@ mod processes;
 mod ratings;
 mod retention;
 mod rules_versions;
+mod salts;
 mod secrecy;
 mod service;
 mod sessions;
