@@ -73,7 +73,8 @@ pub const SALT_BYTES: usize = 32;
 /// (32 bytes); `None` for anything else.
 #[must_use]
 pub fn parse_salt(text: &str) -> Option<[u8; SALT_BYTES]> {
-    if text.len() != 2 * SALT_BYTES || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+    if text.len() != 2 * SALT_BYTES || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
         return None;
     }
     let mut salt = [0u8; SALT_BYTES];
@@ -174,8 +175,16 @@ mod tests {
         assert_ne!(base, deal_seed("server", &[b, a]), "seat order counts");
         assert_ne!(base, deal_seed("server", &[a, a]), "every salt counts");
         assert_ne!(base, deal_seed("server!", &[a, b]), "the seed counts");
-        assert_ne!(base, deal_seed("server", &[a]), "the number of seats counts");
-        assert_ne!(base, seed_commitment("server"), "the commitment alone does not give it");
+        assert_ne!(
+            base,
+            deal_seed("server", &[a]),
+            "the number of seats counts"
+        );
+        assert_ne!(
+            base,
+            seed_commitment("server"),
+            "the commitment alone does not give it"
+        );
         // The published construction, byte for byte.
         let mut bytes = b"hatstand/deal-seed/v1\0".to_vec();
         bytes.extend(6u32.to_be_bytes());

@@ -72,7 +72,10 @@ pub struct CreateGame {
     /// (a secret seed, rules with salts); `bad_salt` otherwise. Bots' seats
     /// get salts the server makes.
     #[serde(default)]
-    #[schema(example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9", pattern = "^[0-9a-f]{64}$")]
+    #[schema(
+        example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9",
+        pattern = "^[0-9a-f]{64}$"
+    )]
     pub salt: Option<String>,
 }
 

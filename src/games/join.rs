@@ -38,7 +38,10 @@ pub struct JoinGame {
     /// When absent, the server makes one and the seat's `salt_by_server`
     /// says so. Refused (`bad_salt`) by a game that takes none.
     #[serde(default)]
-    #[schema(example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9", pattern = "^[0-9a-f]{64}$")]
+    #[schema(
+        example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9",
+        pattern = "^[0-9a-f]{64}$"
+    )]
     pub salt: Option<String>,
 }
 

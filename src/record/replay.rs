@@ -195,12 +195,15 @@ impl<R: Ruleset> Replay<R> {
                 "event {at}: seat {} joined with a salt, but the game takes none",
                 joined.seat
             )),
-            (Some(salt), true) if hatstand_engine::random::parse_salt(salt).is_none() => Err(
-                format!("event {at}: seat {}'s salt is not 64 lowercase hex digits", joined.seat),
-            ),
-            (None, false) if joined.salt_by_server => Err(format!(
-                "event {at}: a server-made salt that is not there"
-            )),
+            (Some(salt), true) if hatstand_engine::random::parse_salt(salt).is_none() => {
+                Err(format!(
+                    "event {at}: seat {}'s salt is not 64 lowercase hex digits",
+                    joined.seat
+                ))
+            }
+            (None, false) if joined.salt_by_server => {
+                Err(format!("event {at}: a server-made salt that is not there"))
+            }
             _ => Ok(()),
         }
     }
@@ -215,7 +218,11 @@ impl<R: Ruleset> Replay<R> {
         let salts = self
             .seats
             .iter()
-            .map(|s| s.as_ref().map(|joined| joined.salt.as_deref()).ok_or("a seat nobody took"))
+            .map(|s| {
+                s.as_ref()
+                    .map(|joined| joined.salt.as_deref())
+                    .ok_or("a seat nobody took")
+            })
             .collect::<Result<Vec<_>, _>>()?;
         super::salts::randomness(seed, self.takes_salts()?, &salts)
     }

@@ -43,16 +43,10 @@ pub fn server_salt() -> String {
 /// # Errors
 /// A seat without a salt, or a salt that is not 64 lowercase hex digits,
 /// in a game that takes them; a salt in a game that takes none.
-pub fn randomness(
-    seed: &str,
-    salted: bool,
-    salts: &[Option<&str>],
-) -> Result<Randomness, String> {
+pub fn randomness(seed: &str, salted: bool, salts: &[Option<&str>]) -> Result<Randomness, String> {
     if !salted {
         if let Some(seat) = salts.iter().position(Option::is_some) {
-            return Err(format!(
-                "seat {seat} has a salt, but the game takes none"
-            ));
+            return Err(format!("seat {seat} has a salt, but the game takes none"));
         }
         return Ok(Randomness::from_seed(seed));
     }
@@ -61,9 +55,8 @@ pub fn randomness(
         .enumerate()
         .map(|(seat, salt)| {
             let salt = salt.ok_or_else(|| format!("seat {seat} has no salt"))?;
-            parse_salt(salt).ok_or_else(|| {
-                format!("seat {seat}'s salt is not 64 lowercase hex digits")
-            })
+            parse_salt(salt)
+                .ok_or_else(|| format!("seat {seat}'s salt is not 64 lowercase hex digits"))
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(Randomness::from_seed(&deal_seed(seed, &bytes)))

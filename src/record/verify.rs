@@ -203,6 +203,49 @@ pub struct Verified {
     pub ruleset: String,
     /// The rules it was replayed under (`hats@1`).
     pub rules: String,
+    /// In a game whose seats salted the shuffle: the deal seed recomputed
+    /// from the revealed seed and the salts, and how many of the salts the
+    /// server made (`record::salts`).
+    pub salted: Option<Salted>,
+}
+
+/// What the salts of a verified game came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Salted {
+    /// The deal seed every draw came from (hex).
+    pub deal_seed: String,
+    /// One per seat.
+    pub salts: usize,
+    /// Those the server made (bots' seats, clients that sent none).
+    pub by_server: usize,
+}
+
+/// The salts of a game's joins in seat order, if its seats salted the
+/// shuffle and the table filled (a verified log: they are well formed).
+fn salted(seed: &str, events: &[LoggedEvent]) -> Result<Option<Salted>, String> {
+    let mut joined = Vec::new();
+    for event in events {
+        if let Some(ServerEvent::PlayerJoined(j)) = server_event(event)? {
+            joined.push(j);
+        }
+    }
+    joined.sort_by_key(|j| j.seat);
+    let salts: Option<Vec<[u8; 32]>> = joined
+        .iter()
+        .map(|j| {
+            j.salt
+                .as_deref()
+                .and_then(hatstand_engine::random::parse_salt)
+        })
+        .collect();
+    let started = events.iter().any(|e| e.kind == "game_started");
+    Ok(salts
+        .filter(|s| started && !s.is_empty())
+        .map(|salts| Salted {
+            deal_seed: hatstand_engine::random::deal_seed(seed, &salts),
+            salts: salts.len(),
+            by_server: joined.iter().filter(|j| j.salt_by_server).count(),
+        }))
 }
 
 /// Verifies an audit document (see the module documentation).
@@ -251,6 +294,7 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
         commands,
         ruleset: doc.ruleset.clone(),
         rules: rules.to_string(),
+        salted: salted(&doc.seed, &events)?,
     })
 }
 

@@ -86,7 +86,10 @@ async fn salted_game(app: &TestApp, ruleset: &str, players: usize, options: Valu
         .await;
     assert_eq!(created["salted"], true, "{created}");
     assert_eq!(created["rules"], format!("{ruleset}@2"));
-    assert_eq!(created["seats"][0]["salt"], mine[0], "public from the start");
+    assert_eq!(
+        created["seats"][0]["salt"], mine[0],
+        "public from the start"
+    );
     let commitment = created["seed_commitment"].as_str().unwrap().to_owned();
     let id = created["id"].as_str().unwrap().to_owned();
     let joined = app
@@ -125,7 +128,10 @@ async fn salted_game(app: &TestApp, ruleset: &str, players: usize, options: Valu
 
     play_out(app, id.clone(), users, seed).await;
     let audit = verified_audit(app, &id).await;
-    assert_eq!(audit["seed_commitment"], commitment, "the seed seen before the salts");
+    assert_eq!(
+        audit["seed_commitment"], commitment,
+        "the seed seen before the salts"
+    );
     let joined = joins(&audit);
     assert_eq!(joined.len(), players);
     assert_eq!(joined[0]["salt"], mine[0]);
@@ -140,12 +146,15 @@ async fn salted_game(app: &TestApp, ruleset: &str, players: usize, options: Valu
     let doc: AuditDocument = serde_json::from_value(audit.clone()).unwrap();
     let verified = verify(&doc).unwrap();
     assert_eq!(verified.rules, format!("{ruleset}@2"));
+    let told = verified.salted.expect("a salted game");
+    assert_eq!((told.salts, told.by_server), (players, players - 2));
     // … whose deal is the deal seed's, recomputed here from the revealed
     // seed and the salts in seat order, and not the seed's alone.
     let salts: Vec<[u8; 32]> = joined
         .iter()
         .map(|d| parse_salt(d["salt"].as_str().unwrap()).unwrap())
         .collect();
+    assert_eq!(told.deal_seed, deal_seed(&doc.seed, &salts));
     let dealt = Randomness::from_seed(&deal_seed(&doc.seed, &salts));
     let recorded = recorded_opening(&doc);
     assert!(!recorded.is_empty());
@@ -248,7 +257,10 @@ async fn bad_salts_are_refused_with_bad_salt_and_nothing_is_written() {
         .await;
     assert_eq!(open["salted"], true);
     let made = open["seats"][0]["salt"].as_str().unwrap();
-    assert!(parse_salt(made).is_some(), "the creator sent none: one was made");
+    assert!(
+        parse_salt(made).is_some(),
+        "the creator sent none: one was made"
+    );
     let open = open["id"].as_str().unwrap().to_owned();
     let public = app
         .created_game(
@@ -320,7 +332,13 @@ async fn bad_salts_are_refused_with_bad_salt_and_nothing_is_written() {
             .assert_problem(422, "bad_salt");
     }
     assert_eq!(app.footprint().await, before, "nothing written");
-    assert_eq!(app.game(&open, None).await["seats"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        app.game(&open, None).await["seats"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[actix_web::test]
@@ -379,11 +397,12 @@ async fn games_in_progress_written_before_salts_play_on_under_their_old_rules() 
             .unwrap();
         // As that release wrote them: with their rules version, and seats
         // without salts.
-        sql += &rows_as_written_before(doc, n).replace(
-            "private, invite_code) VALUES",
-            "private, invite_code, rules_version) VALUES",
-        )
-        .replace("NULL, false, NULL);\n", "NULL, false, NULL, 1);\n");
+        sql += &rows_as_written_before(doc, n)
+            .replace(
+                "private, invite_code) VALUES",
+                "private, invite_code, rules_version) VALUES",
+            )
+            .replace("NULL, false, NULL);\n", "NULL, false, NULL, 1);\n");
         upto.push(n);
     }
     {
@@ -442,12 +461,24 @@ fn every_salted_record_verifies_with_its_keys_salts_and_log_proof() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(report.signed_by.is_some() && report.logged.is_some());
         let audit: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(audit["rules"], format!("{}@2", audit["ruleset"].as_str().unwrap()));
-        assert!(audit["events"][0]["data"].get("seed").is_none(), "a secret seed");
+        assert_eq!(
+            audit["rules"],
+            format!("{}@2", audit["ruleset"].as_str().unwrap())
+        );
+        assert!(
+            audit["events"][0]["data"].get("seed").is_none(),
+            "a secret seed"
+        );
         let joined = joins(&audit);
         assert!(joined.iter().all(|d| d["salt"].is_string()));
-        assert!(joined[0].get("salt_by_server").is_none(), "the creator's own");
-        assert!(joined[1].get("salt_by_server").is_none(), "the second client's own");
+        assert!(
+            joined[0].get("salt_by_server").is_none(),
+            "the creator's own"
+        );
+        assert!(
+            joined[1].get("salt_by_server").is_none(),
+            "the second client's own"
+        );
         let doc: AuditDocument = serde_json::from_value(audit.clone()).unwrap();
         assert_ne!(
             opening_from(&doc, &Randomness::from_seed(&doc.seed)),
@@ -458,11 +489,41 @@ fn every_salted_record_verifies_with_its_keys_salts_and_log_proof() {
         rulesets.insert(audit["ruleset"].as_str().unwrap().to_owned());
         // One salt changed: the signature refuses it first.
         let salt = joined[1]["salt"].as_str().unwrap();
-        let other = format!("{}{}", &salt[..63], if salt.ends_with('0') { '1' } else { '0' });
+        let other = format!(
+            "{}{}",
+            &salt[..63],
+            if salt.ends_with('0') { '1' } else { '0' }
+        );
         let why = check::audit_text(&text.replacen(salt, &other, 1), Some(&keys)).unwrap_err();
         assert!(why.starts_with("verification FAILED: signature"), "{why}");
     }
     let expected: std::collections::BTreeSet<String> =
         ["hats", "goathead", "hat-trick"].map(String::from).into();
     assert_eq!(rulesets, expected);
+}
+
+/// `hatstand verify`, run as its users run it, names the deal seed it
+/// recomputed from a salted record's revealed seed and salts.
+#[test]
+fn hatstand_verify_names_the_deal_seed_of_a_salted_record() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/records/salted");
+    let record = format!("{dir}/hat-trick-3p.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
+        .args(["verify", "--key", &format!("{dir}/keys.json"), &record])
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    let audit: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let salts: Vec<[u8; 32]> = joins(&audit)
+        .iter()
+        .map(|d| parse_salt(d["salt"].as_str().unwrap()).unwrap())
+        .collect();
+    let expected = deal_seed(audit["seed"].as_str().unwrap(), &salts);
+    assert!(
+        text.contains(&format!("3 seats' salts (1 made by the server)"))
+            && text.contains(&expected),
+        "{text}"
+    );
 }
