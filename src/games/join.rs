@@ -35,8 +35,8 @@ pub struct JoinGame {
     pub code: Option<String>,
     /// The seat's contribution to the shuffle, in a game that takes salts
     /// (its `salted` is true): 32 random bytes as 64 lowercase hex digits.
-    /// When absent, the server makes one and the seat's `salt_by_server`
-    /// says so. Refused (`bad_salt`) by a game that takes none.
+    /// When absent, the server makes one, and the seat's `player_joined`
+    /// event says so (`salt_by_server`). Refused (`bad_salt`) by a game that takes none.
     #[serde(default)]
     #[schema(
         example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9",
