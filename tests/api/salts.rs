@@ -522,8 +522,7 @@ fn hatstand_verify_names_the_deal_seed_of_a_salted_record() {
         .collect();
     let expected = deal_seed(audit["seed"].as_str().unwrap(), &salts);
     assert!(
-        text.contains(&format!("3 seats' salts (1 made by the server)"))
-            && text.contains(&expected),
+        text.contains("3 seats' salts (1 made by the server)") && text.contains(&expected),
         "{text}"
     );
 }
