@@ -12,14 +12,17 @@
 // changed actor, a changed time, a changed hash, a changed seed, a changed
 // commitment, a seed and commitment both replaced (event 1 published
 // another), the wrong format, a missing field, a document cut short.
-// Records in a signed/ folder are checked with the keys.json beside them:
+// A record whose seats salted the shuffle must give back every salt and the
+// deal seed, which is recomputed here independently (Node's own SHA-256 over
+// the bytes docs/audits.md lists).
+// Records in a signed/ or salted/ folder are checked with the keys.json beside them:
 // each verifies, naming its key, and each tampering is refused for its
 // signature first. Exits non-zero on any disagreement. Needs Node 18 or later (WebCrypto);
 // no dependencies.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 
 // The verifier uses the browser's global `crypto`, global in Node 20 but not in 18.
 globalThis.crypto ??= webcrypto;
@@ -123,16 +126,41 @@ async function tamperings(doc) {
   return ways;
 }
 
+/** The deal seed of a salted record, by the bytes docs/audits.md lists. */
+function dealSeed(doc) {
+  const joins = doc.events.filter((e) => e.type === 'player_joined').sort((a, b) => a.data.seat - b.data.seat);
+  if (!joins.some((e) => typeof e.data.salt === 'string')) return null;
+  const seed = Buffer.from(doc.seed, 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(seed.length);
+  return createHash('sha256')
+    .update(Buffer.from('hatstand/deal-seed/v1\0', 'utf8'))
+    .update(length).update(seed).update(Buffer.from([joins.length]))
+    .update(Buffer.concat(joins.map((e) => Buffer.from(e.data.salt, 'hex'))))
+    .digest('hex');
+}
+
+function checkDealSeed(where, doc, outcome) {
+  checks += 1;
+  const expected = doc.events[0].data.players === doc.events.filter((e) => e.type === 'player_joined').length
+    ? dealSeed(doc) : null;
+  if ((outcome.dealSeed ?? null) !== expected) {
+    failures += 1;
+    console.log(`MISMATCH ${where}: deal seed ${outcome.dealSeed}, expected ${expected}`);
+  }
+}
+
 for (const path of process.argv.slice(2)) {
   if (path.endsWith('/keys.json')) continue;
   const texts = auditTexts(readFileSync(path, 'utf8'));
   const keysPath = join(dirname(path), 'keys.json');
-  const keys = path.includes('/signed/') && existsSync(keysPath) ? JSON.parse(readFileSync(keysPath, 'utf8')) : null;
+  const keys = /\/(signed|salted)\//.test(path) && existsSync(keysPath) ? JSON.parse(readFileSync(keysPath, 'utf8')) : null;
   for (const [k, text] of texts.entries()) {
     const where = texts.length > 1 ? `${path} line ${k + 1}` : path;
     if (!report(where, 'as written', await verifyAudit(text), 'ok')) continue;
     const doc = JSON.parse(text);
     report(where, 'as a parsed object', await verifyAudit(doc), 'ok');
+    checkDealSeed(where, doc, await verifyAudit(text));
     report(where, 'cut short', await verifyAudit(text.slice(0, Math.floor(text.length / 2))), null);
     for (const [what, change, expected] of await tamperings(doc)) {
       const copy = structuredClone(doc);

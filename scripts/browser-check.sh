@@ -34,7 +34,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v 
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver \
     $(command -v node >/dev/null || echo nodejs) >/dev/null
 fi
-node scripts/audit-verify-check.mjs tests/records/*.json tests/records/legacy/*.json tests/records/signed/*.json
+node scripts/audit-verify-check.mjs tests/records/*.json tests/records/legacy/*.json tests/records/signed/*.json tests/records/salted/*.json
 if ! "$venv/bin/python" -c "import selenium, aiosmtpd, sys; sys.exit(selenium.__version__ != '$selenium' or aiosmtpd.__version__ != '$aiosmtpd')" 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$selenium" "aiosmtpd==$aiosmtpd"

@@ -17,6 +17,12 @@ them once each game is in its transparency log: signed, with the proof of
 inclusion under a signed tree head; the server's public keys go beside them
 (keys.json).
 
+With --salted, games of every card ruleset under the rules whose seats salt
+the shuffle go to tests/records/salted/, signed and logged as with --signed:
+secret seeds (revealed by each audit), the creator's salt sent with the
+creation, the second seat's with its join, and the other seats' made by the
+server. Their deals differ from run to run, so they are always "CHANGED".
+
 Records in tests/records/legacy/ were written before rules versions existed
 and are never regenerated: they show that such records still verify.
 
@@ -27,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -64,6 +71,15 @@ GAMES = [
 ]
 
 
+# Games under the salted rules (--salted): name, ruleset, players, options.
+SALTED = [
+    ("hats-2p", "hats", 2, {}),
+    ("hats-3p", "hats", 3, {}),
+    ("goathead-3p", "goathead", 3, {"rounds": 2}),
+    ("hat-trick-3p", "hat-trick", 3, {"rounds": 2}),
+]
+
+
 def call(base, method, path, token=None, body=None):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
@@ -91,22 +107,25 @@ def user(base, name):
     return login["access_token"]
 
 
-def play(base, name, ruleset, players, options, ending):
+def play(base, name, ruleset, players, options, ending, salted=False):
     rng = random.Random(name)
     tokens = [user(base, f"{name[:20]}-{i}-{uuid.uuid4().hex[:6]}") for i in range(players)]
-    options = dict(options, seed=f"records/{name}")
+    options = dict(options) if salted else dict(options, seed=f"records/{name}")
     request = {"ruleset": ruleset, "players": players}
     if "rules_version" in options:
         request["rules_version"] = options.pop("rules_version")
     request["options"] = options
+    if salted:
+        request["salt"] = secrets.token_hex(32)
     game = ok(call(base, "POST", "/v1/games", tokens[0], request), 201)
     gid = game["id"]
     if ending == "cancel":
         ok(call(base, "POST", f"/v1/games/{gid}/join", tokens[1], {}), 200, 201)
         ok(call(base, "POST", f"/v1/games/{gid}/cancel", tokens[0]), 200)
         return gid, tokens[0]
-    for token in tokens[1:]:
-        ok(call(base, "POST", f"/v1/games/{gid}/join", token, {}), 200, 201)
+    for seat, token in enumerate(tokens[1:], start=1):
+        body = {"salt": secrets.token_hex(32)} if salted and seat == 1 else {}
+        ok(call(base, "POST", f"/v1/games/{gid}/join", token, body), 200, 201)
     moves = 0
     while True:
         game = ok(call(base, "GET", f"/v1/games/{gid}", tokens[0]), 200)
@@ -155,8 +174,11 @@ def main():
     parser.add_argument("--out", default=None)
     parser.add_argument("--signed", action="store_true",
                         help="signed, logged records (tests/records/signed/) and the server's keys")
+    parser.add_argument("--salted", action="store_true",
+                        help="signed, logged records of salted games (tests/records/salted/) and the server's keys")
     args = parser.parse_args()
-    args.out = args.out or (os.path.join(OUT, "signed") if args.signed else OUT)
+    args.signed = args.signed or args.salted
+    args.out = args.out or os.path.join(OUT, "salted" if args.salted else "signed" if args.signed else "")
     database = f"hatstand_records_{uuid.uuid4().hex[:8]}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -173,8 +195,9 @@ def main():
             except OSError:
                 time.sleep(0.1)
         os.makedirs(args.out, exist_ok=True)
-        for name, ruleset, players, options, ending in GAMES:
-            gid, token = play(base, name, ruleset, players, options, ending)
+        games = [(n, r, p, o, "play") for n, r, p, o in SALTED] if args.salted else GAMES
+        for name, ruleset, players, options, ending in games:
+            gid, token = play(base, name, ruleset, players, options, ending, args.salted)
             audit = ok(call(base, "GET", f"/v1/games/{gid}/audit", token), 200)
             while args.signed and "log" not in audit:
                 time.sleep(0.1)

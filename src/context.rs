@@ -41,5 +41,5 @@ pub struct Context {
     /// What this process counts for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Signs audits and the transparency log's tree heads (records: #48).
-    pub signer: Arc<crate::transparency::signing::Signer>,
+    pub signer: Arc<crate::transparency::keys::CurrentSigner>,
 }

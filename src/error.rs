@@ -120,6 +120,10 @@ error_codes! {
     VacationExceeded = "vacation_exceeded",
     /// A rules version this build does not know.
     UnknownRulesVersion = "unknown_rules_version",
+    /// A seat's `salt` that is not 64 lowercase hex digits (32 bytes), or
+    /// one sent where no salt is taken (a game with a public seed or under
+    /// rules from before salts; a creation that takes no seat).
+    BadSalt = "bad_salt",
     /// A bot level that does not exist (levels: `random`, `greedy`, `ismcts`).
     UnknownBotLevel = "unknown_bot_level",
     /// A seat the game does not have (seat 4 of a game of 3).

@@ -223,7 +223,9 @@ async fn rotate_keys(settings: Settings) -> Result<(), String> {
     let id = hatstand::transparency::keys::rotate(&mut conn)
         .await
         .map_err(|e| e.detail)?;
-    println!("signing with the new key {id}; restart the servers to use it");
+    println!(
+        "signing with the new key {id}; running servers sign with it from their next signature"
+    );
     Ok(())
 }
 

@@ -7,6 +7,20 @@
 //! key(seed, purpose, index) = SHA-256("hatstand/rng/v1" ‖ SHA-256(seed) ‖ purpose ‖ 0x00 ‖ index as u64 little-endian)
 //! ```
 //!
+//! Under rules versions whose seats salt the shuffle (see
+//! [`crate::RulesVersion::salted`]) the seed string the streams are derived
+//! from is not the server's seed but the game's *deal seed*, [`deal_seed`]:
+//!
+//! ```text
+//! deal_seed = hex(SHA-256("hatstand/deal-seed/v1" ‖ 0x00 ‖ len(seed) as u32 big-endian ‖ seed
+//!                         ‖ number of seats as one byte ‖ salt of seat 0 ‖ … ‖ salt of seat n−1))
+//! ```
+//!
+//! where `seed` is the server's seed's UTF-8 bytes and each salt is its 32
+//! bytes (sent as 64 lowercase hex digits). The server commits to its seed
+//! before any salt is known, and the salts are public while the seed stays
+//! secret: so neither the server nor any player can choose the deal.
+//!
 //! Rulesets use the purpose `deal` with the round number (0-based) for the
 //! shuffles and cuts of a round, so the deals of a game can be recomputed from
 //! the revealed seed alone. Shuffles are Fisher–Yates from the last position
@@ -50,6 +64,39 @@ impl std::fmt::Debug for Randomness {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Randomness(..)")
     }
+}
+
+/// The length in bytes of a seat's salt.
+pub const SALT_BYTES: usize = 32;
+
+/// A seat's salt read from its text form: exactly 64 lowercase hex digits
+/// (32 bytes); `None` for anything else.
+#[must_use]
+pub fn parse_salt(text: &str) -> Option<[u8; SALT_BYTES]> {
+    if text.len() != 2 * SALT_BYTES || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return None;
+    }
+    let mut salt = [0u8; SALT_BYTES];
+    hex::decode_to_slice(text, &mut salt).ok()?;
+    Some(salt)
+}
+
+/// The deal seed of a salted game: the hash of the server's seed and every
+/// seat's salt in seat order (see the module documentation), as hex. The
+/// game's randomness is [`Randomness::from_seed`] of it.
+#[must_use]
+pub fn deal_seed(seed: &str, salts: &[[u8; SALT_BYTES]]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"hatstand/deal-seed/v1\0");
+    let len = u32::try_from(seed.len()).unwrap_or(u32::MAX);
+    hasher.update(len.to_be_bytes());
+    hasher.update(seed.as_bytes());
+    hasher.update([u8::try_from(salts.len()).unwrap_or(u8::MAX)]);
+    for salt in salts {
+        hasher.update(salt);
+    }
+    hex::encode(hasher.finalize())
 }
 
 /// The SHA-256 commitment to a seed, as hex: published when a game is created.
@@ -116,6 +163,53 @@ mod tests {
             seen[below(&mut g, 7)] += 1;
         }
         assert!(seen.iter().all(|&c| c > 800), "{seen:?}");
+    }
+
+    #[test]
+    fn given_salts_when_the_deal_seed_is_computed_then_every_salt_and_its_seat_count() {
+        let a = [1u8; SALT_BYTES];
+        let b = [2u8; SALT_BYTES];
+        let base = deal_seed("server", &[a, b]);
+        assert_eq!(base.len(), 64);
+        assert_eq!(base, deal_seed("server", &[a, b]), "deterministic");
+        assert_ne!(base, deal_seed("server", &[b, a]), "seat order counts");
+        assert_ne!(base, deal_seed("server", &[a, a]), "every salt counts");
+        assert_ne!(base, deal_seed("server!", &[a, b]), "the seed counts");
+        assert_ne!(
+            base,
+            deal_seed("server", &[a]),
+            "the number of seats counts"
+        );
+        assert_ne!(
+            base,
+            seed_commitment("server"),
+            "the commitment alone does not give it"
+        );
+        // The published construction, byte for byte.
+        let mut bytes = b"hatstand/deal-seed/v1\0".to_vec();
+        bytes.extend(6u32.to_be_bytes());
+        bytes.extend(b"server");
+        bytes.push(2);
+        bytes.extend(a);
+        bytes.extend(b);
+        assert_eq!(base, hex::encode(Sha256::digest(&bytes)));
+    }
+
+    #[test]
+    fn given_salt_texts_when_parsed_then_only_64_lowercase_hex_digits_are_salts() {
+        let good = "0f".repeat(32);
+        assert_eq!(parse_salt(&good), Some([0x0f; SALT_BYTES]));
+        for bad in [
+            String::new(),
+            "0f".repeat(31),
+            "0f".repeat(33),
+            "0F".repeat(32),
+            format!("{}zz", "0f".repeat(31)),
+            format!("{} ", &"0f".repeat(32)[1..]),
+            "é".repeat(32),
+        ] {
+            assert_eq!(parse_salt(&bad), None, "{bad:?}");
+        }
     }
 
     #[test]

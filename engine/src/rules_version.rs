@@ -29,6 +29,11 @@ pub struct RulesVersion {
     pub number: u16,
     /// What this version decides that the one before did not, in words.
     pub summary: &'static str,
+    /// Whether the seats contribute salts to the shuffle: the game's deal
+    /// seed is then [`crate::random::deal_seed`] of the server's seed and
+    /// every seat's salt, not the server's seed alone (a game with a public
+    /// seed takes no salts, whatever its version).
+    pub salted: bool,
 }
 
 /// A ruleset and one of its versions: `top-hats@2`.
@@ -100,6 +105,17 @@ impl Rules {
             .find(|v| v.number == self.version)
             .map_or("", |v| v.summary)
     }
+
+    /// Whether the seats of a game under these rules contribute salts to
+    /// its shuffles (see [`RulesVersion::salted`]).
+    #[must_use]
+    pub fn salted(self) -> bool {
+        self.kind
+            .rules_versions()
+            .iter()
+            .find(|v| v.number == self.version)
+            .is_some_and(|v| v.salted)
+    }
 }
 
 impl fmt::Display for Rules {
@@ -117,7 +133,9 @@ mod tests {
         let rules = Rules::parse("top-hats@1").unwrap();
         assert_eq!(rules.to_string(), "top-hats@1");
         assert_eq!(Rules::newest(GameKind::TopHats).version, 2);
-        assert_eq!(Rules::newest(GameKind::Hats).to_string(), "hats@1");
+        assert_eq!(Rules::newest(GameKind::Hats).to_string(), "hats@2");
+        assert!(Rules::newest(GameKind::Hats).salted());
+        assert!(!Rules::parse("hats@1").unwrap().salted());
         assert!(matches!(
             Rules::parse("hats@9"),
             Err(RulesError::UnknownVersion { .. })
@@ -129,6 +147,20 @@ mod tests {
         for bad in ["hats", "hats@", "hats@x", "hats@-1", "@1", "hats@99999999"] {
             assert!(Rules::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn given_a_card_ruleset_when_a_new_game_is_made_then_its_seats_salt_the_shuffle() {
+        for kind in [GameKind::Hats, GameKind::Goathead, GameKind::HatTrick] {
+            assert!(Rules::newest(kind).salted(), "{}", kind.id());
+            assert!(!Rules::of(kind, 1).unwrap().salted(), "{}", kind.id());
+        }
+        // Top Hats deals nothing at random: nothing to salt.
+        assert!(kind_never_salted(GameKind::TopHats));
+    }
+
+    fn kind_never_salted(kind: GameKind) -> bool {
+        kind.rules_versions().iter().all(|v| !v.salted)
     }
 
     #[test]

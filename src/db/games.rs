@@ -83,6 +83,10 @@ pub struct SeatRow {
     /// step starts from, false in listings.
     #[serde(default)]
     pub auto_play_forced: bool,
+    /// The seat's salt (64 lowercase hex digits) in a game whose seats
+    /// salt the shuffle; `None` otherwise.
+    #[serde(default)]
+    pub salt: Option<String>,
 }
 
 impl SeatRow {
@@ -98,6 +102,7 @@ impl SeatRow {
             resigned: false,
             bot: false,
             auto_play_forced: false,
+            salt: None,
         }
     }
 }
@@ -177,7 +182,8 @@ pub const SEATS_JSON: &str = "
                                                    'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
                                                    'resigned', s.resigned_at IS NOT NULL,
-                                                   'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id))
+                                                   'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
+                                                   'salt', s.salt)
                                  ORDER BY s.seat)
                    FROM seats s
                   WHERE s.game_id = g.id), '[]'::json) AS seats";
@@ -710,6 +716,7 @@ pub async fn insert_seats(
                 seats::seat.eq(r.seat),
                 seats::user_id.eq(r.user_id),
                 seats::joined_at.eq(at),
+                seats::salt.eq(r.salt.as_deref()),
             )
         })
         .collect();

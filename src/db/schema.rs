@@ -237,6 +237,7 @@ diesel::table! {
         game_status -> Nullable<Text>,
         game_finished_at -> Nullable<Timestamptz>,
         counted -> Nullable<Bool>,
+        salt -> Nullable<Text>,
     }
 }
 

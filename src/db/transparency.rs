@@ -44,6 +44,19 @@ pub async fn current_key(
         .await
 }
 
+/// The id of the key that signs now, if there is one.
+///
+/// # Errors
+/// Database errors.
+pub async fn active_key_id(conn: &mut AsyncPgConnection) -> QueryResult<Option<String>> {
+    signing_keys::table
+        .filter(signing_keys::retired_at.is_null())
+        .select(signing_keys::key_id)
+        .first(conn)
+        .await
+        .optional()
+}
+
 /// Retires the key that signs and stores `fresh` in its place.
 ///
 /// # Errors

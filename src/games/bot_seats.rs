@@ -88,7 +88,8 @@ impl OpenChange for AddBot {
         }
         let kind = kind_of(game)?;
         let bot = free_bot(self.level, tx.loaded)?;
-        seat(kind, tx, Some(&bot), self.seat, true).await
+        // A built-in bot's salt is the server's to make.
+        seat(kind, tx, Some(&bot), self.seat, true, None).await
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {

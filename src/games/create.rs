@@ -66,6 +66,17 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(max_items = 5, example = json!(["ismcts"]), value_type = Vec<hatstand_engine::bots::Level>)]
     pub bots: Vec<String>,
+    /// The creator's contribution to the shuffle, as `salt` in
+    /// `POST /v1/games/{id}/join` (64 lowercase hex digits; the server
+    /// makes one when absent). Only with `join`, in a game that takes salts
+    /// (a secret seed, rules with salts); `bad_salt` otherwise. Bots' seats
+    /// get salts the server makes.
+    #[serde(default)]
+    #[schema(
+        example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9",
+        pattern = "^[0-9a-f]{64}$"
+    )]
+    pub salt: Option<String>,
 }
 
 /// The most invitees one game may have.
@@ -198,6 +209,15 @@ pub async fn create(
         R::version_defaults(rules.version, players, &mut options);
         parse_options::<R>(Value::Object(options), players).and_then(|o| to_json(&o))
     })?;
+    if let Some(salt) = &request.salt {
+        super::salts::check_format(salt)?;
+        if !request.join {
+            return Err(Failure::new(
+                ErrorCode::BadSalt,
+                "a salt is the creator's seat's: none is taken with join false",
+            ));
+        }
+    }
     let seed_public = public_seed.is_some();
     let seed = public_seed.unwrap_or_else(secret_seed);
     let commitment = seed_commitment(&seed);
@@ -269,11 +289,20 @@ pub async fn create(
             caller,
             Some(0),
             bot,
+            request.salt.as_deref(),
         )?);
     }
     for level in bots {
         let bot = super::bot_seats::free_bot(level, &loaded)?;
-        new_seats.push(take_seat(kind, &mut loaded, &mut chain, &bot, None, true)?);
+        new_seats.push(take_seat(
+            kind,
+            &mut loaded,
+            &mut chain,
+            &bot,
+            None,
+            true,
+            None,
+        )?);
     }
     if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {
         loaded.game.deadline = ServerOptions::of(&loaded.game.server_options).deadline_from(now);

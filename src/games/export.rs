@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::db::Pool;
 use crate::db::games::{self, EndedCursor};
 use crate::error::Failure;
-use crate::transparency::signing::Signer;
+use crate::transparency::keys::CurrentSigner;
 
 /// Games read from the database at a time while exporting.
 const PAGE: i64 = 100;
@@ -42,13 +42,13 @@ pub fn parse_since(since: Option<&str>) -> Result<DateTime<Utc>, Failure> {
 /// only, when given), one JSON line each, read a page at a time.
 pub fn lines(
     pool: Pool,
-    signer: Arc<Signer>,
+    signer: Arc<CurrentSigner>,
     user: Option<Uuid>,
     since: DateTime<Utc>,
 ) -> impl Stream<Item = Result<Vec<u8>, Failure>> {
     struct Walk {
         pool: Pool,
-        signer: Arc<Signer>,
+        signer: Arc<CurrentSigner>,
         user: Option<Uuid>,
         cursor: EndedCursor,
         page: std::vec::IntoIter<EndedCursor>,

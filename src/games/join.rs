@@ -2,7 +2,7 @@
 //! start and the engine's opening events (the first deal) are written with
 //! the seat, in the same transaction.
 
-use hatstand_engine::{GameKind, Randomness, Ruleset, apply_all, with_ruleset};
+use hatstand_engine::{GameKind, Ruleset, apply_all, with_ruleset};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -33,13 +33,25 @@ pub struct JoinGame {
     /// The invite code of a private game (invitees need none).
     #[serde(default)]
     pub code: Option<String>,
+    /// The seat's contribution to the shuffle, in a game that takes salts
+    /// (its `salted` is true): 32 random bytes as 64 lowercase hex digits.
+    /// When absent, the server makes one, and the seat's `player_joined`
+    /// event says so (`salt_by_server`). Refused (`bad_salt`) by a game that takes none.
+    #[serde(default)]
+    #[schema(
+        example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9",
+        pattern = "^[0-9a-f]{64}$"
+    )]
+    pub salt: Option<String>,
 }
 
 /// Seats `caller` (at `wanted`, else the lowest free seat) in the game held by
-/// `loaded`, writing the event to `chain`; starts the game when it is full.
+/// `loaded`, with the `salt` sent (the server makes one when none is, in a
+/// game that takes salts), writing the event to `chain`; starts the game
+/// when it is full.
 ///
 /// # Errors
-/// `already_joined`, `game_not_open`, `bad_request` (no such seat),
+/// `bad_salt`, `already_joined`, `game_not_open`, `no_such_seat`,
 /// `seat_taken`, `game_full`, `humans_only` (a bot at a game for humans).
 pub fn take_seat(
     kind: GameKind,
@@ -48,7 +60,9 @@ pub fn take_seat(
     caller: &Caller,
     wanted: Option<u8>,
     bot: bool,
+    salt: Option<&str>,
 ) -> Result<SeatRow, Failure> {
+    let salt = super::salts::seat_salt(&loaded.game, salt)?;
     if bot && ServerOptions::of(&loaded.game.server_options).humans_only {
         return Err(Failure::new(
             ErrorCode::HumansOnly,
@@ -96,6 +110,8 @@ pub fn take_seat(
         seat: seat_u8,
         user_id: caller.user_id,
         username: caller.username.clone(),
+        salt: salt.as_ref().map(|(text, _)| text.clone()),
+        salt_by_server: salt.as_ref().is_some_and(|(_, by_server)| *by_server),
     };
     chain
         .push_server(
@@ -108,6 +124,7 @@ pub fn take_seat(
         .map_err(Failure::internal)?;
     let mut row = SeatRow::new(seat, caller.user_id, caller.username.clone());
     row.bot = bot;
+    row.salt = salt.map(|(text, _)| text);
     loaded.seats.push(row.clone());
     loaded.seats.sort_by_key(|s| s.seat);
     if loaded.seats.len() == usize::try_from(players).unwrap_or(0) {
@@ -125,7 +142,8 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
         .map_err(|e| Failure::internal(format!("stored options do not parse: {e}")))?;
     let players = loaded.seats.len();
     let mut state = R::new_game(players, options).map_err(|e| Failure::internal(e.0))?;
-    let opening = R::start(&state, &Randomness::from_seed(&loaded.game.seed));
+    let randomness = super::salts::randomness(&loaded.game, &loaded.seats)?;
+    let opening = R::start(&state, &randomness);
     for event in &opening {
         let (kind, data) = split_tagged(to_json(event)?)?;
         chain.push(&kind, data, Actor::SYSTEM, None);
@@ -155,7 +173,7 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 pub struct Join(pub JoinGame);
 
 /// Seats `who` (the caller, unless given) at `wanted` (or the lowest free
-/// seat) in the change's transaction: the seat taken and written, and the
+/// seat) with `salt` (see [`take_seat`]) in the change's transaction: the seat taken and written, and the
 /// game's first deadline set when that started it. The one way a join and
 /// a bot's seating take a seat.
 ///
@@ -167,9 +185,10 @@ pub async fn seat(
     who: Option<&Caller>,
     wanted: Option<u8>,
     bot: bool,
+    salt: Option<&str>,
 ) -> Result<(), Failure> {
     let who = who.unwrap_or(tx.who);
-    let row = take_seat(kind, tx.loaded, tx.chain, who, wanted, bot)?;
+    let row = take_seat(kind, tx.loaded, tx.chain, who, wanted, bot, salt)?;
     games::insert_seats(
         tx.conn,
         tx.loaded.game.id,
@@ -195,7 +214,7 @@ impl OpenChange for Join {
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
         // Ratings' hook: seeking by strength.
         crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
-        seat(kind, tx, None, self.0.seat, bot).await
+        seat(kind, tx, None, self.0.seat, bot, self.0.salt.as_deref()).await
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {

@@ -31,6 +31,7 @@ pub mod read_archived;
 pub mod rematch;
 pub mod rematch_offer;
 pub mod rulesets;
+pub mod salts;
 pub mod snapshot;
 pub mod step;
 pub mod vacation;

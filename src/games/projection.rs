@@ -28,6 +28,11 @@ pub struct SeatInfo {
     /// Whether a bot holds the seat (a built-in bot or a player's bot account).
     #[serde(default)]
     pub bot: bool,
+    /// The seat's contribution to the shuffle, public from the moment it
+    /// sits, in a game that takes salts (`salted`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "3b9f1e0c5d7a2f48e6c1b0a9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9")]
+    pub salt: Option<String>,
 }
 
 /// A game as one viewer sees it.
@@ -78,6 +83,11 @@ pub struct Game {
     pub result: Option<Value>,
     /// SHA-256 of the game's seed, hex, published at creation.
     pub seed_commitment: String,
+    /// Whether the seats contribute to the shuffle: each seat's `salt` is
+    /// public, and the deals are drawn from a hash of the server's seed
+    /// (revealed by the audit) and every salt in seat order (docs/audits.md).
+    /// False for a public seed and for rules from before salts.
+    pub salted: bool,
     /// When the seats in `to_act` time out (RFC 3339), or null: no
     /// `turn_timeout`, or the game is not active.
     pub deadline: Option<DateTime<Utc>>,
@@ -163,6 +173,7 @@ pub fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
                 username: s.username.clone(),
                 resigned: s.resigned,
                 bot: s.bot,
+                salt: s.salt.clone(),
             })
         })
         .collect()
@@ -260,6 +271,7 @@ pub fn project<R: Ruleset>(
         legal_commands,
         result,
         seed_commitment: game.seed_commitment.clone(),
+        salted: super::salts::takes_salts(game)?,
         deadline: game.deadline,
         private: game.private,
         rated: rated(game, seats),

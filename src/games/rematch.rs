@@ -325,6 +325,9 @@ async fn create_rematch(
             &player,
             Some(seat),
             s.bot,
+            // A rematch starts at once, so the server makes every seat's
+            // salt (recorded as server-made; docs/audits.md).
+            None,
         )?);
     }
     if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {

@@ -41,6 +41,9 @@ pub struct RulesVersionInfo {
     pub version: u16,
     /// What this version decides, in words.
     pub summary: String,
+    /// Whether the seats of its games contribute salts to the shuffle (a
+    /// game with a public seed takes none): `salt` at creation and join.
+    pub salted: bool,
 }
 
 fn info<R: Ruleset>() -> RulesetInfo {
@@ -74,6 +77,7 @@ fn info<R: Ruleset>() -> RulesetInfo {
                 id: format!("{}@{}", R::ID, v.number),
                 version: v.number,
                 summary: v.summary.to_owned(),
+                salted: v.salted,
             })
             .collect(),
     }

@@ -113,7 +113,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
             seats: loaded.seats.clone(),
             deadline: None,
             forfeit: None,
-            rng: Randomness::from_seed(&game.seed),
+            rng: super::salts::randomness(game, &loaded.seats)?,
             conditionals: loaded
                 .conditionals
                 .iter()

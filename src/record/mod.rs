@@ -10,6 +10,7 @@ pub mod names;
 pub mod out;
 pub mod proofs;
 pub mod replay;
+pub mod salts;
 pub mod server_event;
 pub mod signing;
 pub mod talk;

@@ -112,6 +112,7 @@ impl<R: Ruleset> Replay<R> {
                 self.created = Some(created);
             }
             ServerEvent::PlayerJoined(joined) => {
+                self.check_salt(&joined, at)?;
                 let slot = self
                     .seats
                     .get_mut(usize::from(joined.seat))
@@ -170,6 +171,61 @@ impl<R: Ruleset> Replay<R> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the game takes salts (`record::salts`): its rules salt the
+    /// shuffle and its seed is not public.
+    ///
+    /// # Errors
+    /// Before `game_created`, or rules this build does not know.
+    pub fn takes_salts(&self) -> Result<bool, String> {
+        let created = self.created.as_ref().ok_or("no game_created")?;
+        let rules = hatstand_engine::Rules::parse(&created.rules).map_err(|e| e.to_string())?;
+        Ok(super::salts::takes_salts(rules, created.seed.is_some()))
+    }
+
+    /// A seat's salt is there, well formed, exactly when the game takes salts.
+    fn check_salt(&self, joined: &PlayerJoined, at: i64) -> Result<(), String> {
+        let takes = self.takes_salts().map_err(|e| format!("event {at}: {e}"))?;
+        match (&joined.salt, takes) {
+            (None, true) => Err(format!(
+                "event {at}: seat {} joined without a salt, but the game takes salts",
+                joined.seat
+            )),
+            (Some(_), false) => Err(format!(
+                "event {at}: seat {} joined with a salt, but the game takes none",
+                joined.seat
+            )),
+            (Some(salt), true) if hatstand_engine::random::parse_salt(salt).is_none() => {
+                Err(format!(
+                    "event {at}: seat {}'s salt is not 64 lowercase hex digits",
+                    joined.seat
+                ))
+            }
+            (None, false) if joined.salt_by_server => {
+                Err(format!("event {at}: a server-made salt that is not there"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The game's randomness once every seat is taken: from the revealed
+    /// `seed`, and the seats' salts when the game takes them
+    /// (`record::salts::randomness`).
+    ///
+    /// # Errors
+    /// Before every seat is taken, or as `record::salts::randomness`.
+    pub fn randomness(&self, seed: &str) -> Result<hatstand_engine::Randomness, String> {
+        let salts = self
+            .seats
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .map(|joined| joined.salt.as_deref())
+                    .ok_or("a seat nobody took")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        super::salts::randomness(seed, self.takes_salts()?, &salts)
     }
 
     /// Checks that the started game waits on `seat`.

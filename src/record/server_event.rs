@@ -191,6 +191,16 @@ pub struct PlayerJoined {
     pub seat: u8,
     pub user_id: Uuid,
     pub username: String,
+    /// The seat's salt, in a game whose seats salt the shuffle
+    /// (`record::salts`): 64 lowercase hex digits. Absent otherwise, and
+    /// from every game created before salts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")]
+    pub salt: Option<String>,
+    /// Whether the server made the salt (the client sent none, or the seat
+    /// is a built-in bot's) rather than the player's client.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub salt_by_server: bool,
 }
 
 /// The data of `player_invited` and `player_declined`.

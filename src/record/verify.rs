@@ -5,18 +5,24 @@
 //!    `prev_hash` is the previous event's hash, and its `hash` is recomputed;
 //! 2. the seed: SHA-256 of the revealed seed is the commitment published at
 //!    creation (in the document and in the `game_created` event);
-//! 3. the play: the opening events are recomputed from the seed, every command
+//! 3. the salts: in a game whose seats salt the shuffle (`record::salts`),
+//!    every `player_joined` carries a well-formed salt (and no other game's
+//!    does), and the deals below are drawn from the deal seed of the
+//!    revealed seed and the salts in seat order; as the seed's commitment is
+//!    event 1 and the salts come after it in the chain, a seed changed once
+//!    the salts were in fails check 2;
+//! 4. the play: the opening events are recomputed from the seed, every command
 //!    is replayed through the engine (which must produce exactly the events
 //!    that follow it, shuffles included), and no event appears that no command
 //!    caused; a command the server played for a seat (autoplay, no user)
 //!    must be the one the seed picks (at the game's `autoplay_level` for a
 //!    timed-out turn, recomputed by the same bot);
-//! 4. the server's events fit: timeouts and vacations only for seats the
+//! 5. the server's events fit: timeouts and vacations only for seats the
 //!    game waits on, a forced turn (`turn_forced`) only for a seat with
 //!    exactly one legal command, followed at once by that command of the
 //!    same player, a seat out only once, a forfeit only when at most one
 //!    seat is left in, and nothing after it;
-//! 5. the end: the replayed final state and result (the forfeit's, or the
+//! 6. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
 use hatstand_engine::bots::{BotRules, Level};
@@ -199,6 +205,49 @@ pub struct Verified {
     pub ruleset: String,
     /// The rules it was replayed under (`hats@1`).
     pub rules: String,
+    /// In a game whose seats salted the shuffle: the deal seed recomputed
+    /// from the revealed seed and the salts, and how many of the salts the
+    /// server made (`record::salts`).
+    pub salted: Option<Salted>,
+}
+
+/// What the salts of a verified game came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Salted {
+    /// The deal seed every draw came from (hex).
+    pub deal_seed: String,
+    /// One per seat.
+    pub salts: usize,
+    /// Those the server made (bots' seats, clients that sent none).
+    pub by_server: usize,
+}
+
+/// The salts of a game's joins in seat order, if its seats salted the
+/// shuffle and the table filled (a verified log: they are well formed).
+fn salted(seed: &str, events: &[LoggedEvent]) -> Result<Option<Salted>, String> {
+    let mut joined = Vec::new();
+    for event in events {
+        if let Some(ServerEvent::PlayerJoined(j)) = server_event(event)? {
+            joined.push(j);
+        }
+    }
+    joined.sort_by_key(|j| j.seat);
+    let salts: Option<Vec<[u8; 32]>> = joined
+        .iter()
+        .map(|j| {
+            j.salt
+                .as_deref()
+                .and_then(hatstand_engine::random::parse_salt)
+        })
+        .collect();
+    let started = events.iter().any(|e| e.kind == "game_started");
+    Ok(salts
+        .filter(|s| started && !s.is_empty())
+        .map(|salts| Salted {
+            deal_seed: hatstand_engine::random::deal_seed(seed, &salts),
+            salts: salts.len(),
+            by_server: joined.iter().filter(|j| j.salt_by_server).count(),
+        }))
 }
 
 /// Verifies an audit document (see the module documentation).
@@ -247,6 +296,7 @@ pub fn verify(doc: &AuditDocument) -> Result<Verified, Rejection> {
         commands,
         ruleset: doc.ruleset.clone(),
         rules: rules.to_string(),
+        salted: salted(&doc.seed, &events)?,
     })
 }
 
@@ -440,7 +490,8 @@ fn replay_and_compare<R: BotRules>(
     doc: &AuditDocument,
     events: &[LoggedEvent],
 ) -> Result<usize, String> {
-    let randomness = Randomness::from_seed(&doc.seed);
+    // Replaced by the game's own (salted or not) once every seat is taken.
+    let mut randomness = Randomness::from_seed(&doc.seed);
     let mut replay = Replay::<R>::default();
     let mut autoplay = Autoplay::<R>::new();
     let mut commands = 0;
@@ -465,6 +516,9 @@ fn replay_and_compare<R: BotRules>(
                 forced = Some((turn.seat, event.actor_user));
             }
             if let Some(ServerEvent::GameStarted(_)) = server {
+                randomness = replay
+                    .randomness(&doc.seed)
+                    .map_err(|e| format!("event {}: {e}", event.seq))?;
                 let state = replay.state.as_ref().ok_or("no state after game_started")?;
                 let opening = engine_parts::<R>(&R::start(state, &randomness))?;
                 compare_batch(&opening, &events[i..], "the seed's opening deal")?;

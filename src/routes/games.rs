@@ -326,6 +326,7 @@ problems! {
         BadRequest: "malformed body, more than 5 bots",
         NotFound: "no such ruleset, or no such invitee",
         InvalidOptions,
+        BadSalt: "a `salt` that is not 64 lowercase hex digits, or one where none is taken (a public seed, rules from before salts, `join: false`)",
         UnknownBotLevel: "a level in `bots` or `autoplay_level` that does not exist",
         HumansOnly: "bots asked for in a `humans_only` game",
         GameFull: "more bots than free seats",
@@ -353,6 +354,7 @@ problems! {
     JoinGameProblems {
         BadRequest: "malformed body",
         NoSuchSeat,
+        BadSalt: "a `salt` that is not 64 lowercase hex digits, or one sent to a game that takes none (a public seed, rules from before salts)",
         RatingOutOfRange: "the table's rating range leaves the caller's rating out",
         NotInvited: "a private game, without its code or an invitation",
         GameFull, SeatTaken, AlreadyJoined, GameNotOpen,

@@ -83,6 +83,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::IdempotencyKeyReused
         | C::VacationExceeded
         | C::UnknownRulesVersion
+        | C::BadSalt
         | C::UnknownBotLevel
         | C::AudienceNotASeat
         | C::MessageTooLong
@@ -128,6 +129,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::IdempotencyKeyReused => "Idempotency key reused",
         C::VacationExceeded
         | C::UnknownRulesVersion
+        | C::BadSalt
         | C::UnknownBotLevel
         | C::NoSuchSeat
         | C::NoSuchVersion

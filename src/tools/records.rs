@@ -32,6 +32,12 @@ pub fn verify_text(text: &str, keys: Option<&KeySet>) -> Result<(), String> {
         "verified: {} game {game_id} under {}, {} events, {} commands replayed; chain, seed commitment, shuffles, final state and result all match",
         verified.ruleset, verified.rules, verified.events, verified.commands
     );
+    if let Some(salted) = &verified.salted {
+        println!(
+            "  salts: {} seats' salts ({} made by the server) and the revealed seed give the deal seed {}, from which every shuffle was replayed",
+            salted.salts, salted.by_server, salted.deal_seed
+        );
+    }
     match signed_by {
         Some(key) => println!("  signature: valid, by key {key}"),
         None => println!("  signature: not checked (give --key to check it)"),

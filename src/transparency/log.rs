@@ -130,13 +130,21 @@ pub async fn sequence(conn: &mut Conn, signer: &Signer, batch: i64) -> Result<u6
 }
 
 /// Runs [`sequence`] every `every`, until the process ends.
-pub async fn sequence_forever(pool: Pool, signer: std::sync::Arc<Signer>, every: Duration) {
+/// Each tick signs with the key active then (`keys::CurrentSigner`).
+pub async fn sequence_forever(
+    pool: Pool,
+    signer: std::sync::Arc<super::keys::CurrentSigner>,
+    every: Duration,
+) {
     let mut ticks = tokio::time::interval(every);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
         let outcome = match pool.get().await {
-            Ok(mut conn) => sequence(&mut conn, &signer, BATCH).await,
+            Ok(mut conn) => match signer.current(&mut conn).await {
+                Ok(now) => sequence(&mut conn, &now, BATCH).await,
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e.into()),
         };
         match outcome {

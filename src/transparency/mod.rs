@@ -16,15 +16,16 @@ use crate::record::verify::AuditDocument;
 
 /// Seals an audit document as issued: its proof of inclusion in the log
 /// under the newest signed head (once the game is logged), then the
-/// server's signature over the whole.
+/// server's signature over the whole, with the key active now.
 ///
 /// # Errors
 /// Database errors.
 pub async fn seal(
     conn: &mut Conn,
-    signer: &signing::Signer,
+    signer: &keys::CurrentSigner,
     doc: &mut AuditDocument,
 ) -> Result<(), Failure> {
+    let signer = signer.current(conn).await?;
     doc.log = log::inclusion(conn, doc.game_id, None).await?;
     doc.signature = None;
     let value = serde_json::to_value(&*doc).map_err(Failure::internal)?;

@@ -31,6 +31,7 @@ mod ratings;
 mod rematch;
 mod retention;
 mod rules_versions;
+mod salts;
 mod secrecy;
 mod service;
 mod sessions;

@@ -64,7 +64,7 @@ async fn an_unknown_rules_version_is_refused_and_nothing_is_written() {
     let app = TestApp::spawn().await;
     let users = app.users(1).await;
     let before = app.footprint().await;
-    for (ruleset, version) in [("hats", 2), ("top-hats", 3), ("goathead", 0)] {
+    for (ruleset, version) in [("hats", 3), ("top-hats", 3), ("goathead", 0)] {
         app.post(
             "/v1/games",
             Some(&users[0].token),

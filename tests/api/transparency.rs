@@ -144,10 +144,34 @@ async fn exported_lines_are_signed_and_old_keys_stay_published_after_a_rotation(
     );
     // What the old key signed still checks against the published keys.
     check::audit_text(lines[0], Some(&after)).unwrap();
-    // A process started now signs with the new key.
+    // A process started now signs with the new key …
     let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
     let signer = hatstand::transparency::keys::load(&pool).await.unwrap();
-    assert_eq!(signer.key_id(), new_id);
+    assert_eq!(signer.cached().key_id(), new_id);
+    // … and so does the one running, without a restart: its next audit,
+    // export line and tree head are signed with the new key.
+    let audit = app
+        .get(&format!("/v1/games/{}/audit", played.id), None)
+        .await
+        .ok(200);
+    assert_eq!(audit["signature"]["key_id"], new_id.as_str());
+    check::audit_text(&audit.to_string(), Some(&after)).unwrap();
+    let mut reply = app
+        .request(
+            "GET",
+            "/v1/me/games/export",
+            Some(&played.users[0].token),
+            &[],
+        )
+        .send()
+        .await
+        .unwrap();
+    let body = String::from_utf8(reply.body().limit(16 << 20).await.unwrap().to_vec()).unwrap();
+    let line: Value = serde_json::from_str(check::documents(&body)[0]).unwrap();
+    assert_eq!(line["signature"]["key_id"], new_id.as_str());
+    play(&app, "hats", 2, json!({}), 36).await;
+    let head = head_of_at_least(&app, 2).await;
+    assert_eq!(head.signature.key_id, new_id);
 }
 
 #[actix_web::test]

@@ -116,10 +116,18 @@ impl Ruleset for Goathead {
     const NAME: &'static str = "Goathead";
     const MIN_PLAYERS: usize = 3;
     const MAX_PLAYERS: usize = 4;
-    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
-        number: 1,
-        summary: "The rules of seed 002 with the rulings of the first release.",
-    }];
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[
+        crate::RulesVersion {
+            number: 1,
+            summary: "The rules of seed 002 with the rulings of the first release.",
+            salted: false,
+        },
+        crate::RulesVersion {
+            number: 2,
+            summary: "Players contribute to the shuffle: every seat adds a salt when it sits, and the deals are drawn from a hash of the server's committed seed and every salt in seat order.",
+            salted: true,
+        },
+    ];
 
     type Options = GoatheadOptions;
     type State = GoatheadState;

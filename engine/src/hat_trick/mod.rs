@@ -130,10 +130,18 @@ impl Ruleset for HatTrick {
     const NAME: &'static str = "Hat Trick";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 6;
-    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
-        number: 1,
-        summary: "The rules of seed 004 with the rulings of the first release.",
-    }];
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[
+        crate::RulesVersion {
+            number: 1,
+            summary: "The rules of seed 004 with the rulings of the first release.",
+            salted: false,
+        },
+        crate::RulesVersion {
+            number: 2,
+            summary: "Players contribute to the shuffle: every seat adds a salt when it sits, and the deals are drawn from a hash of the server's committed seed and every salt in seat order.",
+            salted: true,
+        },
+    ];
 
     type Options = HatTrickOptions;
     type State = HatTrickState;

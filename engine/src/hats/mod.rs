@@ -93,10 +93,18 @@ impl Ruleset for Hats {
     const NAME: &'static str = "Hats";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 4;
-    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[crate::RulesVersion {
-        number: 1,
-        summary: "The rules of seeds 000 and 001 with the rulings of the first release.",
-    }];
+    const RULES_VERSIONS: &'static [crate::RulesVersion] = &[
+        crate::RulesVersion {
+            number: 1,
+            summary: "The rules of seeds 000 and 001 with the rulings of the first release.",
+            salted: false,
+        },
+        crate::RulesVersion {
+            number: 2,
+            summary: "Players contribute to the shuffle: every seat adds a salt when it sits, and the deals are drawn from a hash of the server's committed seed and every salt in seat order.",
+            salted: true,
+        },
+    ];
 
     type Options = HatsOptions;
     type State = HatsState;

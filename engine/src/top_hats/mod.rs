@@ -116,10 +116,12 @@ impl Ruleset for TopHats {
         crate::RulesVersion {
             number: 1,
             summary: "The rules of seed 003 with the rulings of the first release: a game with no removed hat for 60 played turns in a row is drawn, at any table size.",
+            salted: false,
         },
         crate::RulesVersion {
             number: 2,
             summary: "The quiet-turn draw counts per player, as chess's fifty-move rule does: by default 50 played turns per player in a row with no removed hat (100 at two players, 150 at three).",
+            salted: false,
         },
     ];
 

@@ -32,6 +32,14 @@
 // press is revealed, is the hex SHA-256 of the key, `:`, and the revealed
 // messages' hashes (each checked the same way) joined by `,`.
 //
+// The salts (docs/audits.md): in a game whose seats salt the shuffle,
+// every `player_joined` carries its seat's salt (64 lowercase hex digits),
+// and the deal seed is the hex SHA-256 of "hatstand/deal-seed/v1", a zero
+// byte, the seed's UTF-8 length (u32 big-endian), the seed, the number of
+// seats (one byte) and each seat's 32 salt bytes in seat order. It is
+// recomputed here and given back with the salts, so that a player can see
+// their own salt in it; the shuffles drawn from it are `hatstand verify`'s.
+//
 // Replaying the commands through the rules, the shuffles and the final
 // state are the rest of `hatstand verify`'s work; they need the engines.
 
@@ -109,13 +117,16 @@ export async function verifyAudit(doc, keys = null) {
     }
     if (talk.reason) return broken(null, `talk: ${talk.reason}`);
   }
+  const salted = await dealSeedOf(audit);
+  if (salted.error) return broken(salted.error.seq, salted.error.reason);
   let logged = null;
   if (keys && parsed.get('log') instanceof JsonObject) {
     const log = await checkLogProof(parsed.get('log'), parsed.get('game_id'), audit.events.at(-1).hash, keys);
     if (!log.ok) return broken(null, `log: ${log.reason}`);
     logged = { index: log.index, size: log.size };
   }
-  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged, talk };
+  return { ok: true, events: audit.events.length, seed: 'matches', signedBy, logged, talk,
+    seedCommitment: audit.seedCommitment, salts: salted.salts, dealSeed: salted.dealSeed };
 }
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -190,6 +201,53 @@ async function checkMessage(value, where, rooms) {
   }
   if (m.text === null && m.salt === null && m.hidden !== null) return null;
   return `${what}: a message shows its text and salt, or is hidden`;
+}
+
+/** What the deal seed's hash starts with. */
+const DEAL_SEED_CONTEXT = 'hatstand/deal-seed/v1\u0000';
+
+/**
+ * The seats' salts (`{seq, seat, salt, byServer}` per `player_joined`, in
+ * seat order) and the deal seed they make with the revealed seed; no salts
+ * and a null deal seed for a game that takes none (no join carries one),
+ * and a null deal seed for a table that never filled. `{error}` when a join
+ * lacks the salt the others carry or carries a malformed one.
+ */
+async function dealSeedOf(audit) {
+  const number = (v) => (v instanceof JsonNumber && /^\d+$/.test(v.text) ? Number(v.text) : null);
+  const salts = audit.events
+    .filter((e) => e.type === 'player_joined' && e.data instanceof JsonObject)
+    .map((e) => ({ seq: Number(e.seq), seat: number(e.data.get('seat')),
+      salt: e.data.has('salt') ? e.data.get('salt') : null, byServer: e.data.get('salt_by_server') === true }))
+    .sort((a, b) => a.seat - b.seat);
+  if (!salts.some((s) => s.salt !== null)) return { salts: [], dealSeed: null };
+  for (const s of salts) {
+    if (typeof s.salt !== 'string' || !/^[0-9a-f]{64}$/.test(s.salt)) {
+      return { error: { seq: s.seq,
+        reason: `event ${s.seq}: seat ${s.seat}'s salt is missing or not 64 lowercase hex digits` } };
+    }
+  }
+  const created = audit.events[0].data;
+  const players = created instanceof JsonObject ? number(created.get('players')) : null;
+  if (players === null || salts.length !== players) return { salts, dealSeed: null };
+  const encoder = new TextEncoder();
+  const seed = encoder.encode(audit.seed);
+  const context = encoder.encode(DEAL_SEED_CONTEXT);
+  const bytes = new Uint8Array(context.length + 4 + seed.length + 1 + 32 * salts.length);
+  bytes.set(context, 0);
+  let at = context.length;
+  new DataView(bytes.buffer).setUint32(at, seed.length);
+  at += 4;
+  bytes.set(seed, at);
+  at += seed.length;
+  bytes[at] = salts.length;
+  at += 1;
+  for (const s of salts) {
+    bytes.set(fromHex(s.salt), at);
+    at += 32;
+  }
+  const dealSeed = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  return { salts, dealSeed };
 }
 
 /** What a tree head's signature is over, before its fields. */

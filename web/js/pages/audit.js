@@ -14,6 +14,7 @@ import { explain } from '../ui.js';
 import { rulesetName } from '../format.js';
 import { auditTexts, verifyAudit } from '../audit/verify.js';
 import { gameRatings } from '../ratings.js';
+import { keptSaltVerdict } from '../salts.js';
 
 /** How long the replay waits for the slider to settle before asking for a version. */
 const SETTLE_MS = 120;
@@ -97,7 +98,7 @@ async function showGame(root, id) {
     verdict.replaceChildren(h('p', { class: 'muted' }, 'Verifying in this browser…'));
     const outcome = await verifyAudit(doc, await serverKeys());
     verifyButton.disabled = false;
-    verdict.replaceChildren(verdictOf(outcome, goTo));
+    verdict.replaceChildren(verdictOf(outcome, goTo), saltVerdictOf(keptSaltVerdict(id, outcome)));
     markBroken(list, outcome);
   };
   verifyButton.addEventListener('click', verify);
@@ -341,7 +342,29 @@ function facts(doc, people) {
       h('span', { class: 'hint' }, ' published when the game was created')),
     h('dt', {}, 'Seed'),
     h('dd', {}, h('code', { class: 'hash' }, String(doc.seed)),
-      h('span', { class: 'hint' }, ' revealed now it is over')));
+      h('span', { class: 'hint' }, ' revealed now it is over')),
+    saltFacts(doc, people));
+}
+
+/** Each seat's salt, for a game whose seats salted the shuffle (none otherwise). */
+function saltFacts(doc, people) {
+  const joins = (doc.events ?? []).filter((e) => e.type === 'player_joined' && typeof e.data?.salt === 'string');
+  if (!joins.length) return null;
+  return [
+    h('dt', {}, 'Salts'),
+    h('dd', { 'data-salts': '' },
+      h('ul', { class: 'salts' }, joins.map((e) => h('li', {},
+        `${people.seats[e.data.seat] ?? `seat ${e.data.seat + 1}`}: `, h('code', { class: 'hash' }, e.data.salt),
+        h('span', { class: 'hint' }, e.data.salt_by_server ? ' made by the server' : ' sent by the player')))),
+      h('span', { class: 'hint' }, 'public since each seat sat; the deals come from them and the seed together')),
+  ];
+}
+
+/** What the check says of the salt this browser kept for the game, if it kept one. */
+function saltVerdictOf(verdict) {
+  if (!verdict) return null;
+  return h('p', { class: `verify ${verdict.ok ? 'ok' : 'broken'}`, 'data-kept-salt': verdict.ok ? 'in' : 'missing',
+    role: verdict.ok ? 'status' : 'alert' }, verdict.words);
 }
 
 function resultWords(doc, people) {
@@ -418,6 +441,7 @@ function verdictOf(outcome, goTo) {
   if (outcome.ok) {
     return h('p', { class: 'verify ok', 'data-verify': 'ok', role: 'status' },
       `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment`
+      + (outcome.dealSeed ? `, deal seed ${outcome.dealSeed.slice(0, 16)}… recomputed from the seed and ${outcome.salts.length} salts` : '')
       + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy})` : '')
       + (outcome.talk ? `, talk: ${outcome.talk.messages} public messages match their hashes${
         { committed: ', press committed to', revealed: ', press revealed and matching its commitment' }[outcome.talk.press] ?? ''}` : '')

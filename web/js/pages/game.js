@@ -14,6 +14,7 @@ import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
 import { BOT_LEVELS } from '../bot-levels.js';
 import { talkPanel } from '../talk.js';
+import { keepSalt, makeSalt } from '../salts.js';
 
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
@@ -303,6 +304,18 @@ export function overLine(game, names) {
   return `Game over: ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'won'}.`;
 }
 
+/**
+ * Joins `game`: in a game whose seats salt the shuffle, with a salt made
+ * here (kept in this browser with the commitment shown before it was sent).
+ */
+async function join(game, code) {
+  const body = code ? { code } : {};
+  if (game.salted) body.salt = makeSalt();
+  const joined = await post(`/v1/games/${game.id}/join`, body);
+  if (body.salt) keepSalt(game.id, body.salt, game.seed_commitment);
+  return joined;
+}
+
 function openTable(game, code, act) {
   const me = session();
   const seated = game.my_seat !== null && game.my_seat !== undefined;
@@ -311,7 +324,7 @@ function openTable(game, code, act) {
     parts.push(me
       ? h('div', { class: 'actions' },
         h('button', { type: 'button', 'data-action': 'join',
-          onClick: () => act('Cannot join', () => post(`/v1/games/${game.id}/join`, code ? { code } : {})) },
+          onClick: () => act('Cannot join', () => join(game, code)) },
         'Join this game'),
         // A private game seen without its code is seen by an invitee.
         game.private && !code ? h('button', { type: 'button', class: 'quiet', 'data-action': 'decline',

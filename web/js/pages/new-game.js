@@ -3,6 +3,7 @@
 // own options, drawn from the option schema `/v1/rulesets` publishes.
 
 import { h } from '../dom.js';
+import { keepSalt, makeSalt } from '../salts.js';
 import { get, post, session } from '../api.js';
 import { explain, flash, go } from '../ui.js';
 import { requireSignIn } from './signin.js';
@@ -91,11 +92,18 @@ export async function show(root) {
     options.spectators = watchers.value;
     const bots = [...seatsBox.querySelectorAll('select')].map((s) => s.value).filter((v) => v !== 'human');
     const people = invitees.value.split(/[\s,]+/).filter(Boolean);
+    // The creator's part of the shuffle, in rules that take one (a public
+    // seed takes none): made here, and kept with the commitment the game
+    // shows (the server had drawn its seed before it saw the salt).
+    const salted = chosen().rules_versions?.[0]?.salted === true && options.seed === undefined;
+    const salt = salted ? makeSalt() : undefined;
     submit.disabled = true;
     try {
       const game = await post('/v1/games', {
         ruleset: ruleset.value, players: Number(players.value), options, private: priv.checked, invitees: people, bots,
+        salt,
       });
+      if (salt) keepSalt(game.id, salt, game.seed_commitment);
       go(`#/games/${game.id}`);
     } catch (error) {
       flash(explain(error));
