@@ -316,7 +316,7 @@ async fn assert_told_from_own_events(table: &Table, seat: usize) {
         .iter()
         .map(|s| s["username"].as_str().unwrap().to_owned())
         .collect();
-    let reader = hatstand::narration::Table {
+    let reader = hatstand::games::narration::Table {
         names,
         me: Some(seat as u8),
     };
@@ -324,7 +324,7 @@ async fn assert_told_from_own_events(table: &Table, seat: usize) {
     // Every line the seat's events can be told as, from any event on.
     let mut told = std::collections::HashSet::new();
     for start in 0..events.len() {
-        for line in hatstand::narration::narrate(ruleset, &reader, &events[start..]) {
+        for line in hatstand::games::narration::narrate(ruleset, &reader, &events[start..]) {
             told.insert(flat(&line.text));
         }
     }
