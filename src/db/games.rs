@@ -196,6 +196,7 @@ const LOAD_SEATS_JSON: &str = "
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
                                                    'resigned', s.resigned_at IS NOT NULL,
                                                    'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
+                                                   'salt', s.salt,
                                                    'auto_play_forced', COALESCE((SELECT st.auto_play_forced FROM user_settings st
                                                                                   WHERE st.user_id = s.user_id), false))
                                  ORDER BY s.seat)
