@@ -42,6 +42,8 @@ SELECT create_reference_table('server_secrets');
 SELECT create_reference_table('signing_keys');
 SELECT create_reference_table('pruned');
 SELECT create_reference_table('talk_mutes');
+-- A user's turn settings, read per seat by the command's load, as users are.
+SELECT create_reference_table('user_settings');
 SELECT create_reference_table('operators');
 
 -- Distributed by game. `games` is keyed by its own id; the rest by `game_id`.
@@ -67,6 +69,8 @@ SELECT create_distributed_table('ratings', 'user_id', colocate_with => 'notifica
 SELECT create_distributed_table('user_records', 'user_id', colocate_with => 'notifications');
 -- A rematch offer with the finished game it is offered on.
 SELECT create_distributed_table('rematches', 'game_id', colocate_with => 'games');
+-- A seat's conditional lines with their game (read by the game's load).
+SELECT create_distributed_table('conditional_lines', 'game_id', colocate_with => 'games');
 
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single

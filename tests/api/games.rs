@@ -36,8 +36,16 @@ async fn creating_a_game_seats_the_creator_and_commits_to_a_seed() {
         "the version, then the viewer's mac: {etag}"
     );
     assert_eq!(game["my_seat"], 0);
+    // The seat's salt (docs/audits.md): made by the server, none was sent.
+    let mut seats = game["seats"].clone();
+    let salt = seats[0].as_object_mut().unwrap().remove("salt").unwrap();
+    assert!(
+        salt.as_str()
+            .is_some_and(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{salt}"
+    );
     assert_eq!(
-        game["seats"],
+        seats,
         json!([{"seat": 0, "user_id": ann.id, "username": "ann", "resigned": false, "bot": false}])
     );
     assert_eq!(game["to_act"], json!([]));
