@@ -19,7 +19,9 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LineStep {
-    /// The seat whose command it is (0-based).
+    /// The seat whose command it is (0-based; a seat the table does not
+    /// have never matches: `conditional_never_matches`).
+    #[schema(minimum = 0, maximum = 255)]
     pub seat: u8,
     /// The command, as the ruleset's commands are sent.
     #[schema(value_type = super::wire_types::AnyCommand)]
