@@ -189,5 +189,9 @@ problems! {
     /// What `mute_user` answers besides the common problems.
     MuteUserProblems { Forbidden: "muting oneself", NotFound: "no user of that name" }
     /// What `unmute_user` answers besides the common problems.
-    UnmuteUserProblems { BadRequest: "oneself", NotFound: "no user of that name" }
+    UnmuteUserProblems {
+        BadRequest: "a malformed name",
+        Forbidden: "unmuting oneself",
+        NotFound: "no user of that name",
+    }
 }
