@@ -174,34 +174,39 @@ struct LoadedRow {
     conditionals: Value,
 }
 
-/// The seats of game `g` as a JSON array (shared with the listing). Each
-/// username is a primary-key lookup: a join would let the planner hash the
-/// whole `users` table for a game's two to six seats.
-pub const SEATS_JSON: &str = "
+/// The seats of game `g` as a JSON array, with `$extra` fields after the
+/// shared ones (a `, 'name', value` list, or nothing). Each username is a
+/// primary-key lookup: a join would let the planner hash the whole `users`
+/// table for a game's two to six seats.
+macro_rules! seats_json {
+    ($extra:literal) => {
+        concat!(
+            "
        COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id,
                                                    'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
                                                    'resigned', s.resigned_at IS NOT NULL,
                                                    'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
-                                                   'salt', s.salt)
+                                                   'salt', s.salt",
+            $extra,
+            ")
                                  ORDER BY s.seat)
                    FROM seats s
-                  WHERE s.game_id = g.id), '[]'::json) AS seats";
+                  WHERE s.game_id = g.id), '[]'::json) AS seats"
+        )
+    };
+}
+
+/// The seats of game `g` (shared with the listing).
+pub const SEATS_JSON: &str = seats_json!("");
 
 /// [`SEATS_JSON`] with each user's `auto_play_forced` (a primary-key
 /// lookup per seat): the seats a step starts from.
-const LOAD_SEATS_JSON: &str = "
-       COALESCE((SELECT json_agg(json_build_object('seat', s.seat, 'user_id', s.user_id,
-                                                   'username', (SELECT u.username FROM users u WHERE u.id = s.user_id),
-                                                   'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
-                                                   'resigned', s.resigned_at IS NOT NULL,
-                                                   'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
-                                                   'salt', s.salt,
+const LOAD_SEATS_JSON: &str = seats_json!(
+    ",
                                                    'auto_play_forced', COALESCE((SELECT st.auto_play_forced FROM user_settings st
-                                                                                  WHERE st.user_id = s.user_id), false))
-                                 ORDER BY s.seat)
-                   FROM seats s
-                  WHERE s.game_id = g.id), '[]'::json) AS seats";
+                                                                                  WHERE st.user_id = s.user_id), false)"
+);
 
 /// The game's stored conditional lines (a game has at most one row per
 /// seat, read by the primary key's prefix).
