@@ -1,11 +1,7 @@
 // Words and times as the pages show them.
 
-const RULESET_NAMES = { hats: 'Hats', goathead: 'Goathead', 'top-hats': 'Top Hats', 'hat-trick': 'Hat Trick' };
-
-/** The display name of a ruleset id. */
-export function rulesetName(id) {
-  return RULESET_NAMES[id] || id;
-}
+// A ruleset's name comes from its board (games/index.js, the one list).
+export { rulesetName } from './games/index.js';
 
 /** A seat's display name: its username (with "bot" for bots) or "seat n". */
 export function seatName(game, seat) {

@@ -9,6 +9,9 @@ import {
   nameList, pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 import { help } from './glossary.js';
 
+/** The ruleset's name as players know it. */
+export const NAME = 'Goathead';
+
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
   C: ['club', 'clubs', '#1d1d1d', '♣'],

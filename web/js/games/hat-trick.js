@@ -9,6 +9,9 @@ import {
   seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 import { help } from './glossary.js';
 
+/** The ruleset's name as players know it. */
+export const NAME = 'Hat Trick';
+
 /** The suits by code letter: name, plural, symbol, ink, sign. */
 const SUITS = {
   H: ['heart', 'hearts', '#c62828', '♥'],

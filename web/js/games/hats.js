@@ -10,6 +10,9 @@ import {
   pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
 import { help } from './glossary.js';
 
+/** The ruleset's name as players know it. */
+export const NAME = 'Hats';
+
 /** The hat types by code letter: name, plural, symbol, ink. */
 const TYPES = {
   T: ['star', 'stars', '#9a6200'],

@@ -7,6 +7,9 @@
 import { h, s, moveControl, selectControl } from '../dom.js';
 import { help } from './glossary.js';
 
+/** The ruleset's name as players know it. */
+export const NAME = 'Top Hats';
+
 const FILES = 'abcdefg';
 /** Cells on a side of the board. */
 const SIDE = 7;

@@ -5,9 +5,8 @@
 import { h } from '../dom.js';
 import { get } from '../api.js';
 import { rulesetName } from '../format.js';
+import { RULESETS } from '../games/index.js';
 import { playerLink, ratingText } from '../ratings.js';
-
-const RULESETS = ['hats', 'goathead', 'top-hats', 'hat-trick'];
 
 export async function show(root, { ruleset, players, bots }) {
   document.title = `${rulesetName(ruleset)} leaderboard · hatstand`;

@@ -6,8 +6,7 @@ import { get, session } from '../api.js';
 import { explain, flash } from '../ui.js';
 import { gameList } from '../game-list.js';
 import { rulesetName } from '../format.js';
-
-const RULESETS = ['hats', 'goathead', 'top-hats', 'hat-trick'];
+import { RULESETS } from '../games/index.js';
 
 export async function show(root) {
   const me = session();
