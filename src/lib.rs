@@ -19,6 +19,7 @@ pub mod proc_stat;
 pub mod pruner;
 pub mod rate;
 pub mod ratings;
+pub mod ratings_read;
 pub mod record;
 pub mod retention;
 pub mod routes;

@@ -28,15 +28,15 @@ pub struct UserProfile {
     pub created_at: DateTime<Utc>,
     /// Ratings per pool (ruleset and table size; docs/ratings.md).
     #[serde(default)]
-    pub ratings: Vec<crate::ratings::read::PoolRating>,
+    pub ratings: Vec<crate::ratings_read::PoolRating>,
     /// Games over, by outcome (counters kept as games end).
     #[serde(default)]
-    pub record: crate::ratings::read::GameRecord,
+    pub record: crate::ratings_read::GameRecord,
     /// The latest games over (finished or abandoned), the latest ended
     /// first: the first page of `GET /v1/users/{username}/games`. To others
     /// than the player, only the games listed to everyone.
     #[serde(default)]
-    pub recent_games: crate::ratings::read::RecentGames,
+    pub recent_games: crate::ratings_read::RecentGames,
 }
 
 /// Whether a person or a program plays an account.
@@ -60,8 +60,8 @@ impl From<users::Profile> for UserProfile {
             bot_level: p.bot_level.and_then(|l| l.parse().ok()),
             created_at: p.created_at,
             ratings: Vec::new(),
-            record: crate::ratings::read::GameRecord::default(),
-            recent_games: crate::ratings::read::RecentGames::default(),
+            record: crate::ratings_read::GameRecord::default(),
+            recent_games: crate::ratings_read::RecentGames::default(),
         }
     }
 }
@@ -81,14 +81,13 @@ pub async fn profile(
         .map(UserProfile::from)
         .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
     // Ratings' hook: the player's ratings and games by outcome.
-    (profile.ratings, profile.record) =
-        crate::ratings::read::of_user(&mut conn, profile.id).await?;
-    profile.recent_games = crate::ratings::read::recent(
+    (profile.ratings, profile.record) = crate::ratings_read::of_user(&mut conn, profile.id).await?;
+    profile.recent_games = crate::ratings_read::recent(
         &mut conn,
         profile.id,
         viewer == Some(profile.id),
         None,
-        crate::ratings::read::RECENT,
+        crate::ratings_read::RECENT,
     )
     .await?;
     Ok(profile)

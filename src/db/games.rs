@@ -596,6 +596,26 @@ pub async fn version(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Opti
         .optional()
 }
 
+/// The user holding `seat` at game `id` and their username (none: no such
+/// game or seat): one primary-key lookup, for a reply that names a seat.
+///
+/// # Errors
+/// Database errors.
+pub async fn seat_holder(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    seat: i16,
+) -> QueryResult<Option<(Uuid, String)>> {
+    use super::schema::{seats, users};
+    seats::table
+        .inner_join(users::table.on(users::id.eq(seats::user_id)))
+        .filter(seats::game_id.eq(id).and(seats::seat.eq(seat)))
+        .select((seats::user_id, users::username))
+        .first(conn)
+        .await
+        .optional()
+}
+
 /// Where a walk through the games that are over has got to: the end time and
 /// id of the last game returned (games are ordered by both).
 pub type EndedCursor = (DateTime<Utc>, Uuid);

@@ -72,7 +72,7 @@ pub async fn audit_on(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
         result: game.result.clone(),
         log: None,
         signature: None,
-        talk: crate::talk::audit::record(conn, game).await?,
+        talk: super::audit_talk::record(conn, game).await?,
     })
 }
 

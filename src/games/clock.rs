@@ -310,7 +310,7 @@ pub struct ServerOptions {
     /// the default, and the rule for games created before the option) or
     /// `press` (also to chosen seats).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub talk: Option<crate::talk::TalkMode>,
+    pub talk: Option<crate::record::talk::TalkMode>,
     /// With `talk: press`: the private messages are shown to everyone, and
     /// in the audit, once the game is over (else only their commitment is).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -410,7 +410,8 @@ impl ServerOptions {
         }
         accept_duration(&parsed.max_vacation)
             .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
-        if parsed.press_revealed_at_end && parsed.talk != Some(crate::talk::TalkMode::Press) {
+        if parsed.press_revealed_at_end && parsed.talk != Some(crate::record::talk::TalkMode::Press)
+        {
             return Err(Failure::invalid_options(
                 "press_revealed_at_end needs talk: press",
             ));

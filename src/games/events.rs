@@ -113,6 +113,21 @@ pub fn redact_one<R: Ruleset>(event: &LoggedEvent, viewer: Viewer) -> Result<Eve
     })
 }
 
+/// Events of `game` as `viewer` may see them (each one [`redact_one`]).
+///
+/// # Errors
+/// `internal`: the game's ruleset is unknown or an event does not decode.
+pub fn redact_all(
+    game: &crate::db::games::GameRow,
+    logged: &[LoggedEvent],
+    viewer: Viewer,
+) -> Result<Vec<EventOut>, Failure> {
+    let kind = kind_of(game)?;
+    with_ruleset!(kind, |R| {
+        logged.iter().map(|e| redact_one::<R>(e, viewer)).collect()
+    })
+}
+
 /// The events of game `id` after `after` that `user` may see, at most
 /// `limit`; when there are none yet and `wait` > 0, waits up to `wait`
 /// seconds for one.
@@ -193,13 +208,7 @@ pub async fn list_with<T>(
                     .await?;
             drop(conn);
             let viewer = viewer_for(user.and_then(|u| loaded.seat_of(u)));
-            let kind = kind_of(&loaded.game)?;
-            let events = with_ruleset!(kind, |R| {
-                logged
-                    .iter()
-                    .map(|e| redact_one::<R>(e, viewer))
-                    .collect::<Result<Vec<_>, _>>()
-            })?;
+            let events = redact_all(&loaded.game, &logged, viewer)?;
             return Ok((EventsPage { events, version }, beside));
         }
         drop(conn);

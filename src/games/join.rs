@@ -213,7 +213,9 @@ impl OpenChange for Join {
         check_may_join(tx.conn, tx.loaded, tx.who, self.0.code.as_deref()).await?;
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
         // Ratings' hook: seeking by strength.
-        crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
+        let options = super::clock::ServerOptions::of(&game.server_options);
+        let range = (options.rating_min, options.rating_max);
+        crate::ratings::seek::check(tx.conn, game, range, tx.who.user_id).await?;
         seat(kind, tx, None, self.0.seat, bot, self.0.salt.as_deref()).await
     }
 

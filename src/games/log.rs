@@ -12,12 +12,11 @@
 //!   client can say what happened since.
 //! - Costs one game load and one read of that game's events.
 
-use hatstand_engine::with_ruleset;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::events::redact_one;
+use super::events::redact_all;
 use super::public::viewer_for;
 use super::read::project_stored;
 use crate::context::Context;
@@ -72,13 +71,7 @@ pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLo
     } else {
         viewer_for(game.my_seat)
     };
-    let kind = super::kind_of(&loaded.game)?;
-    let events = with_ruleset!(kind, |R| {
-        logged
-            .iter()
-            .map(|e| redact_one::<R>(e, viewer))
-            .collect::<Result<Vec<_>, _>>()
-    })?;
+    let events = redact_all(&loaded.game, &logged, viewer)?;
     let my_last_move = game.my_seat.and_then(|seat| {
         logged
             .iter()

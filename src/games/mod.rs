@@ -8,6 +8,7 @@
 pub mod advance;
 pub mod archive_old;
 pub mod audit;
+pub mod audit_talk;
 pub mod bot_seats;
 pub mod cancel;
 pub mod clock;

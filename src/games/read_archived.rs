@@ -24,8 +24,7 @@ pub async fn document(conn: &mut Conn, id: Uuid) -> Result<AuditDocument, Failur
     let compressed = db::archive::audit(conn, id)
         .await?
         .ok_or_else(|| Failure::internal(format!("archived game {id} has no archive row")))?;
-    let json = zstd::decode_all(compressed.as_slice()).map_err(Failure::internal)?;
-    serde_json::from_slice(&json).map_err(Failure::internal)
+    AuditDocument::from_archive(&compressed)
 }
 
 /// The events of `game` with `after < seq <= up_to`, at most `limit`, from

@@ -29,7 +29,7 @@
 //! older mail of the seat is played when nothing it showed has changed
 //! ([`current_version`]).
 
-use mail_parser::{MessageParser, PartType};
+use mail_parser::MessageParser;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -233,27 +233,14 @@ pub async fn receive(
     if let Err(e) = token.check((&tag, legacy), secret, user, crate::record::chain::now()) {
         return ignored(&e.to_string());
     }
-    let from = message
-        .from()
-        .and_then(|f| f.first())
-        .and_then(|a| a.address.as_deref())
-        .map(str::to_ascii_lowercase);
-    let address = mail::address(&mut conn, user).await?;
-    let confirmed = address
-        .as_ref()
-        .filter(|a| a.confirmed_at.is_some())
-        .map(|a| a.address.to_ascii_lowercase());
-    if from.is_none() || from != confirmed {
+    if !super::reply::from_player(&mut conn, &message, user).await? {
         return ignored("the sender is not the player's confirmed address");
     }
     let key = idempotency_key(message.message_id(), raw);
     let in_reply_to = message.message_id().map(|id| format!("<{id}>"));
     let references = thread_of(&message);
     let payload = |said: &str, error: Option<&str>| json!({"move": said, "error": error, "in_reply_to": in_reply_to, "references": references});
-    let Some(text) = message.text_bodies().find_map(|part| match &part.body {
-        PartType::Text(text) => Some(text.clone()),
-        _ => None,
-    }) else {
+    let Some(text) = super::reply::plain_text(&message) else {
         if message.html_body_count() == 0 {
             return ignored("the mail has no plain-text part");
         }

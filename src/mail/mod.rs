@@ -30,6 +30,7 @@ pub mod listener;
 pub mod moves;
 pub mod outbox;
 pub mod render;
+pub mod reply;
 pub mod seen;
 pub mod talk;
 pub mod token;

@@ -14,12 +14,11 @@
 //! - A read costs one game load and two small queries on the game's own
 //!   events, whatever the size of the server's history.
 
-use hatstand_engine::with_ruleset;
 use uuid::Uuid;
 
 use crate::db::{Conn, event_store, games};
 use crate::error::Failure;
-use crate::games::events::redact_one;
+use crate::games::events::redact_all;
 use crate::games::narration::{self, Counters, Line};
 use crate::games::projection::Game;
 use crate::games::public::viewer_for;
@@ -77,13 +76,7 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
         let start = from.max(version - STORY_EVENTS);
         let logged = event_store::load(conn, game, start, version, STORY_EVENTS).await?;
         let viewer = viewer_for(projected.my_seat);
-        let kind = crate::games::kind_of(&loaded.game)?;
-        let events = with_ruleset!(kind, |R| {
-            logged
-                .iter()
-                .map(|e| redact_one::<R>(e, viewer))
-                .collect::<Result<Vec<_>, _>>()
-        })?;
+        let events = redact_all(&loaded.game, &logged, viewer)?;
         let table = super::render::table_of(&projected);
         (
             narration::narrate(&projected.ruleset, &table, &events)

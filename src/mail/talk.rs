@@ -22,7 +22,7 @@
 //!   answered.
 
 use chrono::TimeDelta;
-use mail_parser::{Message, PartType};
+use mail_parser::Message;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -128,37 +128,18 @@ pub async fn receive(
         return ignored("the reply address holds no valid token");
     };
     let mut conn = ctx.pool.get().await?;
-    let Some(loaded) = games::load(&mut conn, token.game, None, None).await? else {
-        return ignored("the reply address's signature does not match");
-    };
-    let Some(seat) = loaded
-        .seats
-        .iter()
-        .find(|s| s.seat == i16::from(token.seat))
+    let Some((user, username)) =
+        games::seat_holder(&mut conn, token.game, i16::from(token.seat)).await?
     else {
         return ignored("the reply address's signature does not match");
     };
-    let user = seat.user_id;
     if let Err(e) = token.check(&tag, secret, user, crate::record::chain::now()) {
         return ignored(&e.to_string());
     }
-    let from = message
-        .from()
-        .and_then(|f| f.first())
-        .and_then(|a| a.address.as_deref())
-        .map(str::to_ascii_lowercase);
-    let address = mail::address(&mut conn, user).await?;
-    let confirmed = address
-        .as_ref()
-        .filter(|a| a.confirmed_at.is_some())
-        .map(|a| a.address.to_ascii_lowercase());
-    if from.is_none() || from != confirmed {
+    if !super::reply::from_player(&mut conn, message, user).await? {
         return ignored("the sender is not the player's confirmed address");
     }
-    let Some(body) = message.text_bodies().find_map(|part| match &part.body {
-        PartType::Text(text) => Some(text.clone()),
-        _ => None,
-    }) else {
+    let Some(body) = super::reply::plain_text(message) else {
         return ignored("the mail has no plain-text part");
     };
     let Some(text) = reply_text(&body) else {
@@ -181,7 +162,7 @@ pub async fn receive(
     drop(conn);
     let caller = Caller {
         user_id: user,
-        username: seat.username.clone(),
+        username,
         session: Uuid::nil(),
     };
     let request = SayRequest {

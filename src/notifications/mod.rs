@@ -19,6 +19,7 @@
 pub mod channel;
 pub mod inbox;
 pub mod kind;
+pub mod talk_message;
 pub mod webhooks;
 
 use chrono::{DateTime, Utc};
@@ -89,7 +90,7 @@ pub enum Notification {
         game_id: Uuid,
         #[schema(value_type = crate::record::names::RulesetId)]
         ruleset: String,
-        message: crate::talk::messages::TalkMessage,
+        message: talk_message::TalkMessage,
     },
 }
 

@@ -12,7 +12,6 @@ pub mod eligibility;
 pub mod maths;
 pub mod places;
 pub mod projection;
-pub mod read;
 pub mod seek;
 
 pub use maths::{Method, Rating};

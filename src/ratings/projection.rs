@@ -28,6 +28,7 @@ use super::eligibility::{Finished, sides_to_rate};
 use super::maths::{Method, Rating, rate};
 use crate::db::{self, Conn, Pool};
 use crate::error::Failure;
+use crate::record::verify::AuditDocument;
 
 /// Games rated by one transaction.
 pub const BATCH: i64 = 500;
@@ -175,7 +176,10 @@ async fn finished(conn: &mut Conn, row: db::ratings::Pending) -> Result<(Finishe
     let moved = match row.moved {
         Some(moved) => Some(moved),
         None if forfeit && row.archived => {
-            let audit = crate::games::read_archived::document(conn, row.id).await?;
+            let compressed = db::archive::audit(conn, row.id).await?.ok_or_else(|| {
+                Failure::internal(format!("archived game {} has no archive row", row.id))
+            })?;
+            let audit = AuditDocument::from_archive(&compressed)?;
             Some(audit.events.iter().any(|e| {
                 e.command.is_some() && e.actor.as_ref().is_some_and(|a| a.user_id.is_some())
             }))

@@ -9,7 +9,6 @@ use super::maths::Method;
 use crate::db::games::GameRow;
 use crate::db::{self, Conn};
 use crate::error::{ErrorCode, Failure};
-use crate::games::clock::ServerOptions;
 
 /// Whether `rating` lies in `[min, max]` (either end open when unset).
 #[must_use]
@@ -17,13 +16,19 @@ pub fn fits(rating: f64, min: Option<f64>, max: Option<f64>) -> bool {
     min.is_none_or(|lo| rating >= lo) && max.is_none_or(|hi| rating <= hi)
 }
 
-/// Refuses `user` a seat at `game` when the table's range leaves them out.
+/// Refuses `user` a seat at `game` when the table's range (its options'
+/// `rating_min`, `rating_max`) leaves them out.
 ///
 /// # Errors
 /// `rating_out_of_range`; database errors.
-pub async fn check(conn: &mut Conn, game: &GameRow, user: Uuid) -> Result<(), Failure> {
-    let options = ServerOptions::of(&game.server_options);
-    if options.rating_min.is_none() && options.rating_max.is_none() {
+pub async fn check(
+    conn: &mut Conn,
+    game: &GameRow,
+    range: (Option<f64>, Option<f64>),
+    user: Uuid,
+) -> Result<(), Failure> {
+    let (rating_min, rating_max) = range;
+    if rating_min.is_none() && rating_max.is_none() {
         return Ok(());
     }
     let method = Method::of(usize::try_from(game.players).unwrap_or(0));
@@ -32,19 +37,15 @@ pub async fn check(conn: &mut Conn, game: &GameRow, user: Uuid) -> Result<(), Fa
         .into_iter()
         .find(|r| r.ruleset == game.ruleset && r.players == game.players)
         .map_or(method.start().rating, |r| r.rating);
-    if fits(rating, options.rating_min, options.rating_max) {
+    if fits(rating, rating_min, rating_max) {
         return Ok(());
     }
     Err(Failure::new(
         ErrorCode::RatingOutOfRange,
         format!(
             "this table seeks ratings {} to {}; yours here is {rating:.1}",
-            options
-                .rating_min
-                .map_or("any".to_owned(), |r| r.to_string()),
-            options
-                .rating_max
-                .map_or("any".to_owned(), |r| r.to_string()),
+            rating_min.map_or("any".to_owned(), |r| r.to_string()),
+            rating_max.map_or("any".to_owned(), |r| r.to_string()),
         ),
     ))
 }

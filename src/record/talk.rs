@@ -26,6 +26,54 @@ use uuid::Uuid;
 
 use super::canonical::canonical_json;
 
+/// What a game allows, fixed at creation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TalkMode {
+    /// No messages at all.
+    None,
+    /// Messages to the whole table (and the spectators' room).
+    #[default]
+    Table,
+    /// Also private messages to chosen seats.
+    Press,
+}
+
+/// Where a message is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Room {
+    /// Every seat and every spectator.
+    Table,
+    /// The author's seat and the seats named.
+    Press,
+    /// Those who watch without a seat (players once the game is over).
+    Spectators,
+}
+
+impl Room {
+    /// The room as stored.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Room::Table => "table",
+            Room::Press => "press",
+            Room::Spectators => "spectators",
+        }
+    }
+
+    /// The room stored as `text`.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "table" => Some(Room::Table),
+            "press" => Some(Room::Press),
+            "spectators" => Some(Room::Spectators),
+            _ => None,
+        }
+    }
+}
+
 /// A game's talk, as its audit shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TalkRecord {

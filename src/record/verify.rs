@@ -89,6 +89,18 @@ pub struct AuditDocument {
     pub talk: Option<super::talk::TalkRecord>,
 }
 
+impl AuditDocument {
+    /// The document of an archived game from its archive row: the audit
+    /// exactly as it was served, zstd-compressed.
+    ///
+    /// # Errors
+    /// `internal` when the bytes do not decode.
+    pub fn from_archive(compressed: &[u8]) -> Result<Self, crate::error::Failure> {
+        let json = zstd::decode_all(compressed).map_err(crate::error::Failure::internal)?;
+        serde_json::from_slice(&json).map_err(crate::error::Failure::internal)
+    }
+}
+
 /// An event as the audit shows it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct AuditEvent {

@@ -9,7 +9,7 @@ use utoipa::IntoParams;
 use super::problem::problems;
 use super::{GamePath, Id, Reply, State};
 use crate::auth::MaybeCaller;
-use crate::ratings::read::{self, BoardPage, GameRatings, HistoryPage};
+use crate::ratings_read::{self as read, BoardPage, GameRatings, HistoryPage};
 
 /// The rating changes a game made: empty until it is over, and for a casual
 /// game (see the game's `rated`). Readable by whoever may watch the game.

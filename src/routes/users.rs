@@ -10,7 +10,7 @@ use super::strict_json::NoBody;
 use super::{Reply, State};
 use crate::accounts::profile::{self, UserProfile};
 use crate::auth::{Caller, MaybeCaller};
-use crate::ratings::read::{self, RecentGames};
+use crate::ratings_read::{self as read, RecentGames};
 
 /// A user's public profile: whether a person or a bot plays the account,
 /// member since, ratings per pool, games over by outcome, and the latest

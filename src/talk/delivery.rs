@@ -9,11 +9,11 @@
 use uuid::Uuid;
 
 use super::Room;
-use super::messages::TalkMessage;
 use crate::db::games::LoadedGame;
 use crate::db::notifications::{self, Noted};
 use crate::db::talk::{self as rows, MessageRow};
 use crate::error::Failure;
+use crate::notifications::talk_message::TalkMessage;
 use crate::notifications::{Note, Notification, rows as note_rows};
 
 /// The users told of `message`: seated readers but its author, less those

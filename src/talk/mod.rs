@@ -20,67 +20,16 @@
 //!   views or their tags. Their ids are random, so nobody can count what
 //!   they were not shown.
 
-pub mod audit;
 pub mod delivery;
 pub mod feed;
 pub mod messages;
 pub mod moderation;
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
 use crate::error::{ErrorCode, Failure};
+pub use crate::record::talk::{Room, TalkMode};
 
 /// The most characters (Unicode scalar values) a message may hold.
 pub const MAX_CHARS: usize = 1000;
-
-/// What a game allows, fixed at creation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TalkMode {
-    /// No messages at all.
-    None,
-    /// Messages to the whole table (and the spectators' room).
-    #[default]
-    Table,
-    /// Also private messages to chosen seats.
-    Press,
-}
-
-/// Where a message is said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Room {
-    /// Every seat and every spectator.
-    Table,
-    /// The author's seat and the seats named.
-    Press,
-    /// Those who watch without a seat (players once the game is over).
-    Spectators,
-}
-
-impl Room {
-    /// The room as stored.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Room::Table => "table",
-            Room::Press => "press",
-            Room::Spectators => "spectators",
-        }
-    }
-
-    /// The room stored as `text`.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "table" => Some(Room::Table),
-            "press" => Some(Room::Press),
-            "spectators" => Some(Room::Spectators),
-            _ => None,
-        }
-    }
-}
 
 /// The game's talk rules, from its stored server options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -86,8 +86,8 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
                     assert!(
                         [
                             hatstand::games::read::CURSOR_PATTERN,
-                            hatstand::ratings::read::BOARD_CURSOR_PATTERN,
-                            hatstand::ratings::read::HISTORY_CURSOR_PATTERN,
+                            hatstand::ratings_read::BOARD_CURSOR_PATTERN,
+                            hatstand::ratings_read::HISTORY_CURSOR_PATTERN,
                         ]
                         .contains(&pattern),
                         "{pattern:?}"

@@ -1,5 +1,5 @@
 //! The talk section of a finished game's audit, built from its rows (the
-//! rules are in `record::talk`).
+//! rules are in `record::talk`; who may say and read what, in `talk/`).
 
 use crate::db::Conn;
 use crate::db::games::GameRow;
@@ -12,7 +12,8 @@ use crate::record::talk::{
     press_commitment, press_key,
 };
 
-use super::{TalkMode, TalkRules};
+use crate::games::clock::ServerOptions;
+use crate::record::talk::TalkMode;
 
 /// The name of the server secret press keys derive from.
 const SECRET_NAME: &str = "talk-press";
@@ -24,14 +25,15 @@ const SECRET_NAME: &str = "talk-press";
 /// # Errors
 /// Database errors.
 pub async fn record(conn: &mut Conn, game: &GameRow) -> Result<Option<TalkRecord>, Failure> {
-    let rules = TalkRules::of(game);
+    let options = ServerOptions::of(&game.server_options);
+    let mode = options.talk.unwrap_or_default();
     let all = rows::all(conn, game.id).await?;
-    if all.is_empty() && rules.mode != TalkMode::Press {
+    if all.is_empty() && mode != TalkMode::Press {
         return Ok(None);
     }
     let (press, public): (Vec<&MessageRow>, Vec<&MessageRow>) =
         all.iter().partition(|m| m.room == "press");
-    let press = if rules.mode == TalkMode::Press || !press.is_empty() {
+    let press = if mode == TalkMode::Press || !press.is_empty() {
         let mut fresh = [0u8; 32];
         rand::fill(&mut fresh);
         let secret = secrets::get_or_insert(conn, SECRET_NAME, &hex::encode(fresh)).await?;
@@ -40,7 +42,7 @@ pub async fn record(conn: &mut Conn, game: &GameRow) -> Result<Option<TalkRecord
         let hashes: Vec<&str> = messages.iter().map(|m| m.hash.as_str()).collect();
         Some(PressRecord {
             commitment: press_commitment(&key, &hashes),
-            revealed: rules
+            revealed: options
                 .press_revealed_at_end
                 .then_some(RevealedPress { key, messages }),
         })

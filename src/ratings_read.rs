@@ -1,14 +1,16 @@
-//! What clients read of the ratings: a game's changes, a player's ratings
-//! and history, and the leaderboards.
+//! What clients read of the ratings: a game's changes, a player's ratings,
+//! history and games over, and the leaderboards. `ratings/` computes the
+//! ratings as games finish (below `games/`, which calls it); these reads
+//! name games as their viewer may see them, so they sit above `games/`.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::maths::Method;
 use crate::context::Context;
 use crate::db;
 use crate::error::Failure;
+use crate::ratings::Method;
 
 /// A rating as shown: rounded for people, exact in the ledger.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
