@@ -30,6 +30,8 @@ pub struct Context {
     pub refresh_ttl: chrono::TimeDelta,
     /// Failed logins per account and per client address in a window.
     pub login_limits: LoginLimits,
+    /// Addresses over their failed-login limit, answered in this process.
+    pub login_refusals: Arc<crate::auth::limits::RefusedAddresses>,
     /// What a user or a client address may cost (`docs/limits.md`).
     pub cost_limits: crate::auth::limits::CostLimits,
     /// The password threads' bounded queue.

@@ -120,6 +120,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         retention,
         login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
+        login_refusals: Arc::default(),
         cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
         passwords: Arc::new(crate::auth::password::PasswordQueue::new(
             settings.limits.password_queue,
@@ -188,6 +189,7 @@ pub async fn tool_context(
         refresh_ttl: chrono::TimeDelta::seconds(settings.refresh_ttl),
         retention: Retention::from_settings(&settings.retention)?,
         login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
+        login_refusals: Arc::default(),
         cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
         passwords: Arc::new(crate::auth::password::PasswordQueue::new(
             settings.limits.password_queue,

@@ -135,6 +135,11 @@ async fn give_back(state: &Context, keys: &[(String, Rule)]) {
     }
 }
 
+/// The key of every failed login from `address`, whatever the account.
+fn address_key(address: IpAddr) -> String {
+    format!("login-address:{address}")
+}
+
 /// The keys a login for `account` from `address` is counted under (see
 /// [`LoginLimits`]): the pair and the address always; the account unless
 /// it signs in from an address it used lately (`usual`).
@@ -147,7 +152,7 @@ fn login_keys(
     let mut keys = Vec::with_capacity(3);
     if let Some(address) = address {
         keys.push((format!("login:{account}@{address}"), limits.pair));
-        keys.push((format!("login-address:{address}"), limits.address));
+        keys.push((address_key(address), limits.address));
     }
     if !usual {
         keys.push((format!("login-account:{account}"), limits.account));
@@ -183,6 +188,15 @@ pub async fn login(
     }
     let account = creds.username.to_lowercase();
     let now = crate::record::chain::now();
+    let refused = |until| {
+        Failure::rate_limited(
+            "too many failed logins for this account or from this address; try again later",
+            retry_after(until, now),
+        )
+    };
+    if let Some(until) = address.and_then(|a| state.login_refusals.refused_until(a, now)) {
+        return Err(refused(until));
+    }
     let mut conn = state.pool.get().await?;
     let found = users::find_by_name(&mut conn, &creds.username).await?;
     let usual = match (&found, address) {
@@ -192,11 +206,15 @@ pub async fn login(
         _ => false,
     };
     let keys = login_keys(&state.login_limits, &account, address, usual);
-    if let Some(until) = throttle::reserve(&mut conn, &keys, now).await? {
-        return Err(Failure::rate_limited(
-            "too many failed logins for this account or from this address; try again later",
-            retry_after(until, now),
-        ));
+    let over = throttle::reserve_naming(&mut conn, &keys, now).await?;
+    if let Some(until) = over.iter().map(|(_, until)| *until).max() {
+        if let Some(address) = address {
+            let own = address_key(address);
+            if let Some((_, own_until)) = over.iter().find(|(key, _)| *key == own) {
+                state.login_refusals.refuse(address, *own_until, now);
+            }
+        }
+        return Err(refused(until));
     }
     drop(conn);
     let (id, username, hash) =

@@ -30,8 +30,9 @@ struct Row {
 /// Why a reservation did not happen.
 enum NotReserved {
     Db(diesel::result::Error),
-    /// The latest time from which every refusing key would admit it.
-    Until(DateTime<Utc>),
+    /// The keys over their limits, each with the time from which it would
+    /// admit the use.
+    Over(Vec<(String, DateTime<Utc>)>),
 }
 
 impl From<diesel::result::Error> for NotReserved {
@@ -104,9 +105,26 @@ pub async fn reserve(
     keys: &[(String, Rule)],
     now: DateTime<Utc>,
 ) -> diesel::QueryResult<Option<DateTime<Utc>>> {
+    Ok(reserve_naming(conn, keys, now)
+        .await?
+        .into_iter()
+        .map(|(_, until)| until)
+        .max())
+}
+
+/// [`reserve`], naming the keys over their limits when it refuses, each
+/// with the time from which it would admit the use (empty: reserved).
+///
+/// # Errors
+/// Database errors.
+pub async fn reserve_naming(
+    conn: &mut AsyncPgConnection,
+    keys: &[(String, Rule)],
+    now: DateTime<Utc>,
+) -> diesel::QueryResult<Vec<(String, DateTime<Utc>)>> {
     let mut keys: Vec<&(String, Rule)> = keys.iter().collect();
     if keys.is_empty() {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     keys.dedup_by(|a, b| a.0 == b.0);
@@ -115,7 +133,7 @@ pub async fn reserve(
         .transaction::<_, NotReserved, _>(async |conn| {
             let rows = lock(conn, &names, now).await?;
             let mut next = Vec::with_capacity(keys.len());
-            let mut until: Option<DateTime<Utc>> = None;
+            let mut over = Vec::new();
             for (key, rule) in &keys {
                 let window = rows.iter().find(|r| r.key == *key).map_or_else(
                     || Window::empty(now),
@@ -127,19 +145,19 @@ pub async fn reserve(
                 );
                 match rule.admit(window, now) {
                     Ok(window) => next.push((key.clone(), window)),
-                    Err(from) => until = Some(until.map_or(from, |u| u.max(from))),
+                    Err(from) => over.push((key.clone(), from)),
                 }
             }
-            if let Some(until) = until {
-                return Err(NotReserved::Until(until));
+            if !over.is_empty() {
+                return Err(NotReserved::Over(over));
             }
             store(conn, &next).await?;
             Ok(())
         })
         .await;
     match outcome {
-        Ok(()) => Ok(None),
-        Err(NotReserved::Until(until)) => Ok(Some(until)),
+        Ok(()) => Ok(Vec::new()),
+        Err(NotReserved::Over(over)) => Ok(over),
         Err(NotReserved::Db(e)) => Err(e),
     }
 }

@@ -329,6 +329,50 @@ async fn an_address_with_too_many_failures_is_throttled_for_every_account() {
     .assert_problem(429, "rate_limited");
 }
 
+#[actix_web::test]
+async fn an_address_refused_by_the_shared_count_is_then_refused_by_the_process_alone() {
+    let app = TestApp::spawn().await;
+    app.register("carol").await;
+    let over = format!(
+        "INSERT INTO limit_windows VALUES ('login-address:127.0.0.1', now(), {}, now())
+         ON CONFLICT (key) DO UPDATE SET used = EXCLUDED.used, window_start = now()",
+        crate::support::settings(&app.db.url).login_address_failures
+    );
+    app.sql(&over).await;
+    let carol = json!({"username": "carol", "password": "password123"});
+    // Given PostgreSQL's count refused the address once …
+    let first = app.post("/v1/auth/login", None, &carol).await;
+    first.assert_problem(429, "rate_limited");
+    // … when the shared count forgets it (as no real login could make it),
+    // this process still refuses the address without asking the database,
+    // for the rest of the window …
+    app.sql("DELETE FROM limit_windows").await;
+    let again = app.post("/v1/auth/login", None, &carol).await;
+    again.assert_problem(429, "rate_limited");
+    let retry = |r: &crate::support::Reply| -> u64 {
+        r.headers
+            .get("retry-after")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(retry(&again) > 800 && retry(&again) <= retry(&first));
+    assert_eq!(app.count("limit_windows").await, 0, "nothing was counted");
+    // … while a process that never saw the refusal asks the count, which
+    // now admits the login.
+    let other =
+        crate::support::start_server(&app.db.url, &crate::support::settings(&app.db.url)).await;
+    let reply = app
+        .client
+        .post(format!("{other}/v1/auth/login"))
+        .send_json(&carol)
+        .await
+        .unwrap();
+    assert_eq!(reply.status().as_u16(), 200);
+}
+
 /// dave's login with `X-Forwarded-For: forwarded`, as a proxy would send it.
 async fn forwarded_login(app: &TestApp, forwarded: &str, password: &str) -> crate::support::Reply {
     let body = json!({"username": "dave", "password": password});
