@@ -60,6 +60,9 @@ SELECT create_distributed_table('talk_reports', 'game_id', colocate_with => 'gam
 SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'none');
 SELECT create_distributed_table('webhook_deliveries', 'user_id', colocate_with => 'notifications');
 SELECT create_distributed_table('mail_outbox', 'user_id', colocate_with => 'notifications');
+-- Web Push: a user's subscriptions and their outbox, with the user's notifications.
+SELECT create_distributed_table('push_subscriptions', 'user_id', colocate_with => 'notifications');
+SELECT create_distributed_table('push_outbox', 'user_id', colocate_with => 'notifications');
 
 -- Ratings (docs/ratings.md): each game's changes with the game, each
 -- player's ratings with the player.

@@ -498,4 +498,43 @@ pub struct Background {
     /// server's own network; allow it for receivers on a private network).
     #[arg(long, env = "HATSTAND_WEBHOOK_ALLOW_PRIVATE", global = true)]
     pub webhook_allow_private: bool,
+    /// How often the push worker looks for due pushes, in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_PUSH_TICK_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub push_tick_ms: u64,
+    /// The delay before the first retry of a push the push service did not
+    /// take (429, 5xx, no answer), in milliseconds; it doubles with each
+    /// attempt, up to one hour, and is never shorter than its `Retry-After`.
+    #[arg(
+        long,
+        env = "HATSTAND_PUSH_RETRY_MS",
+        default_value_t = 1000,
+        global = true
+    )]
+    pub push_retry_ms: u64,
+    /// Attempts after which a push is given up (`failed`).
+    #[arg(
+        long,
+        env = "HATSTAND_PUSH_ATTEMPTS",
+        default_value_t = 12,
+        global = true
+    )]
+    pub push_attempts: u32,
+    /// The operator's contact in each push's VAPID JWT (`sub`): a `mailto:`
+    /// or `https:` URL push services may use about the server's pushes.
+    #[arg(
+        long,
+        env = "HATSTAND_PUSH_CONTACT",
+        default_value = "mailto:hatstand@localhost",
+        global = true
+    )]
+    pub push_contact: String,
+    /// Accept `http://` push endpoints (push services are `https://`; a
+    /// local push service in tests is not).
+    #[arg(long, env = "HATSTAND_PUSH_ALLOW_HTTP", global = true)]
+    pub push_allow_http: bool,
 }

@@ -38,6 +38,10 @@ pub struct Context {
     pub passwords: Arc<crate::auth::password::PasswordQueue>,
     /// Whether webhooks may point to non-public addresses.
     pub webhook_allow_private: bool,
+    /// The server's VAPID public key (docs/push.md).
+    pub push_key: Arc<str>,
+    /// Whether push endpoints may be `http://`.
+    pub push_allow_http: bool,
     /// The key of mail reply tokens and unsubscribe links.
     pub mail_secret: std::sync::Arc<Vec<u8>>,
     /// What this process counts for `/metrics`.

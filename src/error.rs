@@ -95,6 +95,11 @@ error_codes! {
     NoDeadline = "no_deadline",
     /// The account has as many webhooks as it may.
     TooManyWebhooks = "too_many_webhooks",
+    /// The account has as many push subscriptions as it may (10).
+    TooManyPushSubscriptions = "too_many_push_subscriptions",
+    /// A push subscription whose endpoint is not `https://`, names a
+    /// non-public address, or whose keys are not a P-256 key and a 16-byte secret.
+    InvalidPushSubscription = "invalid_push_subscription",
     /// Talk the game's `talk` option does not allow (`none`; press at a
     /// `table` game), or a room the caller may not speak in.
     TalkNotAllowed = "talk_not_allowed",

@@ -17,6 +17,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod proc_stat;
 pub mod pruner;
+pub mod push;
 pub mod rate;
 pub mod ratings;
 pub mod ratings_read;

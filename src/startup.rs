@@ -87,6 +87,15 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
             Arc::clone(&listeners.outbox),
         ));
     }
+    let vapid = Arc::new(crate::push::vapid::Vapid::load(&pool).await?);
+    if background.push_tick_ms > 0 {
+        let tls = webhooks::target::tls_config(background.webhook_ca_file.as_deref())?;
+        actix_web::rt::spawn(channel::deliver_forever(
+            crate::push::outbox::Push::new(background.clone(), tls, Arc::clone(&vapid)),
+            pool.clone(),
+            Arc::clone(&listeners.outbox),
+        ));
+    }
     // Ratings: caught up before serving (the first start of the release
     // rates every game finished before it), then swept now and then.
     let mut conn = pool.get().await.map_err(|e| format!("ratings: {e}"))?;
@@ -128,6 +137,8 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: background.webhook_allow_private,
+        push_key: vapid.public_key().into(),
+        push_allow_http: background.push_allow_http,
         mail_secret: Arc::clone(&mail_secret),
         metrics,
         signer,
@@ -177,6 +188,10 @@ pub async fn tool_context(
     settings: &Settings,
 ) -> Result<(Context, tokio::task::JoinHandle<()>), String> {
     let pool = db::pool_with(url, 2, &db::Limits::default())?;
+    let push_key = crate::push::vapid::Vapid::load(&pool)
+        .await?
+        .public_key()
+        .into();
     let secret = secret::signing_secret(&pool, settings.jwt_secret.as_deref()).await?;
     let mail_secret = Arc::new(crate::mail::secret(&pool).await?);
     let signer = crate::transparency::keys::load(&pool).await?;
@@ -197,6 +212,8 @@ pub async fn tool_context(
         watch: listeners.games,
         users: listeners.users,
         webhook_allow_private: settings.background.webhook_allow_private,
+        push_key,
+        push_allow_http: settings.background.push_allow_http,
         mail_secret,
         metrics: Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?),
         signer,

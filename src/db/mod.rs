@@ -18,6 +18,7 @@ pub mod notifications;
 pub mod plans;
 pub mod pools;
 pub mod prepared;
+pub mod push;
 pub mod ratings;
 pub mod rematches;
 pub mod retention;

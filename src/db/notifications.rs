@@ -35,6 +35,7 @@ pub const OUTBOXES: &[(&str, &str)] = &[
     RETURNING notification_id",
     ),
     ("mail_queued", super::mail::OUTBOX),
+    ("push_queued", super::push::OUTBOX),
 ];
 
 /// The CTEs of [`OUTBOXES`], then `fanned`: the notifications any of them

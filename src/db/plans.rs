@@ -44,7 +44,7 @@ pub struct Hot {
 /// Every hot statement.
 #[must_use]
 pub fn hot() -> Vec<Hot> {
-    use super::{archive, bots, games, mail, notifications, retention, webhooks};
+    use super::{archive, bots, games, mail, notifications, push, retention, webhooks};
     let mut all = Vec::new();
     for bits in 0..8u8 {
         let (status, cursor, my_turn) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
@@ -145,6 +145,14 @@ pub fn hot() -> Vec<Hot> {
         reads: Reads::Due,
         cached: false,
         sql: webhooks::CLAIM.to_owned(),
+        types: &["float8"],
+        args: vec!["30"],
+    });
+    all.push(Hot {
+        name: "push worker: due pushes".to_owned(),
+        reads: Reads::Due,
+        cached: false,
+        sql: push::CLAIM.to_owned(),
         types: &["float8"],
         args: vec!["30"],
     });

@@ -79,7 +79,8 @@ const DELETE_NOTIFICATIONS: &str = "WITH doomed AS (
               WHERE what = 'notifications' AND EXISTS (SELECT 1 FROM gone))
          SELECT count(*) AS n FROM gone";
 
-/// Finished webhook deliveries (counted) and, with them, finished mails.
+/// Finished webhook deliveries (counted) and, with them, finished mails
+/// and pushes.
 const DELETE_DELIVERIES: &str = "WITH doomed AS (
              SELECT user_id, id FROM webhook_deliveries
               WHERE state <> 'pending' AND coalesce(delivered_at, last_attempt_at) < $1
@@ -92,6 +93,13 @@ const DELETE_DELIVERIES: &str = "WITH doomed AS (
                       LIMIT $2
                         FOR UPDATE SKIP LOCKED) old
               WHERE m.user_id = old.user_id AND m.id = old.id),
+         pushes AS (
+             DELETE FROM push_outbox p
+              USING (SELECT user_id, id FROM push_outbox
+                      WHERE state <> 'pending' AND coalesce(sent_at, created_at) < $1
+                      LIMIT $2
+                        FOR UPDATE SKIP LOCKED) old
+              WHERE p.user_id = old.user_id AND p.id = old.id),
          gone AS (
              DELETE FROM webhook_deliveries d USING doomed
               WHERE d.user_id = doomed.user_id AND d.id = doomed.id

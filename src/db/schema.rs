@@ -174,6 +174,38 @@ diesel::table! {
 }
 
 diesel::table! {
+    push_outbox (user_id, id) {
+        user_id -> Uuid,
+        id -> Int8,
+        subscription_id -> Uuid,
+        notification_id -> Nullable<Int8>,
+        kind -> Text,
+        game_id -> Nullable<Uuid>,
+        version -> Nullable<Int8>,
+        ruleset -> Nullable<Text>,
+        not_before -> Timestamptz,
+        next_attempt_at -> Timestamptz,
+        state -> Text,
+        attempts -> Int4,
+        last_status -> Nullable<Int4>,
+        last_error -> Nullable<Text>,
+        sent_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    push_subscriptions (user_id, id) {
+        user_id -> Uuid,
+        id -> Uuid,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     rating_changes (game_id, seat) {
         game_id -> Uuid,
         seat -> Int2,
@@ -402,6 +434,7 @@ diesel::joinable!(idempotency_keys -> games (game_id));
 diesel::joinable!(invitations -> games (game_id));
 diesel::joinable!(invitations -> users (user_id));
 diesel::joinable!(notifications -> users (user_id));
+diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
@@ -426,6 +459,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     notifications,
     operators,
     pruned,
+    push_outbox,
+    push_subscriptions,
     rating_changes,
     ratings,
     ratings_cursor,

@@ -15,6 +15,7 @@ pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod problem;
+pub mod push;
 pub mod ratings;
 pub mod rematch;
 pub mod request;
@@ -105,6 +106,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(me::create_webhook)
                 .service(me::list_webhooks)
                 .service(me::delete_webhook)
+                // Web Push (docs/push.md).
+                .service(push::key)
+                .service(push::create)
+                .service(push::list)
+                .service(push::remove)
                 .service(email::get_email)
                 .service(email::set_email)
                 .service(email::confirm_email)

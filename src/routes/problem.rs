@@ -69,6 +69,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::AlreadyResigned
         | C::NoDeadline
         | C::TooManyWebhooks
+        | C::TooManyPushSubscriptions
         | C::HumansOnly
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
@@ -91,7 +92,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
-        | C::ConditionalNotSupported => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::ConditionalNotSupported
+        | C::InvalidPushSubscription => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -120,6 +122,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::RequestTimeout => "Request timeout",
         C::VersionConflict => "Version conflict",
         C::NotYourTurn => "Not your turn",
+        C::InvalidPushSubscription => "Invalid push subscription",
         // The other state conflicts (`game_full`, `already_joined`, ...).
         _ if status(code) == StatusCode::CONFLICT => "Conflict",
         C::CursorExpired => "Cursor expired",

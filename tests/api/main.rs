@@ -27,6 +27,7 @@ mod metrics;
 mod plans;
 mod play;
 mod processes;
+mod push;
 mod ratings;
 mod rematch;
 mod retention;

@@ -224,6 +224,72 @@ pub fn client(
         .finish()
 }
 
+/// A POST's answer: its status and `Retry-After` (in seconds), if given.
+#[derive(Debug, Clone, Copy)]
+pub struct Answered {
+    pub status: u16,
+    pub retry_after: Option<u64>,
+}
+
+/// A delivery client that posts to user-given URLs (webhooks, push
+/// endpoints) through [`client`], judging each URL by [`refusal`] first.
+pub struct Poster {
+    client: awc::Client,
+    allow_private: bool,
+}
+
+impl Poster {
+    /// A poster whose requests time out after `timeout`.
+    #[must_use]
+    pub fn new(tls: Arc<rustls::ClientConfig>, timeout: Duration, allow_private: bool) -> Self {
+        Poster {
+            client: client(tls, timeout, allow_private),
+            allow_private,
+        }
+    }
+
+    /// POSTs `body` with `headers` to `url`: the answer, whatever its
+    /// status, or why no answer came.
+    ///
+    /// # Errors
+    /// A URL that does not parse or names a non-public address (unless
+    /// allowed), or a request that got no answer.
+    pub async fn post(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> Result<Answered, String> {
+        let uri: actix_web::http::Uri = url.parse().map_err(|e| format!("request failed: {e}"))?;
+        if let Some(why) = uri
+            .host()
+            .and_then(|host| refusal(host, self.allow_private))
+        {
+            return Err(why);
+        }
+        let mut request = self.client.post(uri);
+        for (name, value) in headers {
+            request = request.insert_header((*name, value.as_str()));
+        }
+        match request.send_body(body).await {
+            Ok(response) => Ok(Answered {
+                status: response.status().as_u16(),
+                retry_after: response
+                    .headers()
+                    .get("Retry-After")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse().ok()),
+            }),
+            Err(awc::error::SendRequestError::Connect(
+                awc::error::ConnectError::Resolver(_)
+                | awc::error::ConnectError::NoRecords
+                | awc::error::ConnectError::Unresolved,
+            )) => Err(format!("request failed: {UNREACHABLE}")),
+            Err(e) => Err(format!("request failed: {e}")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

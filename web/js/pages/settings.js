@@ -12,6 +12,7 @@ import { call, get, post, session } from '../api.js';
 import { explain, flash } from '../ui.js';
 import { requireSignIn } from './signin.js';
 import { choose, notificationsAllowed, preferences } from '../device.js';
+import { pushForm } from '../push.js';
 
 /** Each kind of mail, its label, and the modes it may take. */
 const KINDS = [
@@ -32,7 +33,8 @@ export async function show(root) {
     h('h2', {}, 'Turns'),
     turnsForm(),
     h('h2', {}, 'This device'),
-    deviceForm());
+    deviceForm(),
+    pushForm());
 
   const draw = (settings) => {
     section.dataset.emailState = !settings ? 'none' : settings.confirmed ? 'confirmed' : 'unconfirmed';

@@ -1,0 +1,304 @@
+//! Web Push subscriptions and the push outbox.
+
+use chrono::{DateTime, Utc};
+use diesel::QueryableByName;
+use diesel::sql_types::{BigInt, Double, Int4, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The push outbox's CTE (see `db::notifications::OUTBOXES`): for every new
+/// notification of a kind that is pushed, one row per subscription of its
+/// user, and for a `your_turn` with a deadline also a `reminder`, first due
+/// when a quarter of the turn's time is left (as the mail reminder is).
+pub const OUTBOX: &str =
+    "INSERT INTO push_outbox (user_id, subscription_id, notification_id, kind, game_id,
+                             version, ruleset, not_before, next_attempt_at)
+    SELECT n.user_id, s.id, n.id, k.kind, n.game_id, (n.payload ->> 'version')::int8,
+           n.payload ->> 'ruleset', k.due, k.due
+      FROM noted n
+      JOIN push_subscriptions s ON s.user_id = n.user_id
+      CROSS JOIN LATERAL (
+            VALUES (n.kind, n.created_at),
+                   (CASE WHEN n.kind = 'your_turn' AND n.payload ->> 'deadline' IS NOT NULL
+                         THEN 'reminder' END,
+                    (n.payload ->> 'deadline')::timestamptz
+                      - ((n.payload ->> 'deadline')::timestamptz - n.created_at) / 4)) k(kind, due)
+     WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk')
+    RETURNING notification_id";
+
+/// A device's push subscription.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, QueryableByName)]
+pub struct PushSubscription {
+    #[diesel(sql_type = SqlUuid)]
+    pub id: Uuid,
+    /// The push service's URL for this device.
+    #[diesel(sql_type = Text)]
+    #[schema(example = "https://fcm.googleapis.com/fcm/send/dX3c0Yk2u8Q:APA91bH")]
+    pub endpoint: String,
+    #[diesel(sql_type = Timestamptz)]
+    pub created_at: DateTime<Utc>,
+}
+
+/// A subscription to store.
+pub struct NewSubscription<'a> {
+    pub id: Uuid,
+    pub user: Uuid,
+    pub endpoint: &'a str,
+    pub p256dh: &'a str,
+    pub auth: &'a str,
+    pub at: DateTime<Utc>,
+}
+
+/// What [`insert_capped`] did.
+pub enum Stored {
+    /// A new subscription.
+    Created(PushSubscription),
+    /// The endpoint was the user's already: its keys are replaced.
+    Renewed(PushSubscription),
+    /// The user has `max` subscriptions already; nothing is stored.
+    Full,
+}
+
+/// Stores `row`: a known endpoint of the user gets the new keys; a new one
+/// is inserted unless the user has `max` already. The cap holds under
+/// concurrent requests: the user's row is locked first.
+///
+/// # Errors
+/// Database errors (a foreign key violation for an unknown user).
+pub async fn insert_capped(
+    conn: &mut AsyncPgConnection,
+    row: NewSubscription<'_>,
+    max: i64,
+) -> diesel::QueryResult<Stored> {
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(embed)]
+        sub: PushSubscription,
+        #[diesel(sql_type = diesel::sql_types::Bool)]
+        renewed: bool,
+    }
+    let stored: Option<Row> = conn
+        .transaction::<_, diesel::result::Error, _>(async |conn| {
+            diesel::sql_query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
+                .bind::<SqlUuid, _>(row.user)
+                .execute(conn)
+                .await?;
+            let mut rows: Vec<Row> = diesel::sql_query(
+                "WITH renewed AS (
+                    UPDATE push_subscriptions SET p256dh = $4, auth = $5
+                     WHERE user_id = $2 AND endpoint = $3
+                    RETURNING id, endpoint, created_at),
+                 created AS (
+                    INSERT INTO push_subscriptions (user_id, id, endpoint, p256dh, auth, created_at)
+                    SELECT $2, $1, $3, $4, $5, $6
+                     WHERE NOT EXISTS (SELECT 1 FROM renewed)
+                       AND (SELECT count(*) FROM push_subscriptions WHERE user_id = $2) < $7
+                    RETURNING id, endpoint, created_at)
+                 SELECT id, endpoint, created_at, true AS renewed FROM renewed
+                 UNION ALL
+                 SELECT id, endpoint, created_at, false AS renewed FROM created",
+            )
+            .bind::<SqlUuid, _>(row.id)
+            .bind::<SqlUuid, _>(row.user)
+            .bind::<Text, _>(row.endpoint)
+            .bind::<Text, _>(row.p256dh)
+            .bind::<Text, _>(row.auth)
+            .bind::<Timestamptz, _>(row.at)
+            .bind::<BigInt, _>(max)
+            .load(conn)
+            .await?;
+            Ok(rows.pop())
+        })
+        .await?;
+    Ok(match stored {
+        Some(Row { sub, renewed: true }) => Stored::Renewed(sub),
+        Some(Row { sub, .. }) => Stored::Created(sub),
+        None => Stored::Full,
+    })
+}
+
+/// The push subscriptions of `user`, oldest first.
+///
+/// # Errors
+/// Database errors.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+) -> diesel::QueryResult<Vec<PushSubscription>> {
+    diesel::sql_query(
+        "SELECT id, endpoint, created_at FROM push_subscriptions
+          WHERE user_id = $1 ORDER BY created_at, id",
+    )
+    .bind::<SqlUuid, _>(user)
+    .load(conn)
+    .await
+}
+
+/// Deletes subscription `id` of `user` (and what it had still to send);
+/// whether there was one.
+///
+/// # Errors
+/// Database errors.
+pub async fn delete(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: Uuid,
+) -> diesel::QueryResult<bool> {
+    let deleted =
+        diesel::sql_query("DELETE FROM push_subscriptions WHERE user_id = $1 AND id = $2")
+            .bind::<SqlUuid, _>(user)
+            .bind::<SqlUuid, _>(id)
+            .execute(conn)
+            .await?;
+    Ok(deleted > 0)
+}
+
+/// A push claimed for sending, with where it goes.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct Claimed {
+    #[diesel(sql_type = SqlUuid)]
+    pub user_id: Uuid,
+    #[diesel(sql_type = BigInt)]
+    pub id: i64,
+    #[diesel(sql_type = SqlUuid)]
+    pub subscription_id: Uuid,
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = Nullable<SqlUuid>)]
+    pub game_id: Option<Uuid>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub version: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub ruleset: Option<String>,
+    #[diesel(sql_type = Int4)]
+    pub attempts: i32,
+    #[diesel(sql_type = Text)]
+    pub endpoint: String,
+    #[diesel(sql_type = Text)]
+    pub p256dh: String,
+    #[diesel(sql_type = Text)]
+    pub auth: String,
+}
+
+/// The due pushes: a range of the partial index `push_outbox_due` (pending
+/// only), the earliest first; a row waits while an earlier row (by
+/// `not_before`, then id) of the same subscription and game is pending, so
+/// each device gets a game's pushes in order, across retries and processes.
+pub(crate) const CLAIM: &str = "WITH due AS (
+            SELECT o.user_id, o.id FROM push_outbox o
+             WHERE o.state = 'pending' AND o.next_attempt_at <= now()
+               AND NOT EXISTS (
+                     SELECT 1 FROM push_outbox p
+                      WHERE p.user_id = o.user_id AND p.subscription_id = o.subscription_id
+                        AND p.game_id = o.game_id AND p.state = 'pending'
+                        AND (p.not_before, p.id) < (o.not_before, o.id))
+             ORDER BY o.next_attempt_at
+             LIMIT 16
+               FOR UPDATE SKIP LOCKED),
+         taken AS (
+            UPDATE push_outbox o
+               SET attempts = o.attempts + 1, next_attempt_at = now() + make_interval(secs => $1)
+              FROM due
+             WHERE o.user_id = due.user_id AND o.id = due.id
+            RETURNING o.*)
+         SELECT t.user_id, t.id, t.subscription_id, t.kind, t.game_id, t.version, t.ruleset,
+                t.attempts, s.endpoint, s.p256dh, s.auth
+           FROM taken t
+           JOIN push_subscriptions s ON s.user_id = t.user_id AND s.id = t.subscription_id
+          ORDER BY t.user_id, t.id";
+
+/// Claims up to 16 due pushes, leasing them for `lease_secs`.
+///
+/// # Errors
+/// Database errors.
+pub async fn claim_due(
+    conn: &mut AsyncPgConnection,
+    lease_secs: f64,
+) -> diesel::QueryResult<Vec<Claimed>> {
+    diesel::sql_query(CLAIM)
+        .bind::<Double, _>(lease_secs)
+        .load(conn)
+        .await
+}
+
+/// Records push `id` of `user` as `state` (`sent` or `skipped`).
+///
+/// # Errors
+/// Database errors.
+pub async fn finish(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: i64,
+    state: &str,
+    status: Option<i32>,
+    why: Option<&str>,
+) -> diesel::QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE push_outbox
+            SET state = $3, sent_at = CASE WHEN $3 = 'sent' THEN now() END,
+                last_status = $4, last_error = $5
+          WHERE user_id = $1 AND id = $2",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(id)
+    .bind::<Text, _>(state)
+    .bind::<Nullable<Int4>, _>(status)
+    .bind::<Nullable<Text>, _>(why)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records a failed attempt: retried after `retry_secs`, or `failed` once
+/// it has had `max_attempts` (0: at once).
+///
+/// # Errors
+/// Database errors.
+pub async fn failed(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: i64,
+    status: Option<i32>,
+    error: &str,
+    max_attempts: i32,
+    retry_secs: f64,
+) -> diesel::QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE push_outbox
+            SET last_status = $3, last_error = $4,
+                state = CASE WHEN attempts >= $5 THEN 'failed' ELSE 'pending' END,
+                next_attempt_at = now() + make_interval(secs => $6)
+          WHERE user_id = $1 AND id = $2",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(id)
+    .bind::<Nullable<Int4>, _>(status)
+    .bind::<Text, _>(error)
+    .bind::<Int4, _>(max_attempts)
+    .bind::<Double, _>(retry_secs)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The version `game` is at now, if there is such a game.
+///
+/// # Errors
+/// Database errors.
+pub async fn game_version(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+) -> diesel::QueryResult<Option<i64>> {
+    #[derive(QueryableByName)]
+    struct Version {
+        #[diesel(sql_type = BigInt)]
+        version: i64,
+    }
+    let mut rows: Vec<Version> = diesel::sql_query("SELECT version FROM games WHERE id = $1")
+        .bind::<SqlUuid, _>(game)
+        .load(conn)
+        .await?;
+    Ok(rows.pop().map(|r| r.version))
+}

@@ -1,0 +1,246 @@
+//! The push channel's worker: claims due pushes from the outbox, encrypts
+//! each for its device (RFC 8291, `aes128gcm`), signs it as the server
+//! (VAPID, RFC 8292) and POSTs it to the device's push service (RFC 8030),
+//! at least once.
+//!
+//! Rules:
+//! - A device gets a game's pushes in order: a push waits while an earlier
+//!   one of the same game to the same subscription is pending (see
+//!   `db::push::CLAIM`), retries included.
+//! - A 2xx answer: sent. 404 or 410: the subscription is gone; it is
+//!   removed with everything it had still to get. 429, 5xx or no answer:
+//!   retried after the larger of `Retry-After` and 1 s, 2 s, 4 s... (from
+//!   `--push-retry-ms`, at most an hour), and given up (`failed`) after
+//!   `--push-attempts`. Any other answer (400, 403, 413...): `failed` at once.
+//! - A reminder is not sent once the game has moved on from the version it
+//!   was queued at (`skipped`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use data_encoding::BASE64URL_NOPAD;
+
+use super::message::{self, Delivery};
+use super::vapid::Vapid;
+use crate::config::Background;
+use crate::db::push::{self, Claimed};
+use crate::db::{Conn, Pool};
+use crate::error::Failure;
+use crate::mail::compose::ruleset_name;
+use crate::notifications::channel::Channel;
+use crate::notifications::kind::Kind;
+use crate::notifications::webhooks::{backoff, target};
+
+/// The push channel.
+pub struct Push {
+    poster: target::Poster,
+    vapid: Arc<Vapid>,
+    settings: Background,
+}
+
+impl Push {
+    /// The channel (its HTTP client is not `Send`: it runs on the actix runtime).
+    #[must_use]
+    pub fn new(settings: Background, tls: Arc<rustls::ClientConfig>, vapid: Arc<Vapid>) -> Self {
+        let poster = target::Poster::new(
+            tls,
+            Duration::from_millis(settings.webhook_timeout_ms),
+            settings.webhook_allow_private,
+        );
+        Push {
+            poster,
+            vapid,
+            settings,
+        }
+    }
+}
+
+/// What became of one attempt.
+enum Outcome {
+    Sent(u16),
+    /// The push service no longer knows the subscription.
+    Gone(u16),
+    /// Worth another try, not before the given delay (`Retry-After`).
+    Retry(Option<u16>, String, Option<Duration>),
+    /// Not worth another try.
+    Failed(Option<u16>, String),
+    Skipped(&'static str),
+}
+
+/// The push for `row`, or why none goes.
+async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Result<Delivery, &'static str>, Failure> {
+    let Some(kind) = Kind::parse(&row.kind) else {
+        return Ok(Err("not a kind of push"));
+    };
+    if kind == Kind::Reminder {
+        let now = match row.game_id {
+            Some(game) => push::game_version(conn, game).await?,
+            None => None,
+        };
+        if now.is_none() || now != row.version {
+            return Ok(Err("the game has moved on"));
+        }
+    }
+    let ruleset = ruleset_name(row.ruleset.as_deref().unwrap_or("a game"));
+    Ok(message::delivery(kind, row.game_id, row.version, ruleset).ok_or("not a kind of push"))
+}
+
+impl Push {
+    /// Encrypts, signs and POSTs `delivery` to `row`'s push service.
+    async fn attempt(&self, row: &Claimed, delivery: &Delivery) -> Outcome {
+        let body = match encrypt(row, delivery) {
+            Ok(body) => body,
+            Err(e) => return Outcome::Failed(None, e),
+        };
+        let now = chrono::Utc::now().timestamp();
+        let authorization =
+            match self
+                .vapid
+                .authorization(&row.endpoint, &self.settings.push_contact, now)
+            {
+                Ok(a) => a,
+                Err(e) => return Outcome::Failed(None, e),
+            };
+        let mut headers = vec![
+            ("TTL", delivery.ttl.to_string()),
+            ("Urgency", delivery.urgency.to_owned()),
+            ("Content-Encoding", "aes128gcm".to_owned()),
+            ("Content-Type", "application/octet-stream".to_owned()),
+            ("Authorization", authorization),
+        ];
+        if let Some(topic) = &delivery.topic {
+            headers.push(("Topic", topic.clone()));
+        }
+        match self.poster.post(&row.endpoint, &headers, body).await {
+            Ok(answer) => match answer.status {
+                200..=299 => Outcome::Sent(answer.status),
+                404 | 410 => Outcome::Gone(answer.status),
+                429 | 500..=599 => Outcome::Retry(
+                    Some(answer.status),
+                    format!("the push service answered {}", answer.status),
+                    answer.retry_after.map(Duration::from_secs),
+                ),
+                status => {
+                    Outcome::Failed(Some(status), format!("the push service answered {status}"))
+                }
+            },
+            Err(error) => Outcome::Retry(None, error, None),
+        }
+    }
+
+    /// Records `outcome` of `row`.
+    async fn record(
+        &self,
+        conn: &mut Conn,
+        row: &Claimed,
+        outcome: Outcome,
+    ) -> Result<(), Failure> {
+        let attempts = i32::try_from(self.settings.push_attempts).unwrap_or(i32::MAX);
+        match outcome {
+            Outcome::Sent(status) => {
+                push::finish(
+                    conn,
+                    row.user_id,
+                    row.id,
+                    "sent",
+                    Some(i32::from(status)),
+                    None,
+                )
+                .await?;
+            }
+            Outcome::Skipped(why) => {
+                push::finish(conn, row.user_id, row.id, "skipped", None, Some(why)).await?;
+            }
+            Outcome::Gone(status) => {
+                tracing::info!(user = %row.user_id, subscription = %row.subscription_id, status, "push subscription gone; removed");
+                push::delete(conn, row.user_id, row.subscription_id).await?;
+            }
+            Outcome::Retry(status, error, after) => {
+                let retry = backoff(
+                    Duration::from_millis(self.settings.push_retry_ms),
+                    row.attempts,
+                )
+                .max(after.unwrap_or_default())
+                .min(Duration::from_secs(3600));
+                tracing::info!(push = row.id, attempts = row.attempts, %error, "push not delivered; retrying");
+                push::failed(
+                    conn,
+                    row.user_id,
+                    row.id,
+                    status.map(i32::from),
+                    &error,
+                    attempts,
+                    retry.as_secs_f64(),
+                )
+                .await?;
+            }
+            Outcome::Failed(status, error) => {
+                tracing::info!(push = row.id, %error, "push refused; given up");
+                push::failed(
+                    conn,
+                    row.user_id,
+                    row.id,
+                    status.map(i32::from),
+                    &error,
+                    0,
+                    0.0,
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The body of `delivery` encrypted for `row`'s device.
+fn encrypt(row: &Claimed, delivery: &Delivery) -> Result<Vec<u8>, String> {
+    let decode = |text: &str| {
+        BASE64URL_NOPAD
+            .decode(text.as_bytes())
+            .map_err(|e| e.to_string())
+    };
+    let public = p256::PublicKey::from_sec1_bytes(&decode(&row.p256dh)?)
+        .map_err(|_| "the subscription's p256dh is no P-256 key".to_owned())?;
+    let auth: [u8; 16] = decode(&row.auth)?
+        .try_into()
+        .map_err(|_| "the subscription's auth is not 16 bytes".to_owned())?;
+    let auth = web_push_native::Auth::from(auth);
+    let body = serde_json::to_vec(&delivery.message).map_err(|e| e.to_string())?;
+    web_push_native::encrypt(body, &public, &auth).map_err(|e| e.to_string())
+}
+
+impl Channel for Push {
+    const NAME: &'static str = "push";
+
+    fn every(&self) -> Duration {
+        Duration::from_millis(self.settings.push_tick_ms)
+    }
+
+    async fn deliver_due(&self, pool: &Pool) -> Result<usize, Failure> {
+        let lease =
+            Duration::from_millis(self.settings.webhook_timeout_ms) * 2 + Duration::from_secs(5);
+        let mut conn = pool.get().await?;
+        let claimed = push::claim_due(&mut conn, lease.as_secs_f64()).await?;
+        let count = claimed.len();
+        let mut planned = Vec::with_capacity(count);
+        for row in &claimed {
+            planned.push(plan(&mut conn, row).await?);
+        }
+        drop(conn);
+        // One row per subscription and game at most: the posts may go at once.
+        let outcomes = futures_util::future::join_all(claimed.iter().zip(&planned).map(
+            |(row, planned)| async move {
+                match planned {
+                    Ok(delivery) => self.attempt(row, delivery).await,
+                    Err(why) => Outcome::Skipped(why),
+                }
+            },
+        ))
+        .await;
+        let mut conn = pool.get().await?;
+        for (row, outcome) in claimed.iter().zip(outcomes) {
+            self.record(&mut conn, row, outcome).await?;
+        }
+        Ok(count)
+    }
+}
