@@ -10,10 +10,10 @@ import { ago, rulesetName, timeLeft } from './format.js';
  */
 export function gameList(games, { myId = null, empty = 'No games.', ratings = null } = {}) {
   if (!games.length) return h('p', { class: 'muted' }, empty);
-  return h('ul', { class: 'games' }, games.map((game) => item(game, myId)));
+  return h('ul', { class: 'games' }, games.map((game) => item(game, myId, ratings)));
 }
 
-function item(game, myId) {
+function item(game, myId, ratings) {
   const mySeat = game.seats.find((s) => s.user_id === myId)?.seat;
   const myTurn = mySeat !== undefined && game.status === 'active' && game.to_act.includes(mySeat);
   const names = game.seats.map((s) => s.username + (s.bot ? ' (bot)' : '')).join(', ') || 'no one yet';

@@ -8,6 +8,8 @@ import { h } from './dom.js';
 import { session, signOut } from './api.js';
 import { explain, flash, go } from './ui.js';
 import { drawBadge, startNotifier, waitingCount } from './notifier.js';
+// The service worker and what is kept for offline use (docs/phones.md).
+import './offline.js';
 
 const routes = [
   [/^#?\/?$/, () => import('./pages/inbox.js'), () => ({})],

@@ -15,6 +15,7 @@ import { requireSignIn } from './signin.js';
 import { BOT_LEVELS } from '../bot-levels.js';
 import { talkPanel } from '../talk.js';
 import { keepSalt, makeSalt } from '../salts.js';
+import { keep, recall, staleNote, unreachable } from '../offline.js';
 
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
@@ -23,10 +24,18 @@ export async function show(root, { id, code }) {
   const path = code ? `/v1/games/${id}?code=${encodeURIComponent(code)}` : `/v1/games/${id}`;
   // The game and its story together, so the page is drawn once, whole
   // (nothing shifts when the story arrives).
+  // Offline, the game as this account last saw it, marked stale until the
+  // network returns (docs/phones.md).
+  let stale = null;
   const [first, told] = await Promise.all([get(path), get(`/v1/games/${id}/log`).catch((error) => {
     if (error.name === 'AbortError') throw error;
     return null;
-  })]);
+  })]).catch((error) => {
+    const kept = unreachable(error) && !code ? recall(`game:${id}`) : null;
+    if (!kept) throw error;
+    stale = kept.at;
+    return [kept.data.game, kept.data.story];
+  });
   let game = first;
   const board = boardFor(game.ruleset);
   let busy = false;
@@ -37,7 +46,12 @@ export async function show(root, { id, code }) {
   const reload = async () => {
     try {
       const fresh = await get(game.my_seat === null || game.my_seat === undefined ? path : `/v1/games/${id}`);
-      if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
+      if (stale) {
+        stale = null;
+        game = fresh;
+        draw();
+        tell();
+      } else if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
         || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)
         || JSON.stringify(fresh.rematch) !== JSON.stringify(game.rematch)) {
         game = fresh;
@@ -74,7 +88,7 @@ export async function show(root, { id, code }) {
 
   // The last refusal, shown beside the board until the next action.
   let refusal = null;
-  const act = async (label, request) => {
+  const act = async (label, request, offlineLabel = label) => {
     if (busy) return;
     busy = true;
     page.classList.add('sending');
@@ -91,7 +105,10 @@ export async function show(root, { id, code }) {
       tell();
     } catch (error) {
       if (error.name === 'AbortError') return;
-      refusal = `${label}: ${explain(error)}`;
+      // Offline: said at once, and nothing is kept to be sent later.
+      refusal = unreachable(error)
+        ? `${offlineLabel}: the server cannot be reached (offline?). Nothing is kept to send later: try again once the connection is back.`
+        : `${label}: ${explain(error)}`;
       alertToast(refusal);
       await reload();
       draw();
@@ -105,7 +122,8 @@ export async function show(root, { id, code }) {
   const send = (command) => {
     // A player who chose it (#/settings) confirms each move before it goes.
     if (preferences().confirmMoves && !confirm(`Send this move: ${board.describe(command)}?`)) return undefined;
-    return act(`Move not accepted (${board.describe(command)})`, () => sendCommand(id, game.version, command));
+    return act(`Move not accepted (${board.describe(command)})`, () => sendCommand(id, game.version, command),
+      `Move not sent (${board.describe(command)})`);
   };
 
   // The game's story in words (GET /v1/games/{id}/log): the last moves
@@ -149,7 +167,10 @@ export async function show(root, { id, code }) {
     page.dataset.toAct = game.to_act.join(',');
     // What the move log was told at (read by the browser check).
     page.dataset.myLastMove = story?.my_last_move ?? '';
+    // Kept for offline use: this account's own answers (js/offline.js).
+    if (!stale && !code) keep(`game:${id}`, { game, story: story?.version === game.version ? story : null });
     page.replaceChildren(...[
+      stale ? staleNote(stale) : null,
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
         h('span', { class: 'muted', id: 'counters' }, [`${game.players} players`, counted(game.counters), `rules ${game.rules}`]
@@ -196,6 +217,7 @@ export async function show(root, { id, code }) {
       if (!live) return;
       live.classList.toggle('on', state === 'live');
       live.textContent = state === 'live' ? 'live' : state;
+      if (state === 'live' && stale) reload();
     },
   });
   let stopStream = startStream();

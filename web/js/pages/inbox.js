@@ -6,6 +6,7 @@ import { h } from '../dom.js';
 import { follow, get, session } from '../api.js';
 import { explain, flash } from '../ui.js';
 import { gameList, tickDeadlines } from '../game-list.js';
+import { keep, recall, staleNote, unreachable } from '../offline.js';
 
 export async function show(root) {
   const me = session();
@@ -15,18 +16,32 @@ export async function show(root) {
   root.append(h('div', { class: 'game-head' }, h('h1', {}, 'Your games'), live,
     h('a', { class: 'button', href: '#/new' }, 'New game')), body);
 
+  // Offline, the last inbox this account saw, marked stale (docs/phones.md).
+  let stale = false;
   const load = async () => {
     try {
-      const [mine, active, open, finished] = await Promise.all([
-        get('/v1/me/games?turn=mine&status=active&limit=100'),
-        get('/v1/me/games?status=active&limit=100'),
-        get('/v1/me/games?status=open&limit=100'),
-        get('/v1/me/games?status=finished&limit=10'),
-      ]);
+      let lists;
+      try {
+        lists = await Promise.all([
+          get('/v1/me/games?turn=mine&status=active&limit=100'),
+          get('/v1/me/games?status=active&limit=100'),
+          get('/v1/me/games?status=open&limit=100'),
+          get('/v1/me/games?status=finished&limit=10'),
+        ]);
+        keep('inbox', lists);
+        stale = false;
+      } catch (error) {
+        const kept = unreachable(error) ? recall('inbox') : null;
+        if (!kept) throw error;
+        lists = kept.data;
+        stale = kept.at;
+      }
+      const [mine, active, open, finished] = lists;
       const waiting = mine.games.map((g) => g.id);
       const yourTurn = [...mine.games].sort((a, b) =>
         (a.deadline ? Date.parse(a.deadline) : Infinity) - (b.deadline ? Date.parse(b.deadline) : Infinity));
       body.replaceChildren(
+        stale ? staleNote(stale) : null,
         h('h2', {}, `Your turn (${yourTurn.length})`),
         gameList(yourTurn, { myId: me.userId, empty: 'Nothing waits for you.' }),
         h('h2', {}, 'Waiting for others'),
@@ -51,6 +66,7 @@ export async function show(root) {
       live.dataset.live = state === 'live' ? 'on' : 'off';
       live.classList.toggle('on', state === 'live');
       live.textContent = state === 'live' ? 'live' : state;
+      if (state === 'live' && stale) load();
     },
   });
   const stopClock = tickDeadlines(body);
