@@ -43,7 +43,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/index.html", web::get().to(index))
         .route("/manifest.webmanifest", web::get().to(manifest))
         .route("/sw.js", web::get().to(service_worker))
-        .route("/{dir:js|css|img|rules}/{rest:.*}", web::get().to(asset));
+        .route(
+            "/{dir:js|css|img|rules|i18n}/{rest:.*}",
+            web::get().to(asset),
+        );
 }
 
 async fn index(req: HttpRequest) -> HttpResponse {
@@ -91,7 +94,7 @@ fn shell_url(path: &str) -> Option<String> {
     match path {
         "index.html" => Some("/".to_owned()),
         "manifest.webmanifest" => Some("/manifest.webmanifest".to_owned()),
-        _ => ["js/", "css/", "img/", "rules/"]
+        _ => ["js/", "css/", "img/", "rules/", "i18n/"]
             .iter()
             .any(|dir| path.starts_with(dir))
             .then(|| format!("/{path}")),

@@ -13,6 +13,7 @@
 import { h } from './dom.js';
 import { identity } from './api.js';
 import { when } from './format.js';
+import { t } from './i18n.js';
 
 const KEY = 'hatstand.offline';
 // The games kept besides the inbox: the ones opened last.
@@ -82,7 +83,7 @@ export function unreachable(error) {
  * refreshes when the network returns. */
 export function staleNote(at) {
   return h('p', { class: 'stale', role: 'status', 'data-stale': at },
-    `Offline: shown as it was at ${when(at)}. It refreshes when the connection is back.`);
+    t('offline.stale', { when: when(at) }));
 }
 
 // Another account, or none: what was kept was the last one's.
