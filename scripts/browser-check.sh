@@ -57,3 +57,7 @@ PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/tal
   --failures target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/ratings_pages.py "$base" \
   --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/installable_app.py "$base" \
+  --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/french.py "$base" \
+  --failures target/browser-failures

@@ -159,6 +159,8 @@ error_codes! {
     HumansOnly = "humans_only",
     /// An account that has played cannot become a bot account (or is one already).
     BotAccountRefused = "bot_account_refused",
+    /// A `language` the server does not speak (it speaks `en` and `fr`).
+    UnsupportedLanguage = "unsupported_language",
     /// A command sent with neither `expected_version` nor `If-Match`.
     PreconditionRequired = "precondition_required",
     /// Too many requests or failed logins (`Retry-After` tells when to retry).

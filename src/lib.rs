@@ -11,6 +11,7 @@ pub mod deadlines;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod i18n;
 pub mod mail;
 pub mod metrics;
 pub mod notifications;

@@ -296,6 +296,20 @@ fn problem_json<B: MessageBody + 'static>(
     )))
 }
 
+/// Answers the request in the language its `Accept-Language` prefers
+/// (problem titles: docs/i18n.md); English without one.
+async fn in_the_callers_language(
+    req: ServiceRequest,
+    next: actix_web::middleware::Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    let language = req
+        .headers()
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or(crate::i18n::Language::En, crate::i18n::Language::negotiate);
+    crate::i18n::answering_in(language, next.call(req)).await
+}
+
 /// The span of one request: its method, path and request id, enough to tie
 /// a logged error to the request that met it. (The default span of
 /// `tracing-actix-web` formats a dozen fields and matches the route a second
@@ -390,6 +404,7 @@ pub fn serve(
             .default_service(web::to(routes::fallback::unrouted))
             .wrap(actix_web::middleware::from_fn(refuse_nul_in_url))
             .wrap(ErrorHandlers::new().default_handler(problem_json))
+            .wrap(actix_web::middleware::from_fn(in_the_callers_language))
             .wrap(actix_web::middleware::from_fn(move |req, next| {
                 requests::record(Arc::clone(&metrics), req, next)
             }))

@@ -346,6 +346,7 @@ diesel::table! {
         user_id -> Uuid,
         auto_play_forced -> Bool,
         updated_at -> Timestamptz,
+        language -> Nullable<Text>,
     }
 }
 

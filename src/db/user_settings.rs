@@ -1,18 +1,22 @@
 //! Each user's own settings for how their turns are played
 //! (docs/turn-conveniences.md): one row per user who changed one; a user
-//! without a row has every setting off.
+//! without a row has every setting off and no language chosen
+//! (docs/i18n.md).
 
 use chrono::{DateTime, Utc};
 use diesel::OptionalExtension;
-use diesel::sql_types::{Bool, Nullable, Timestamptz, Uuid as SqlUuid};
+use diesel::sql_types::{Bool, Nullable, Text, Timestamptz, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
 /// A user's stored settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, diesel::QueryableByName)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, diesel::QueryableByName)]
 pub struct SettingsRow {
     #[diesel(sql_type = Bool)]
     pub auto_play_forced: bool,
+    /// The language chosen (`en`, `fr`), or None: as the request says.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub language: Option<String>,
 }
 
 /// `user`'s settings (every one off when none is stored).
@@ -20,17 +24,19 @@ pub struct SettingsRow {
 /// # Errors
 /// Database errors.
 pub async fn get(conn: &mut AsyncPgConnection, user: Uuid) -> diesel::QueryResult<SettingsRow> {
-    let row: Option<SettingsRow> =
-        diesel::sql_query("SELECT auto_play_forced FROM user_settings WHERE user_id = $1")
-            .bind::<SqlUuid, _>(user)
-            .get_result(conn)
-            .await
-            .optional()?;
+    let row: Option<SettingsRow> = diesel::sql_query(
+        "SELECT auto_play_forced, language FROM user_settings WHERE user_id = $1",
+    )
+    .bind::<SqlUuid, _>(user)
+    .get_result(conn)
+    .await
+    .optional()?;
     Ok(row.unwrap_or_default())
 }
 
-/// Changes `user`'s settings: a value given is stored, one absent stays;
-/// returns the settings now.
+/// Changes `user`'s settings: a value given is stored, one absent stays
+/// (`language`: None keeps it, `Some(None)` clears it); returns the
+/// settings now.
 ///
 /// # Errors
 /// Database errors (a foreign-key violation for a user who is gone).
@@ -38,19 +44,23 @@ pub async fn change(
     conn: &mut AsyncPgConnection,
     user: Uuid,
     auto_play_forced: Option<bool>,
+    language: Option<Option<&str>>,
     now: DateTime<Utc>,
 ) -> diesel::QueryResult<SettingsRow> {
     diesel::sql_query(
-        "INSERT INTO user_settings (user_id, auto_play_forced, updated_at)
-         VALUES ($1, COALESCE($2, false), $3)
+        "INSERT INTO user_settings (user_id, auto_play_forced, updated_at, language)
+         VALUES ($1, COALESCE($2, false), $3, $5)
          ON CONFLICT (user_id) DO UPDATE
             SET auto_play_forced = COALESCE($2, user_settings.auto_play_forced),
+                language = CASE WHEN $4 THEN $5 ELSE user_settings.language END,
                 updated_at = $3
-         RETURNING auto_play_forced",
+         RETURNING auto_play_forced, language",
     )
     .bind::<SqlUuid, _>(user)
     .bind::<Nullable<Bool>, _>(auto_play_forced)
     .bind::<Timestamptz, _>(now)
+    .bind::<Bool, _>(language.is_some())
+    .bind::<Nullable<Text>, _>(language.flatten())
     .get_result(conn)
     .await
 }

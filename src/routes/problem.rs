@@ -93,7 +93,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
         | C::ConditionalNotSupported
-        | C::InvalidPushSubscription => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::InvalidPushSubscription
+        | C::UnsupportedLanguage => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -138,7 +139,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
-        | C::ConditionalNotSupported => "Unprocessable request",
+        | C::ConditionalNotSupported
+        | C::UnsupportedLanguage => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",
@@ -281,13 +283,31 @@ impl ResponseError for ApiError {
             // cannot carry another request.
             response.force_close();
         }
-        response.json(self.problem())
+        // The title in the request's language (docs/i18n.md); English as
+        // it always was.
+        let mut problem = self.problem();
+        let language = crate::i18n::request_language();
+        if language != crate::i18n::Language::En {
+            problem.title = crate::i18n::problem_title(language, self.0.code);
+        }
+        response.json(problem)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_english_message_file_holds_the_titles_the_api_always_gave() {
+        for &code in ErrorCode::ALL {
+            assert_eq!(
+                crate::i18n::problem_title(crate::i18n::Language::En, code),
+                title(code),
+                "{code:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_refusals_are_exactly_the_client_errors() {

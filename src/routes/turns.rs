@@ -1,7 +1,9 @@
-//! `/v1/me/settings`: the caller's turn settings (docs/turn-conveniences.md).
+//! `/v1/me/settings`: the caller's turn settings (docs/turn-conveniences.md)
+//! and language (docs/i18n.md).
 
 use actix_web::{get, patch, web};
 
+use super::problem::problems;
 use super::{Reply, State};
 use crate::auth::Caller;
 use crate::turns::settings::{self, SettingsChange, TurnSettings};
@@ -18,7 +20,9 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     Ok(web::Json(settings::get(&state, &caller).await?))
 }
 
-/// Changes the caller's turn settings; what is absent stays. With
+/// Changes the caller's settings; what is absent stays. `language` (`en`,
+/// `fr`, or `null` to follow `Accept-Language` again) is the language of
+/// the user's pages, mails, pushes and problem titles. With
 /// `auto_play_forced`, whenever the caller's seat has exactly one legal
 /// command the server plays it at once, in the step that made it the
 /// caller's turn (`turn_forced`, then the command with the caller as
@@ -27,7 +31,8 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     operation_id = "change_settings", tag = "turns", request_body = SettingsChange,
     security(("bearer" = [])),
     responses((status = 200, description = "The settings now", body = TurnSettings,
-               example = json!({"auto_play_forced": true})))
+               example = json!({"auto_play_forced": true, "language": "fr"})),
+              ChangeSettingsProblems)
 )]
 #[patch("/me/settings")]
 pub async fn change_settings(
@@ -38,4 +43,9 @@ pub async fn change_settings(
     Ok(web::Json(
         settings::change(&state, &caller, body.into_inner()).await?,
     ))
+}
+
+problems! {
+    /// What `change_settings` answers besides the common problems.
+    ChangeSettingsProblems { UnsupportedLanguage: "a language other than en and fr" }
 }

@@ -8,6 +8,10 @@
 //!   step of each on. Others see that the move was forced (as they would see
 //!   from its timing), so in a card game they learn that the seat had one
 //!   card it could play: a player who minds leaves the setting off.
+//! - `language` (docs/i18n.md): `en` or `fr` for the pages, mails, pushes
+//!   and problem titles, or absent (`null` in a change clears it): as the
+//!   request's `Accept-Language` says, else English. Any other value is
+//!   `unsupported_language`, and nothing is written.
 //! - A change names what it changes; what is absent stays.
 
 use serde::{Deserialize, Serialize};
@@ -17,33 +21,65 @@ use crate::auth::Caller;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 use crate::db::user_settings::{self, SettingsRow};
-use crate::error::Failure;
+use crate::error::{ErrorCode, Failure};
+use crate::i18n::Language;
 
 /// A user's turn settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"auto_play_forced": true}))]
+#[schema(example = json!({"auto_play_forced": true, "language": "fr"}))]
 pub struct TurnSettings {
     /// Whether the server plays the user's forced moves (a seat with exactly
     /// one legal command) at once.
     pub auto_play_forced: bool,
+    /// The language the user chose (`en`, `fr`); absent when none was: the
+    /// request's `Accept-Language` decides, else English.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
 }
 
 /// A change of settings: what is absent stays.
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"auto_play_forced": true}))]
+#[schema(example = json!({"auto_play_forced": true, "language": "fr"}))]
 pub struct SettingsChange {
     /// Whether the server plays the user's forced moves at once.
     #[serde(default)]
     pub auto_play_forced: Option<bool>,
+    /// `en` or `fr`; `null` clears the choice (the request decides again).
+    /// Any other value is `unsupported_language`.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, nullable, example = "fr")]
+    pub language: Option<Option<String>>,
+}
+
+/// A member that is present, `null` or not: `Some(None)` for `null`, so a
+/// change can tell clearing from leaving alone (absent is the `default`).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
 }
 
 impl From<SettingsRow> for TurnSettings {
     fn from(row: SettingsRow) -> Self {
         TurnSettings {
             auto_play_forced: row.auto_play_forced,
+            language: row.language.as_deref().and_then(Language::from_code),
         }
     }
+}
+
+/// The language `user` chose, if any (for what goes out with no request:
+/// a push's text, `crate::i18n::push_text`).
+///
+/// # Errors
+/// `unavailable`.
+pub async fn language_of(ctx: &Context, user: uuid::Uuid) -> Result<Option<Language>, Failure> {
+    let mut conn = ctx.pool.get().await?;
+    let row = user_settings::get(&mut conn, user).await?;
+    Ok(row.language.as_deref().and_then(Language::from_code))
 }
 
 /// The caller's settings.
@@ -58,17 +94,33 @@ pub async fn get(ctx: &Context, caller: &Caller) -> Result<TurnSettings, Failure
 /// Changes the caller's settings; returns them as they are now.
 ///
 /// # Errors
+/// `unsupported_language` for a language other than `en` and `fr`;
 /// `unauthenticated` for a user who is gone; `unavailable`.
 pub async fn change(
     ctx: &Context,
     caller: &Caller,
     change: SettingsChange,
 ) -> Result<TurnSettings, Failure> {
+    let language = match &change.language {
+        None => None,
+        Some(None) => Some(None),
+        Some(Some(code)) => Some(Some(
+            Language::from_code(code)
+                .ok_or_else(|| {
+                    Failure::new(
+                        ErrorCode::UnsupportedLanguage,
+                        format!("the server speaks en and fr, not {code:?}"),
+                    )
+                })?
+                .code(),
+        )),
+    };
     let mut conn = ctx.pool.get().await?;
     let row = user_settings::change(
         &mut conn,
         caller.user_id,
         change.auto_play_forced,
+        language,
         crate::record::chain::now(),
     )
     .await

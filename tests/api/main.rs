@@ -17,6 +17,7 @@ mod deadlines;
 mod events;
 mod export;
 mod games;
+mod i18n;
 mod inbox;
 mod invitations;
 mod limits;

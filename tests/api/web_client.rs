@@ -88,3 +88,92 @@ async fn a_revalidated_file_answers_304_and_unknown_files_are_problem_json() {
         .await
         .assert_problem(404, "not_found");
 }
+
+#[actix_web::test]
+async fn the_app_installs_with_a_manifest_icons_and_a_service_worker_that_keeps_only_the_shell() {
+    let app = TestApp::spawn().await;
+    let page = app.get("/", None).await;
+    let html = page.body.as_str().unwrap();
+    assert!(
+        html.contains(r#"<link rel="manifest" href="/manifest.webmanifest">"#),
+        "{html}"
+    );
+
+    let manifest = app.get("/manifest.webmanifest", None).await;
+    assert_eq!(manifest.status.as_u16(), 200);
+    assert_eq!(
+        manifest.headers.get("content-type").unwrap(),
+        "application/manifest+json"
+    );
+    let manifest = manifest.body;
+    assert_eq!(manifest["display"], "standalone");
+    assert_eq!(manifest["start_url"], "/#/");
+    assert_eq!(manifest["id"], "/");
+    let icons = manifest["icons"].as_array().unwrap();
+    for (size, purpose) in [
+        ("192x192", "any"),
+        ("512x512", "any"),
+        ("512x512", "maskable"),
+    ] {
+        let icon = icons
+            .iter()
+            .find(|icon| icon["sizes"] == size && icon["purpose"] == purpose)
+            .unwrap_or_else(|| panic!("no {purpose} icon of {size}"));
+        let mut png = app
+            .request("GET", icon["src"].as_str().unwrap(), None, &[])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(png.status().as_u16(), 200, "{icon}");
+        assert_eq!(png.headers().get("content-type").unwrap(), "image/png");
+        let bytes = png.body().await.unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{icon}");
+        let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        assert_eq!(format!("{width}x{width}"), size, "{icon}");
+        assert!(bytes.len() < 16_000, "{icon}: {} bytes", bytes.len());
+    }
+
+    let worker = app.get("/sw.js", None).await;
+    assert_eq!(worker.status.as_u16(), 200);
+    assert_eq!(
+        worker.headers.get("content-type").unwrap(),
+        "text/javascript; charset=utf-8"
+    );
+    let script = worker.body.as_str().unwrap();
+    let files_line = script
+        .lines()
+        .find_map(|line| line.strip_prefix("const SHELL_FILES = "))
+        .expect("the worker is told the shell's files");
+    let files: Vec<String> = serde_json::from_str(files_line.trim_end_matches(';')).unwrap();
+    for needed in [
+        "/",
+        "/js/main.js",
+        "/js/offline.js",
+        "/css/app.css",
+        "/manifest.webmanifest",
+    ] {
+        assert!(files.iter().any(|f| f == needed), "{needed} in {files:?}");
+    }
+    // Every file of the shell is served, and none is an API answer.
+    for file in &files {
+        assert!(!file.starts_with("/v1"), "{file}");
+        assert_eq!(app.get(file, None).await.status.as_u16(), 200, "{file}");
+    }
+    assert!(script.contains("const SHELL_VERSION = \""), "{script}");
+    assert!(script.contains("addEventListener('push'"), "{script}");
+    assert!(
+        script.contains("addEventListener('notificationclick'"),
+        "{script}"
+    );
+    // Revalidated like every other file.
+    let again = app
+        .send_raw(
+            "GET",
+            "/sw.js",
+            None,
+            &[("If-None-Match", &worker.header("etag"))],
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(again.status.as_u16(), 304);
+}

@@ -2,6 +2,8 @@
 // signed-in user's bearer token, and every refusal becomes an ApiError
 // carrying the problem's stable `code` and its `detail` in words.
 
+import { language } from './i18n.js';
+
 const SESSION_KEY = 'hatstand.session';
 
 /** A refusal from the server (problem+json) or a network failure. */
@@ -52,7 +54,9 @@ async function parse(response) {
 async function raw(method, path, { body, token, headers = {}, signal } = {}) {
   // Never through the browser's HTTP cache: a body is one viewer's, and the
   // page keeps nothing of another account's.
-  const init = { method, headers: { Accept: 'application/json', ...headers }, signal, cache: 'no-store' };
+  // Problem titles in the page's language (docs/i18n.md).
+  const init = { method, headers: { Accept: 'application/json', 'Accept-Language': language(), ...headers },
+    signal, cache: 'no-store' };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -2,31 +2,33 @@
 
 import { h } from './dom.js';
 import { ago, rulesetName, timeLeft } from './format.js';
+import { t } from './i18n.js';
 
 /**
  * One list item per game summary. `myId` marks the caller's seats; games
  * waiting for the caller get the "your turn" tag and a countdown to their
  * deadline (`[data-deadline]`, kept fresh by `tickDeadlines`).
  */
-export function gameList(games, { myId = null, empty = 'No games.', ratings = null } = {}) {
+export function gameList(games, { myId = null, empty = t('list.no_games'), ratings = null } = {}) {
   if (!games.length) return h('p', { class: 'muted' }, empty);
-  return h('ul', { class: 'games' }, games.map((game) => item(game, myId)));
+  return h('ul', { class: 'games' }, games.map((game) => item(game, myId, ratings)));
 }
 
-function item(game, myId) {
+function item(game, myId, ratings) {
   const mySeat = game.seats.find((s) => s.user_id === myId)?.seat;
   const myTurn = mySeat !== undefined && game.status === 'active' && game.to_act.includes(mySeat);
-  const names = game.seats.map((s) => s.username + (s.bot ? ' (bot)' : '')).join(', ') || 'no one yet';
+  const names = game.seats.map((s) => (s.bot ? t('list.bot', { name: s.username }) : s.username)).join(', ')
+    || t('list.no_one');
   const free = game.players - game.seats.length;
   const state = game.status === 'open'
-    ? `waiting for ${free} more player${free === 1 ? '' : 's'}`
-    : game.status === 'finished' ? outcome(game, mySeat) : game.status;
+    ? t('list.waiting_more', { n: free })
+    : game.status === 'finished' ? outcome(game, mySeat) : t(`status.${game.status}`);
   return h('li', { class: myTurn ? 'mine' : null, 'data-game': game.id },
     h('a', { href: `#/games/${game.id}` },
-      h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${game.players} players`,
-        myTurn ? h('span', { class: 'tag turn' }, 'your turn') : null,
-        game.private ? h('span', { class: 'tag' }, 'private') : null,
-        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? 'rated' : 'casual'),
+      h('span', { class: 'title' }, rulesetName(game.ruleset), ` · ${t('list.players', { n: game.players })}`,
+        myTurn ? h('span', { class: 'tag turn' }, t('list.your_turn')) : null,
+        game.private ? h('span', { class: 'tag' }, t('list.private')) : null,
+        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? t('list.rated') : t('list.casual')),
         seeking(game, ratings)),
       h('span', { class: 'when' },
         myTurn && game.deadline
@@ -56,13 +58,13 @@ export function outcome(game, mySeat) {
   const scores = result.scores || [];
   const score = mySeat !== undefined && scores.length === game.players && game.players > 1
     ? ` ${scores[mySeat]}–${Math.max(...scores.filter((_, i) => i !== mySeat))}` : '';
-  if (!winners.length) return `drawn${score}`;
+  if (!winners.length) return t('outcome.drawn', { score });
   if (mySeat === undefined) {
-    const names = winners.map((s) => game.seats.find((x) => x.seat === s)?.username ?? `seat ${s + 1}`);
-    return `won by ${names.join(' and ')}`;
+    const names = winners.map((s) => game.seats.find((x) => x.seat === s)?.username ?? t('seat.n', { n: s + 1 }));
+    return t('outcome.won_by', { names: names.join(t('common.and')) });
   }
-  if (!winners.includes(mySeat)) return `lost${score}`;
-  return winners.length > 1 ? `shared win${score}` : `won${score}`;
+  if (!winners.includes(mySeat)) return t('outcome.lost', { score });
+  return winners.length > 1 ? t('outcome.shared', { score }) : t('outcome.won', { score });
 }
 
 /** Seeking by strength: the table's rating range and, when the viewer's

@@ -5,9 +5,12 @@
 // one page and every link can be bookmarked or shared.
 
 import { h } from './dom.js';
-import { session, signOut } from './api.js';
+import { get, session, signOut } from './api.js';
 import { explain, flash, go } from './ui.js';
 import { drawBadge, startNotifier, waitingCount } from './notifier.js';
+// The service worker and what is kept for offline use (docs/phones.md).
+import './offline.js';
+import { chosenLanguage, t, useLanguage } from './i18n.js';
 
 const routes = [
   [/^#?\/?$/, () => import('./pages/inbox.js'), () => ({})],
@@ -38,12 +41,12 @@ function drawNav() {
   const link = (href, ...text) => h('a', { href, 'aria-current': here === href ? 'page' : null }, ...text);
   nav.replaceChildren(
     ...(me
-      ? [link('#/', 'Inbox', h('span', { id: 'turn-count', class: 'count', hidden: true })),
-        link('#/new', 'New game'), link('#/watch', 'Watch'), link('#/audit', 'Audit'),
-        link('#/leaderboard/hats', 'Leaderboards'), link('#/settings', 'Settings'),
+      ? [link('#/', t('nav.inbox'), h('span', { id: 'turn-count', class: 'count', hidden: true })),
+        link('#/new', t('nav.new')), link('#/watch', t('nav.watch')), link('#/audit', t('nav.audit')),
+        link('#/leaderboard/hats', t('nav.leaderboards')), link('#/settings', t('nav.settings')),
         h('span', { class: 'who' }, me.username),
-        h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, 'Sign out')]
-      : [link('#/watch', 'Watch'), link('#/audit', 'Audit'), link('#/leaderboard/hats', 'Leaderboards'), link('#/signin', 'Sign in'), link('#/signup', 'Sign up')]),
+        h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, t('nav.sign_out'))]
+      : [link('#/watch', t('nav.watch')), link('#/audit', t('nav.audit')), link('#/leaderboard/hats', t('nav.leaderboards')), link('#/signin', t('nav.sign_in')), link('#/signup', t('nav.sign_up'))]),
   );
   drawBadge(waitingCount());
 }
@@ -62,7 +65,7 @@ async function route() {
   drawNav();
   const found = routes.find(([pattern]) => pattern.test(path));
   if (!found) {
-    main.replaceChildren(h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '#/' }, 'Back to the start')));
+    main.replaceChildren(h('h1', {}, t('page.not_found')), h('p', {}, h('a', { href: '#/' }, t('page.back_to_start'))));
     return;
   }
   const [pattern, load, paramsOf] = found;
@@ -78,12 +81,35 @@ async function route() {
     if (typeof stop === 'function') leave = stop;
   } catch (error) {
     if (mine !== generation || error.name === 'AbortError') return;
-    main.replaceChildren(h('h1', {}, 'Something went wrong'), h('p', {}, explain(error)));
+    main.replaceChildren(h('h1', {}, t('page.went_wrong')), h('p', {}, explain(error)));
   }
 }
 
+/**
+ * The signed-in account's language (`/v1/me/settings`, docs/i18n.md): the
+ * page is redrawn in it when it is not the one in use. Signed out, the
+ * browser's languages decide.
+ */
+async function followAccountLanguage(changed) {
+  let wanted = null;
+  if (session()) {
+    try {
+      wanted = (await get('/v1/me/settings')).language ?? null;
+    } catch {
+      return; // offline or refused: the language stays as it is
+    }
+  } else if (!changed) {
+    return;
+  }
+  if (wanted === chosenLanguage()) return;
+  await useLanguage(wanted);
+  route();
+}
+
 window.addEventListener('hashchange', route);
+window.addEventListener('hatstand:language', () => route());
 window.addEventListener('hatstand:session', (event) => {
+  if (event.detail?.changed) followAccountLanguage(true);
   if (event.detail?.changed) {
     // Another viewer: nothing drawn for the last one may stay on the page.
     document.getElementById('main').replaceChildren();
@@ -93,5 +119,7 @@ window.addEventListener('hatstand:session', (event) => {
   }
   startNotifier();
 });
+await useLanguage();
 route();
 startNotifier();
+followAccountLanguage(false);

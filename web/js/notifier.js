@@ -10,11 +10,12 @@ import { h } from './dom.js';
 import { follow, get, session } from './api.js';
 import { rulesetName } from './format.js';
 import { notificationsAllowed, preferences } from './device.js';
+import { t } from './i18n.js';
 
 const WORDS = {
-  your_turn: 'Your turn',
-  game_finished: 'Game over',
-  invited: 'You are invited',
+  your_turn: () => t('notes.your_turn'),
+  game_finished: () => t('notes.game_finished'),
+  invited: () => t('notes.invited'),
 };
 
 let stop = null;
@@ -75,15 +76,15 @@ export function drawBadge(waiting) {
   if (!badge) return;
   badge.textContent = count ? String(count) : '';
   badge.hidden = !count;
-  badge.setAttribute('aria-label', `${count} game${count === 1 ? '' : 's'} waiting for you`);
+  badge.setAttribute('aria-label', t('notes.waiting', { n: count }));
 }
 
 function announce(note) {
   const box = document.getElementById('toasts');
-  const text = `${WORDS[note.type] || note.type}: ${rulesetName(note.data?.ruleset || '')}`;
+  const text = `${WORDS[note.type]?.() || note.type}: ${rulesetName(note.data?.ruleset || '')}`;
   const toast = h('div', { class: 'toast', role: 'status', 'data-note': note.type },
-    h('a', { href: `#/games/${note.game_id}` }, text, ' → open'),
-    h('button', { type: 'button', class: 'quiet', 'aria-label': 'Dismiss', onClick: () => toast.remove() }, '×'));
+    h('a', { href: `#/games/${note.game_id}` }, text, t('notes.open')),
+    h('button', { type: 'button', class: 'quiet', 'aria-label': t('common.dismiss'), onClick: () => toast.remove() }, '×'));
   box.append(toast);
   setTimeout(() => toast.remove(), 15_000);
   // Opted in on #/settings, and looking at another tab: the browser says it too.

@@ -1,6 +1,7 @@
 // What every page shares: the message strip, errors in words, navigation.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 /** Shows `message` in the strip under the bar (`kind` "error" or "info"); empty clears it. */
 export function flash(message, kind = 'error') {
@@ -11,7 +12,7 @@ export function flash(message, kind = 'error') {
 
 /** Words for an error from the API or the page. */
 export function explain(error) {
-  if (error?.code === 'network') return 'The server cannot be reached. Check the connection and try again.';
+  if (error?.code === 'network') return t('error.network');
   if (error?.detail) return `${error.detail}${error.code ? ` (${error.code})` : ''}`;
   return error?.message || String(error);
 }
@@ -31,7 +32,7 @@ export function alertToast(message) {
   const box = document.getElementById('toasts');
   const toast = h('div', { class: 'toast error', role: 'alert', 'data-error': '' },
     h('span', {}, message),
-    h('button', { type: 'button', class: 'quiet', 'aria-label': 'Dismiss', onClick: () => toast.remove() }, '×'));
+    h('button', { type: 'button', class: 'quiet', 'aria-label': t('common.dismiss'), onClick: () => toast.remove() }, '×'));
   box.append(toast);
   return toast;
 }

@@ -15,6 +15,8 @@ import { requireSignIn } from './signin.js';
 import { BOT_LEVELS } from '../bot-levels.js';
 import { talkPanel } from '../talk.js';
 import { keepSalt, makeSalt } from '../salts.js';
+import { keep, recall, staleNote, unreachable } from '../offline.js';
+import { t } from '../i18n.js';
 
 export async function show(root, { id, code }) {
   const page = h('section', { id: 'game' });
@@ -23,10 +25,18 @@ export async function show(root, { id, code }) {
   const path = code ? `/v1/games/${id}?code=${encodeURIComponent(code)}` : `/v1/games/${id}`;
   // The game and its story together, so the page is drawn once, whole
   // (nothing shifts when the story arrives).
+  // Offline, the game as this account last saw it, marked stale until the
+  // network returns (docs/phones.md).
+  let stale = null;
   const [first, told] = await Promise.all([get(path), get(`/v1/games/${id}/log`).catch((error) => {
     if (error.name === 'AbortError') throw error;
     return null;
-  })]);
+  })]).catch((error) => {
+    const kept = unreachable(error) && !code ? recall(`game:${id}`) : null;
+    if (!kept) throw error;
+    stale = kept.at;
+    return [kept.data.game, kept.data.story];
+  });
   let game = first;
   const board = boardFor(game.ruleset);
   let busy = false;
@@ -37,7 +47,12 @@ export async function show(root, { id, code }) {
   const reload = async () => {
     try {
       const fresh = await get(game.my_seat === null || game.my_seat === undefined ? path : `/v1/games/${id}`);
-      if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
+      if (stale) {
+        stale = null;
+        game = fresh;
+        draw();
+        tell();
+      } else if (fresh.version !== game.version || fresh.status !== game.status || fresh.seats.length !== game.seats.length
         || JSON.stringify(fresh.to_act) !== JSON.stringify(game.to_act)
         || JSON.stringify(fresh.rematch) !== JSON.stringify(game.rematch)) {
         game = fresh;
@@ -74,7 +89,7 @@ export async function show(root, { id, code }) {
 
   // The last refusal, shown beside the board until the next action.
   let refusal = null;
-  const act = async (label, request) => {
+  const act = async (label, request, offlineLabel = label) => {
     if (busy) return;
     busy = true;
     page.classList.add('sending');
@@ -91,7 +106,10 @@ export async function show(root, { id, code }) {
       tell();
     } catch (error) {
       if (error.name === 'AbortError') return;
-      refusal = `${label}: ${explain(error)}`;
+      // Offline: said at once, and nothing is kept to be sent later.
+      refusal = unreachable(error)
+        ? t('offline.not_sent', { what: offlineLabel })
+        : `${label}: ${explain(error)}`;
       alertToast(refusal);
       await reload();
       draw();
@@ -104,8 +122,9 @@ export async function show(root, { id, code }) {
 
   const send = (command) => {
     // A player who chose it (#/settings) confirms each move before it goes.
-    if (preferences().confirmMoves && !confirm(`Send this move: ${board.describe(command)}?`)) return undefined;
-    return act(`Move not accepted (${board.describe(command)})`, () => sendCommand(id, game.version, command));
+    if (preferences().confirmMoves && !confirm(t('game.confirm_move', { move: board.describe(command) }))) return undefined;
+    return act(t('game.move_not_accepted', { move: board.describe(command) }), () => sendCommand(id, game.version, command),
+      t('game.move_not_sent', { move: board.describe(command) }));
   };
 
   // The game's story in words (GET /v1/games/{id}/log): the last moves
@@ -149,23 +168,26 @@ export async function show(root, { id, code }) {
     page.dataset.toAct = game.to_act.join(',');
     // What the move log was told at (read by the browser check).
     page.dataset.myLastMove = story?.my_last_move ?? '';
+    // Kept for offline use: this account's own answers (js/offline.js).
+    if (!stale && !code) keep(`game:${id}`, { game, story: story?.version === game.version ? story : null });
     page.replaceChildren(...[
+      stale ? staleNote(stale) : null,
       h('div', { class: 'game-head' },
         h('h1', {}, `${rulesetName(game.ruleset)}`),
-        h('span', { class: 'muted', id: 'counters' }, [`${game.players} players`, counted(game.counters), `rules ${game.rules}`]
+        h('span', { class: 'muted', id: 'counters' }, [t('list.players', { n: game.players }), counted(game.counters), t('game.rules', { rules: game.rules })]
           .filter(Boolean).join(' · ')),
-        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? 'rated' : 'casual'),
-        h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream),
+        h('span', { class: 'tag', 'data-rated': String(game.rated) }, game.rated ? t('list.rated') : t('list.casual')),
+        h('span', { class: `live${stream === 'live' ? ' on' : ''}`, id: 'live' }, stream === 'connecting…' ? t('inbox.connecting') : t(`live.${stream}`)),
         h('a', { class: 'rules-link', href: `#/rules/${game.ruleset}`, 'data-action': 'rules' },
-          `How to play ${rulesetName(game.ruleset)}`)),
+          t('game.how_to_play', { game: rulesetName(game.ruleset) }))),
       seatList(game, names),
       game.rematch_of ? h('p', { class: 'hint', 'data-rematch-of': game.rematch_of },
-        'A rematch of ', h('a', { href: `#/games/${game.rematch_of}` }, 'the previous game'), '.') : null,
+        t('game.rematch_prefix'), h('a', { href: `#/games/${game.rematch_of}` }, t('game.previous_game')), '.') : null,
       statusLine(game, names),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
-      game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, 'The table'), board.render(game, ctx)) : null,
+      game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, t('game.table')), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
       h('div', { id: 'story-log' }, storyLog()),
       talk.el,
@@ -195,7 +217,8 @@ export async function show(root, { id, code }) {
       const live = page.querySelector('#live');
       if (!live) return;
       live.classList.toggle('on', state === 'live');
-      live.textContent = state === 'live' ? 'live' : state;
+      live.textContent = t(`live.${state}`);
+      if (state === 'live' && stale) reload();
     },
   });
   let stopStream = startStream();
@@ -226,9 +249,9 @@ export async function show(root, { id, code }) {
 export function counted(counters) {
   if (!counters) return '';
   const parts = [];
-  if (counters.round) parts.push(counters.rounds ? `round ${counters.round} of ${counters.rounds}` : `round ${counters.round}`);
-  if (counters.trick) parts.push(`trick ${counters.trick}`);
-  if (counters.turn) parts.push(`turn ${counters.turn}`);
+  if (counters.round) parts.push(counters.rounds ? t('counters.round_of', counters) : t('counters.round', counters));
+  if (counters.trick) parts.push(t('counters.trick', counters));
+  if (counters.turn) parts.push(t('counters.turn', counters));
   return parts.join(' · ');
 }
 
@@ -241,35 +264,35 @@ function lastMoves(game, story) {
     : story.lines.filter((line) => line.seq > since);
   if (!lines.length) return null;
   return h('div', { class: 'last-moves', id: 'last-moves', 'aria-live': 'polite' },
-    h('h2', { class: 'small' }, since === null || since === undefined ? 'Last moves' : 'Since your last move'),
+    h('h2', { class: 'small' }, since === null || since === undefined ? t('game.last_moves') : t('game.since_last_move')),
     h('ul', {}, lines.map((line) => h('li', { 'data-seq': line.seq }, line.text))));
 }
 
 /** The whole game so far, in words, newest last. */
 function moveLog(story) {
   return h('details', { class: 'move-log', id: 'move-log', 'data-version': story.version },
-    h('summary', {}, `Move log (${story.lines.length})`),
+    h('summary', {}, t('game.move_log', { n: story.lines.length })),
     h('ol', {}, story.lines.map((line) => h('li', { 'data-seq': line.seq }, line.text))));
 }
 
 function seatList(game, names) {
-  return h('ul', { class: 'seats', 'aria-label': 'Players' },
+  return h('ul', { class: 'seats', 'aria-label': t('game.players') },
     names.map((name, seat) => {
       const taken = game.seats.find((s) => s.seat === seat);
       const waiting = game.status === 'active' && game.to_act.includes(seat);
       return h('li', { class: [waiting ? 'to-act' : '', seat === game.my_seat ? 'me' : ''].join(' ').trim() || null,
         'data-seat': seat },
-      `${seat + 1}. `, taken ? playerLink(name) : h('em', {}, 'free'),
-      taken?.bot ? h('span', { class: 'tag bot' }, 'bot') : null,
-      seat === game.my_seat ? ' (you)' : null,
-      waiting ? h('span', { class: 'tag turn' }, 'to play') : null);
+      `${seat + 1}. `, taken ? playerLink(name) : h('em', {}, t('game.free')),
+      taken?.bot ? h('span', { class: 'tag bot' }, t('game.bot')) : null,
+      seat === game.my_seat ? t('game.you') : null,
+      waiting ? h('span', { class: 'tag turn' }, t('game.to_play')) : null);
     }));
 }
 
 function statusLine(game, names) {
   if (game.status === 'open') {
     const free = game.players - game.seats.length;
-    return h('p', { class: 'status-line' }, `Waiting for ${free} more player${free === 1 ? '' : 's'}.`);
+    return h('p', { class: 'status-line' }, t('game.waiting_more', { n: free }));
   }
   if (game.status !== 'active') {
     return h('p', { class: 'status-line', 'data-over': game.status }, overLine(game, names));
@@ -278,30 +301,31 @@ function statusLine(game, names) {
   if (me?.resigned) {
     // The server plays a seat that is out, so the game goes on for the others.
     return h('p', { class: 'status-line', 'data-resigned': '' },
-      'You resigned; your seat is played automatically until the game ends.');
+      t('game.resigned'));
   }
   const mine = game.my_seat !== null && game.my_seat !== undefined && game.to_act.includes(game.my_seat);
-  const who = mine ? 'Your turn' : `Waiting for ${game.to_act.map((s) => names[s]).join(', ')}`;
+  const who = mine ? t('game.your_turn') : t('game.waiting_for', { names: game.to_act.map((s) => names[s]).join(', ') });
   return h('p', { class: `status-line${mine ? ' yours' : ''}`, role: 'status' }, who,
     game.deadline ? [' · ', h('span', { class: 'clock', 'data-deadline': game.deadline, title: when(game.deadline) },
-      timeLeft(game.deadline)), ' left'] : null);
+      timeLeft(game.deadline)), t('game.left')] : null);
 }
 
 /** The one line that says the game is over: for a player, won, lost or
  * drawn, with the score; for anyone else, who won. */
 export function overLine(game, names) {
-  if (game.status === 'abandoned') return 'Game over: the game was abandoned.';
+  if (game.status === 'abandoned') return t('over.abandoned');
   const result = game.result || {};
   const winners = result.winners || [];
   const seated = game.my_seat !== null && game.my_seat !== undefined;
   const scores = result.scores || [];
-  const score = seated && scores.length === game.players && game.players > 1 ? ` (${scores[game.my_seat]} to ${Math.max(...scores.filter((_, i) => i !== game.my_seat))})` : '';
-  if (!winners.length) return 'Game over: nobody wins.';
+  const score = seated && scores.length === game.players && game.players > 1 ? t('over.score', { mine: scores[game.my_seat], best: Math.max(...scores.filter((_, i) => i !== game.my_seat)) }) : '';
+  const winnerNames = winners.map((s) => names[s]).join(t('common.and'));
+  if (!winners.length) return t('over.nobody');
   if (seated && winners.includes(game.my_seat)) {
-    return winners.length > 1 ? `Game over: you share the win${score}.` : `Game over: you won${score}.`;
+    return winners.length > 1 ? t('over.you_share', { score }) : t('over.you_won', { score });
   }
-  if (seated) return `Game over: you lost${score}. ${winners.map((s) => names[s]).join(' and ')} won.`;
-  return `Game over: ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'won'}.`;
+  if (seated) return t('over.you_lost', { score, names: winnerNames });
+  return winners.length > 1 ? t('over.they_share', { names: winnerNames }) : t('over.they_won', { names: winnerNames });
 }
 
 /**
@@ -324,26 +348,26 @@ function openTable(game, code, act) {
     parts.push(me
       ? h('div', { class: 'actions' },
         h('button', { type: 'button', 'data-action': 'join',
-          onClick: () => act('Cannot join', () => join(game, code)) },
-        'Join this game'),
+          onClick: () => act(t('game.cannot_join'), () => join(game, code)) },
+        t('game.join')),
         // A private game seen without its code is seen by an invitee.
         game.private && !code ? h('button', { type: 'button', class: 'quiet', 'data-action': 'decline',
-          onClick: () => act('Cannot decline', () => post(`/v1/games/${game.id}/decline`)) }, 'Decline the invitation') : null)
-      : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, 'Sign in to join'));
+          onClick: () => act(t('game.cannot_decline'), () => post(`/v1/games/${game.id}/decline`)) }, t('game.decline')) : null)
+      : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, t('game.sign_in_to_join')));
   } else {
     if (game.invite_code) {
       const link = `${location.origin}/#/games/${game.id}?code=${game.invite_code}`;
-      parts.push(h('p', {}, 'A private table: invite people with this link.'), shareLink(link));
+      parts.push(h('p', {}, t('game.private_invite')), shareLink(link));
     } else {
-      parts.push(h('p', {}, 'Anyone can join from the Watch page, or share this link.'),
+      parts.push(h('p', {}, t('game.public_invite')),
         shareLink(`${location.origin}/#/games/${game.id}`));
     }
-    const level = h('select', { 'aria-label': 'Bot level', id: 'bot-level' },
+    const level = h('select', { 'aria-label': t('game.bot_level'), id: 'bot-level' },
       BOT_LEVELS.map(([v, name]) => h('option', { value: v }, name)));
     parts.push(h('div', { class: 'actions' }, level,
       h('button', { type: 'button', class: 'quiet', 'data-action': 'add-bot',
-        onClick: () => act('Cannot add a bot', () => post(`/v1/games/${game.id}/bots`, { level: level.value })) },
-      'Add a bot')));
+        onClick: () => act(t('game.cannot_add_bot'), () => post(`/v1/games/${game.id}/bots`, { level: level.value })) },
+      t('game.add_bot'))));
   }
   return h('div', { class: 'panel' }, parts);
 }
@@ -353,17 +377,17 @@ function shareLink(link) {
   const copy = h('button', { type: 'button', class: 'quiet', onClick: async () => {
     try {
       await navigator.clipboard.writeText(link);
-      copy.textContent = 'Copied';
+      copy.textContent = t('game.copied');
     } catch {
-      copy.textContent = 'Select the link to copy it';
+      copy.textContent = t('game.select_to_copy');
     }
-  } }, 'Copy link');
+  } }, t('game.copy_link'));
   return h('p', {}, h('span', { class: 'invite', 'data-invite': link }, link), ' ', copy);
 }
 
 function movesList(game, board, send) {
   return h('details', { class: 'moves-list' },
-    h('summary', {}, `Your moves as a list (${game.legal_commands.length})`),
+    h('summary', {}, t('game.moves_list', { n: game.legal_commands.length })),
     h('ul', {}, game.legal_commands.map((command) =>
       h('li', {}, h('button', { type: 'button', class: 'quiet', onClick: () => send(command) }, board.describe(command))))));
 }
@@ -373,16 +397,16 @@ function resultPanel(game, names) {
   const winners = new Set(result.winners || []);
   const rows = (result.scores || []).map((score, seat) =>
     h('tr', { class: winners.has(seat) ? 'winner' : null },
-      h('td', {}, names[seat]), h('td', {}, String(score)), h('td', {}, winners.has(seat) ? 'winner' : '')));
+      h('td', {}, names[seat]), h('td', {}, String(score)), h('td', {}, winners.has(seat) ? t('game.winner') : '')));
   return h('div', { class: 'result', 'data-result': '' },
-    h('h2', {}, 'Result'),
-    rows.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score'), h('th', {}, 'Outcome'))),
+    h('h2', {}, t('game.result')),
+    rows.length ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, t('game.player')), h('th', {}, t('game.score')), h('th', {}, t('game.outcome')))),
       h('tbody', {}, rows)) : null,
-    result.winners?.length ? h('p', {}, `Won by ${result.winners.map((s) => names[s]).join(' and ')}.`) : null,
-    result.tie_break ? h('p', { class: 'hint' }, `Tie broken by ${result.tie_break}.`) : null,
-    result.reason ? h('p', { class: 'hint' }, `Ended by ${String(result.reason).replace(/_/g, ' ')}.`) : null,
+    result.winners?.length ? h('p', {}, t('game.won_by', { names: result.winners.map((s) => names[s]).join(t('common.and')) })) : null,
+    result.tie_break ? h('p', { class: 'hint' }, t('game.tie_break', { rule: result.tie_break })) : null,
+    result.reason ? h('p', { class: 'hint' }, t('game.ended_by', { reason: String(result.reason).replace(/_/g, ' ') })) : null,
     ratingsPanel(game),
-    h('p', {}, h('a', { href: `#/audit/${game.id}`, 'data-action': 'audit' }, 'Replay and verify this game (audit)')));
+    h('p', {}, h('a', { href: `#/audit/${game.id}`, 'data-action': 'audit' }, t('game.audit_link'))));
 }
 
 /**
@@ -440,14 +464,14 @@ function footer(game, act) {
   const out = game.seats.find((s) => s.seat === game.my_seat)?.resigned;
   if (seated && game.status === 'active' && !out) {
     buttons.push(h('button', { type: 'button', class: 'danger', 'data-action': 'resign', onClick: () => {
-      if (confirm('Resign this game? This cannot be undone.')) {
-        act('Cannot resign', () => post(`/v1/games/${game.id}/resign`));
+      if (confirm(t('game.confirm_resign'))) {
+        act(t('game.cannot_resign'), () => post(`/v1/games/${game.id}/resign`));
       }
-    } }, 'Resign'));
+    } }, t('game.resign')));
   }
   if (seated && game.status === 'open') {
     buttons.push(h('button', { type: 'button', class: 'danger', 'data-action': 'cancel',
-      onClick: () => act('Cannot cancel', () => post(`/v1/games/${game.id}/cancel`)) }, 'Cancel game'));
+      onClick: () => act(t('game.cannot_cancel'), () => post(`/v1/games/${game.id}/cancel`)) }, t('game.cancel')));
   }
   return buttons.length ? h('div', { class: 'actions' }, buttons) : null;
 }

@@ -6,35 +6,51 @@ import { h } from '../dom.js';
 import { follow, get, session } from '../api.js';
 import { explain, flash } from '../ui.js';
 import { gameList, tickDeadlines } from '../game-list.js';
+import { keep, recall, staleNote, unreachable } from '../offline.js';
+import { t } from '../i18n.js';
 
 export async function show(root) {
   const me = session();
   if (!me) return welcome(root);
-  const live = h('span', { class: 'live', 'data-live': 'off' }, 'connecting…');
+  const live = h('span', { class: 'live', 'data-live': 'off' }, t('inbox.connecting'));
   const body = h('div', { id: 'inbox' });
-  root.append(h('div', { class: 'game-head' }, h('h1', {}, 'Your games'), live,
-    h('a', { class: 'button', href: '#/new' }, 'New game')), body);
+  root.append(h('div', { class: 'game-head' }, h('h1', {}, t('inbox.title')), live,
+    h('a', { class: 'button', href: '#/new' }, t('nav.new'))), body);
 
+  // Offline, the last inbox this account saw, marked stale (docs/phones.md).
+  let stale = false;
   const load = async () => {
     try {
-      const [mine, active, open, finished] = await Promise.all([
-        get('/v1/me/games?turn=mine&status=active&limit=100'),
-        get('/v1/me/games?status=active&limit=100'),
-        get('/v1/me/games?status=open&limit=100'),
-        get('/v1/me/games?status=finished&limit=10'),
-      ]);
+      let lists;
+      try {
+        lists = await Promise.all([
+          get('/v1/me/games?turn=mine&status=active&limit=100'),
+          get('/v1/me/games?status=active&limit=100'),
+          get('/v1/me/games?status=open&limit=100'),
+          get('/v1/me/games?status=finished&limit=10'),
+        ]);
+        keep('inbox', lists);
+        stale = false;
+      } catch (error) {
+        const kept = unreachable(error) ? recall('inbox') : null;
+        if (!kept) throw error;
+        lists = kept.data;
+        stale = kept.at;
+      }
+      const [mine, active, open, finished] = lists;
       const waiting = mine.games.map((g) => g.id);
       const yourTurn = [...mine.games].sort((a, b) =>
         (a.deadline ? Date.parse(a.deadline) : Infinity) - (b.deadline ? Date.parse(b.deadline) : Infinity));
       body.replaceChildren(
-        h('h2', {}, `Your turn (${yourTurn.length})`),
-        gameList(yourTurn, { myId: me.userId, empty: 'Nothing waits for you.' }),
-        h('h2', {}, 'Waiting for others'),
-        gameList(active.games.filter((g) => !waiting.includes(g.id)), { myId: me.userId, empty: 'None.' }),
-        h('h2', {}, 'Open tables'),
-        gameList(open.games, { myId: me.userId, empty: 'None.' }),
-        h('h2', {}, 'Recently finished'),
-        gameList(finished.games, { myId: me.userId, empty: 'None yet.' }));
+        stale ? staleNote(stale) : null,
+        h('h2', {}, t('inbox.your_turn', { n: yourTurn.length })),
+        gameList(yourTurn, { myId: me.userId, empty: t('inbox.nothing_waits') }),
+        h('h2', {}, t('inbox.waiting_others')),
+        gameList(active.games.filter((g) => !waiting.includes(g.id)), { myId: me.userId, empty: t('inbox.none') }),
+        h('h2', {}, t('inbox.open_tables')),
+        gameList(open.games, { myId: me.userId, empty: t('inbox.none') }),
+        h('h2', {}, t('inbox.recently_finished')),
+        gameList(finished.games, { myId: me.userId, empty: t('inbox.none_yet') }));
     } catch (error) {
       flash(explain(error));
     }
@@ -50,7 +66,8 @@ export async function show(root) {
     onState: (state) => {
       live.dataset.live = state === 'live' ? 'on' : 'off';
       live.classList.toggle('on', state === 'live');
-      live.textContent = state === 'live' ? 'live' : state;
+      live.textContent = t(`live.${state}`);
+      if (state === 'live' && stale) load();
     },
   });
   const stopClock = tickDeadlines(body);
@@ -64,10 +81,9 @@ export async function show(root) {
 async function welcome(root) {
   root.append(
     h('h1', {}, 'hatstand'),
-    h('p', {}, 'Four hat games, played a move at a time: Hats, Goathead, Top Hats and Hat Trick. ',
-      'Every game is recorded so that anyone can check it was played fair.'),
+    h('p', {}, t('welcome.text')),
     h('div', { class: 'actions' },
-      h('a', { class: 'button', href: '#/signup' }, 'Create an account'),
-      h('a', { class: 'button quiet', href: '#/signin' }, 'Sign in'),
-      h('a', { class: 'button quiet', href: '#/watch' }, 'Watch games')));
+      h('a', { class: 'button', href: '#/signup' }, t('welcome.create')),
+      h('a', { class: 'button quiet', href: '#/signin' }, t('nav.sign_in')),
+      h('a', { class: 'button quiet', href: '#/watch' }, t('welcome.watch'))));
 }

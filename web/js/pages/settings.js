@@ -13,6 +13,7 @@ import { explain, flash } from '../ui.js';
 import { requireSignIn } from './signin.js';
 import { choose, notificationsAllowed, preferences } from '../device.js';
 import { pushForm } from '../push.js';
+import { LANGUAGES, chosenLanguage, t, useLanguage } from '../i18n.js';
 
 /** Each kind of mail, its label, and the modes it may take. */
 const KINDS = [
@@ -26,13 +27,16 @@ const MODE_NAMES = { immediately: 'Right away', digest: 'In the daily digest', n
 export async function show(root) {
   if (!session()) return requireSignIn('#/settings');
   const section = h('section', { id: 'email-settings' });
-  root.append(h('h1', {}, 'Settings'), h('h2', {}, 'Email'),
+  root.append(h('h1', {}, t('settings.title')),
+    h('h2', {}, t('settings.language')),
+    languageForm(),
+    h('h2', {}, t('settings.email')),
     h('p', { class: 'muted' }, 'The server can write to you when a game waits for your move, ',
       'and you can answer with your move by replying to that mail.'),
     section,
-    h('h2', {}, 'Turns'),
+    h('h2', {}, t('settings.turns')),
     turnsForm(),
-    h('h2', {}, 'This device'),
+    h('h2', {}, t('settings.device')),
     deviceForm(),
     pushForm());
 
@@ -168,7 +172,7 @@ function removeForm(settings, draw) {
 function turnsForm() {
   const forced = h('input', { type: 'checkbox', id: 'auto-play-forced', disabled: true });
   const panel = h('div', { class: 'panel', id: 'turn-settings' },
-    h('label', { class: 'check' }, forced, 'Play my forced moves for me (when I have exactly one legal move)'),
+    h('label', { class: 'check' }, forced, t('settings.forced')),
     h('p', { class: 'hint' }, 'The server plays such a move at once and does not tell you it was your turn. ',
       'The other players see that the move was forced: in a card game, that you had one card you could play.'));
   get('/v1/me/settings').then((settings) => {
@@ -181,7 +185,7 @@ function turnsForm() {
     try {
       const saved = await call('PATCH', '/v1/me/settings', { body: { auto_play_forced: forced.checked } });
       forced.checked = saved.auto_play_forced;
-      flash('Saved.', 'info');
+      flash(t('common.saved'), 'info');
     } catch (error) {
       forced.checked = !forced.checked;
       flash(explain(error));
@@ -209,8 +213,35 @@ function deviceForm() {
       choose({ notify: notify.checked });
     } });
   return h('div', { class: 'panel', id: 'device-settings' },
-    h('label', { class: 'check' }, confirmMoves, 'Ask before sending a move (handy on a phone)'),
-    h('label', { class: 'check' }, notify,
-      'Tell me in this browser when it is my turn, while hatstand is open in another tab'),
-    h('p', { class: 'hint' }, 'The tab’s title also counts the games waiting for you.'));
+    h('label', { class: 'check' }, confirmMoves, t('settings.confirm_moves')),
+    h('label', { class: 'check' }, notify, t('settings.notify')),
+    h('p', { class: 'hint' }, t('settings.tab_count')));
+}
+
+/**
+ * The account's language (`/v1/me/settings` `language`, docs/i18n.md):
+ * English, French, or as the browser says. Saved at once; the page is
+ * drawn again in it.
+ */
+function languageForm() {
+  const names = { en: 'English', fr: 'Français' };
+  const select = h('select', { id: 'language', name: 'language' },
+    h('option', { value: '' }, t('settings.language_auto')),
+    LANGUAGES.map((code) => h('option', { value: code, lang: code, selected: chosenLanguage() === code }, names[code])));
+  select.addEventListener('change', async () => {
+    select.disabled = true;
+    try {
+      const saved = await call('PATCH', '/v1/me/settings', { body: { language: select.value || null } });
+      await useLanguage(saved.language ?? null);
+      window.dispatchEvent(new CustomEvent('hatstand:language'));
+      flash(t('common.saved'), 'info');
+    } catch (error) {
+      flash(explain(error));
+    } finally {
+      select.disabled = false;
+    }
+  });
+  return h('div', { class: 'panel', id: 'language-settings' },
+    h('label', { for: 'language' }, t('settings.language')), select,
+    h('p', { class: 'hint' }, t('settings.language_hint')));
 }

@@ -3,6 +3,7 @@
 import { h } from '../dom.js';
 import { signIn, signUp } from '../api.js';
 import { explain, flash, go } from '../ui.js';
+import { t } from '../i18n.js';
 
 export function show(root, { mode }) {
   const signingUp = mode === 'signup';
@@ -10,16 +11,16 @@ export function show(root, { mode }) {
     autocomplete: 'username', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_\\-]{3,32}', autocapitalize: 'off' });
   const password = h('input', { type: 'password', name: 'password', id: 'password', required: true, minlength: 8,
     maxlength: 128, autocomplete: signingUp ? 'new-password' : 'current-password' });
-  const submit = h('button', { type: 'submit' }, signingUp ? 'Create account' : 'Sign in');
+  const submit = h('button', { type: 'submit' }, signingUp ? t('signin.create') : t('nav.sign_in'));
   const form = h('form', { class: 'panel', novalidate: false },
-    h('label', { for: 'username' }, 'Username'), username,
-    signingUp ? h('p', { class: 'hint' }, '3–32 letters, digits, _ or -') : null,
-    h('label', { for: 'password' }, 'Password'), password,
-    signingUp ? h('p', { class: 'hint' }, 'At least 8 characters') : null,
+    h('label', { for: 'username' }, t('signin.username')), username,
+    signingUp ? h('p', { class: 'hint' }, t('signin.username_hint')) : null,
+    h('label', { for: 'password' }, t('signin.password')), password,
+    signingUp ? h('p', { class: 'hint' }, t('signin.password_hint')) : null,
     h('div', { class: 'actions' }, submit),
     h('p', {}, signingUp
-      ? ['Have an account? ', h('a', { href: '#/signin' }, 'Sign in')]
-      : ['New here? ', h('a', { href: '#/signup' }, 'Create an account')]));
+      ? [t('signin.have_account'), h('a', { href: '#/signin' }, t('nav.sign_in'))]
+      : [t('signin.new_here'), h('a', { href: '#/signup' }, t('welcome.create'))]));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     submit.disabled = true;
@@ -29,11 +30,11 @@ export function show(root, { mode }) {
       go(sessionStorage.getItem('hatstand.next') || '#/');
       sessionStorage.removeItem('hatstand.next');
     } catch (error) {
-      flash(error.code === 'unauthenticated' ? 'Wrong username or password.' : explain(error));
+      flash(error.code === 'unauthenticated' ? t('signin.wrong') : explain(error));
       submit.disabled = false;
     }
   });
-  root.append(h('h1', {}, signingUp ? 'Create an account' : 'Sign in'), form);
+  root.append(h('h1', {}, signingUp ? t('welcome.create') : t('nav.sign_in')), form);
   username.focus();
 }
 
