@@ -72,6 +72,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::HumansOnly
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
+        | C::TakebackNotAllowed
+        | C::TakebackNoOffer
         | C::NotReported
         | C::RematchAlreadyOffered
         | C::RematchNotOffered
@@ -91,7 +93,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
-        | C::ConditionalNotSupported => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::ConditionalNotSupported
+        | C::TakebacksInRatedGame
+        | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -135,7 +139,9 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
-        | C::ConditionalNotSupported => "Unprocessable request",
+        | C::ConditionalNotSupported
+        | C::TakebacksInRatedGame
+        | C::TakebackDisabled => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

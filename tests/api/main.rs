@@ -38,6 +38,7 @@ mod sessions;
 mod sharding;
 mod snapshots;
 mod streams;
+mod takeback;
 mod talk;
 mod transparency;
 mod turns;
