@@ -222,6 +222,7 @@ async fn refused_takebacks_write_nothing() {
     until_turn_in_play(&app, &id, &users, 0).await;
     move_of(&app, &id, &users, 0).await;
     let at = version(&app.game(&id, None).await);
+    let stranger = app.register("stranger").await;
     let footprint_on = app.footprint().await;
     offer(&app, &id, &users[1], at)
         .await
@@ -232,7 +233,6 @@ async fn refused_takebacks_write_nothing() {
     answer(&app, &id, &users[1], at, true)
         .await
         .assert_problem(409, "takeback_no_offer");
-    let stranger = app.register("stranger").await;
     offer(&app, &id, &stranger, at)
         .await
         .assert_problem(403, "not_a_player");
