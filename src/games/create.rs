@@ -201,7 +201,7 @@ pub async fn create(
     let takebacks = server_options.takebacks;
     let server_options = to_json(&server_options)?;
     if takebacks
-        && crate::ratings::eligibility::rated_option(&server_options, private, !bots.is_empty())
+        && super::projection::rated_by_options(&server_options, private, !bots.is_empty())
     {
         return Err(Failure::new(
             ErrorCode::TakebacksInRatedGame,

@@ -485,7 +485,7 @@ async fn tail(conn: &mut crate::db::Conn, loaded: &LoadedGame) -> Result<Vec<Log
 fn enabled(loaded: &LoadedGame) -> bool {
     let game = &loaded.game;
     ServerOptions::of(&game.server_options).takebacks
-        && !crate::ratings::eligibility::rated_option(
+        && !super::projection::rated_by_options(
             &game.server_options,
             game.private,
             loaded.has_bots(),
