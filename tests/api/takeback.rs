@@ -363,3 +363,117 @@ async fn against_bots_an_offer_is_accepted_at_once() {
     assert_eq!(after["view"], mine["view"]);
     assert_eq!(after["legal_commands"], mine["legal_commands"]);
 }
+
+/// The caller's finished games as the export gives them (JSON Lines).
+async fn exported(app: &TestApp, user: &User) -> Vec<Value> {
+    let mut reply = app
+        .request("GET", "/v1/me/games/export", Some(&user.token), &[])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status().as_u16(), 200);
+    let body = reply.body().limit(16 << 20).await.unwrap();
+    String::from_utf8(body.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_game_mixing_forced_moves_conditional_lines_and_a_takeback_replays_and_verifies_offline()
+{
+    use rand::{Rng, SeedableRng};
+    let app = TestApp::spawn().await;
+    let users = app.users(2).await;
+    let id = app.started_game(&users, "top-hats", casual()).await;
+    until_turn_in_play(&app, &id, &users, 1).await;
+
+    // Seat 1 moves (a move ends its turn), and asks to take it back once it
+    // has seen seat 0's options: seat 0 agrees.
+    let before = app.game(&id, Some(&users[1])).await;
+    let x = a_move(before["legal_commands"].as_array().unwrap());
+    assert_eq!(x["type"], "move", "{x}");
+    let moved = app
+        .command(&id, &users[1], version(&before), &x)
+        .await
+        .ok(200);
+    let seen = app.game(&id, Some(&users[0])).await;
+    assert_eq!(seen["to_act"], json!([0]), "seat 0 has a decision to make");
+    let y = a_move(seen["legal_commands"].as_array().unwrap());
+    offer(&app, &id, &users[1], version(&moved)).await.ok(200);
+    let taken = answer(&app, &id, &users[0], version(&moved) + 1, true)
+        .await
+        .ok(200);
+    assert_eq!(taken["taken_back_to"], version(&before));
+
+    // Seat 0 answers that move before it comes: a conditional line.
+    let at = version(&taken);
+    app.send(
+        "PUT",
+        &format!("/v1/games/{id}/conditional"),
+        Some(&users[0].token),
+        &[],
+        &json!({"expected_version": at,
+                "lines": [[{"seat": 1, "command": x}, {"seat": 0, "command": y}]]}),
+    )
+    .await
+    .ok(200);
+    // Seat 1 plays the same move again: the line fires in that step.
+    let again = app.command(&id, &users[1], at, &x).await.ok(200);
+    let fired = app
+        .count(&format!(
+            "events WHERE game_id = '{id}' AND seq > {at} AND seq <= {} AND actor_seat = 0 \
+             AND actor_user = '{}' AND command IS NOT NULL",
+            version(&again),
+            users[0].id
+        ))
+        .await;
+    assert_eq!(fired, 1, "seat 0's line fired in seat 1's step: {again}");
+
+    // From here on both players have the server play their forced moves
+    // (before, one could have followed seat 1's move in its step).
+    for user in &users {
+        crate::turns::set_forced(&app, user, true).await;
+    }
+
+    // The rest of the game at random, both players sparing their forced
+    // moves; seat 1 resigns if it drags on.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(45);
+    for _ in 0..400 {
+        let game = app.game(&id, None).await;
+        if game["status"] != "active" {
+            break;
+        }
+        let seat = game["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(&id, Some(&users[seat])).await;
+        let legal = mine["legal_commands"].as_array().unwrap();
+        assert!(legal.len() > 1, "the game never waits on a forced move");
+        let command = &legal[rng.random_range(0..legal.len())];
+        app.command(&id, &users[seat], version(&mine), command)
+            .await
+            .ok(200);
+    }
+    if app.game(&id, None).await["status"] == "active" {
+        app.post(&format!("/v1/games/{id}/resign"), Some(&users[1].token), &json!({}))
+            .await
+            .ok(200);
+    }
+
+    // Exported, then verified offline by `hatstand verify`.
+    let lines = exported(&app, &users[0]).await;
+    assert_eq!(lines.len(), 1);
+    let audit = &lines[0];
+    let kinds: Vec<&str> = audit["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    for kind in ["turn_forced", "turn_takeback_offered", "turn_taken_back"] {
+        assert!(kinds.contains(&kind), "no {kind} in the game");
+    }
+    let (ok, text) = verify_cli(audit);
+    assert!(ok, "{text}");
+    assert!(text.contains("verified"), "{text}");
+}
