@@ -200,8 +200,7 @@ pub async fn create(
     server_options.talk.get_or_insert_default();
     let takebacks = server_options.takebacks;
     let server_options = to_json(&server_options)?;
-    if takebacks
-        && super::projection::rated_by_options(&server_options, private, !bots.is_empty())
+    if takebacks && super::projection::rated_by_options(&server_options, private, !bots.is_empty())
     {
         return Err(Failure::new(
             ErrorCode::TakebacksInRatedGame,

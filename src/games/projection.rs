@@ -187,7 +187,11 @@ pub fn seats_u8(seats: &[i16]) -> Vec<u8> {
 
 /// Whether `game` is rated, as it stands with `seats` (ratings' hook).
 fn rated(game: &GameRow, seats: &[SeatRow]) -> bool {
-    rated_by_options(&game.server_options, game.private, seats.iter().any(|s| s.bot))
+    rated_by_options(
+        &game.server_options,
+        game.private,
+        seats.iter().any(|s| s.bot),
+    )
 }
 
 /// Whether a game of these stored options is rated (the ratings' rule,

@@ -191,7 +191,11 @@ async fn run(
     }
     // Not started, over: Step::begin says so.
     let kind = kind_of(&loaded.game)?;
-    with_ruleset!(kind, |R| Step::<R>::begin(&loaded, crate::record::chain::now()).map(|_| ()))?;
+    with_ruleset!(kind, |R| Step::<R>::begin(
+        &loaded,
+        crate::record::chain::now()
+    )
+    .map(|_| ()))?;
     if expected != loaded.game.version {
         return Err(Failure::version_conflict(
             loaded.game.version,
@@ -219,7 +223,10 @@ async fn run(
         version: finished.row.version,
         enabled: true,
         can_offer: false,
-        offer: plan.offer_after.as_ref().map(|o| view(o, &out_seats(&loaded))),
+        offer: plan
+            .offer_after
+            .as_ref()
+            .map(|o| view(o, &out_seats(&loaded))),
         taken_back_to: plan.completes.then_some(plan.to_version),
     };
     let mut finished = finished;
@@ -333,16 +340,10 @@ fn plan(
                 })?;
             let mut offer = offer;
             if accept {
-                events.push((
-                    ServerEvent::TurnTakebackAccepted(SeatOnly { seat }),
-                    me,
-                ));
+                events.push((ServerEvent::TurnTakebackAccepted(SeatOnly { seat }), me));
                 offer.accepted.push(seat);
             } else {
-                events.push((
-                    ServerEvent::TurnTakebackDeclined(SeatOnly { seat }),
-                    me,
-                ));
+                events.push((ServerEvent::TurnTakebackDeclined(SeatOnly { seat }), me));
             }
             if !accept {
                 return Ok(Plan {
@@ -413,10 +414,7 @@ fn decide<R: Ruleset>(
             notification: Notification::TakebackOffered {
                 game_id: loaded.game.id,
                 ruleset: loaded.game.ruleset.clone(),
-                seat: plan
-                    .offer_after
-                    .as_ref()
-                    .map_or(0, |o| o.seat),
+                seat: plan.offer_after.as_ref().map_or(0, |o| o.seat),
                 to_version: plan.to_version,
                 version: finished.row.version,
             },
@@ -459,8 +457,8 @@ fn track<R: Ruleset>(events: &[LoggedEvent], out: &OutSeats) -> Result<Tracker<(
                 }
             }
             None => {
-                let engine = event_from_parts::<R>(&event.kind, &event.data)
-                    .map_err(Failure::internal)?;
+                let engine =
+                    event_from_parts::<R>(&event.kind, &event.data).map_err(Failure::internal)?;
                 tracker.engine(
                     event.seq,
                     event.actor(),
@@ -475,7 +473,10 @@ fn track<R: Ruleset>(events: &[LoggedEvent], out: &OutSeats) -> Result<Tracker<(
 }
 
 /// The tail of the game's log, [`TAIL`] events at most.
-async fn tail(conn: &mut crate::db::Conn, loaded: &LoadedGame) -> Result<Vec<LoggedEvent>, Failure> {
+async fn tail(
+    conn: &mut crate::db::Conn,
+    loaded: &LoadedGame,
+) -> Result<Vec<LoggedEvent>, Failure> {
     let version = loaded.game.version;
     let after = (version - TAIL).max(0);
     Ok(event_store::load(conn, loaded.game.id, after, version, TAIL).await?)

@@ -273,7 +273,12 @@ mod tests {
         let mut tracker = Tracker::default();
         let out = OutSeats::none_of(2);
         tracker
-            .server(5, &ServerEvent::GameStarted(Default::default()), Actor::SYSTEM, &out)
+            .server(
+                5,
+                &ServerEvent::GameStarted(Default::default()),
+                Actor::SYSTEM,
+                &out,
+            )
             .unwrap();
         tracker.engine(6, player(0, ADA), true, false, || "at 5");
         tracker.engine(7, player(0, ADA), false, reveals, || "at 6");
@@ -285,9 +290,13 @@ mod tests {
         let mut tracker = after_a_command(false);
         let out = OutSeats::none_of(2);
         assert_eq!(tracker.offerable(0, player(0, ADA)), Ok(5));
-        tracker.server(8, &offered(0, 5), player(0, ADA), &out).unwrap();
+        tracker
+            .server(8, &offered(0, 5), player(0, ADA), &out)
+            .unwrap();
         assert_eq!(tracker.offer().unwrap().waiting(&out), vec![1]);
-        tracker.server(9, &accepted(1), player(1, BRUNO), &out).unwrap();
+        tracker
+            .server(9, &accepted(1), player(1, BRUNO), &out)
+            .unwrap();
         let back = tracker
             .server(10, &taken_back(0, 5), Actor::SYSTEM, &out)
             .unwrap();
@@ -300,7 +309,11 @@ mod tests {
         let mut tracker = after_a_command(true);
         let out = OutSeats::none_of(2);
         assert!(tracker.offerable(0, player(0, ADA)).is_err());
-        assert!(tracker.server(8, &offered(0, 5), player(0, ADA), &out).is_err());
+        assert!(
+            tracker
+                .server(8, &offered(0, 5), player(0, ADA), &out)
+                .is_err()
+        );
     }
 
     #[test]
@@ -317,7 +330,12 @@ mod tests {
         let mut forced = after_a_command(false);
         let out = OutSeats::none_of(2);
         forced
-            .server(8, &ServerEvent::TurnForced(SeatOnly { seat: 0 }), player(0, ADA), &out)
+            .server(
+                8,
+                &ServerEvent::TurnForced(SeatOnly { seat: 0 }),
+                player(0, ADA),
+                &out,
+            )
             .unwrap();
         forced.engine(9, player(0, ADA), true, false, || "at 8");
         assert!(forced.offerable(0, player(0, ADA)).is_err());
@@ -334,14 +352,24 @@ mod tests {
     fn given_an_offer_when_declined_or_followed_by_a_command_then_it_ends_for_good() {
         let out = OutSeats::none_of(2);
         let mut declined = after_a_command(false);
-        declined.server(8, &offered(0, 5), player(0, ADA), &out).unwrap();
+        declined
+            .server(8, &offered(0, 5), player(0, ADA), &out)
+            .unwrap();
         let decline = ServerEvent::TurnTakebackDeclined(SeatOnly { seat: 1 });
-        declined.server(9, &decline, player(1, BRUNO), &out).unwrap();
+        declined
+            .server(9, &decline, player(1, BRUNO), &out)
+            .unwrap();
         assert!(declined.offer().is_none());
         assert!(declined.offerable(0, player(0, ADA)).is_err());
-        assert!(declined.server(10, &taken_back(0, 5), Actor::SYSTEM, &out).is_err());
+        assert!(
+            declined
+                .server(10, &taken_back(0, 5), Actor::SYSTEM, &out)
+                .is_err()
+        );
         let mut moved_on = after_a_command(false);
-        moved_on.server(8, &offered(0, 5), player(0, ADA), &out).unwrap();
+        moved_on
+            .server(8, &offered(0, 5), player(0, ADA), &out)
+            .unwrap();
         moved_on.engine(9, player(1, BRUNO), true, false, || "at 8");
         assert!(moved_on.offer().is_none());
     }
@@ -350,9 +378,17 @@ mod tests {
     fn given_an_offer_when_taken_back_without_every_acceptance_then_it_is_broken() {
         let out = OutSeats::none_of(3);
         let mut tracker = after_a_command(false);
-        tracker.server(8, &offered(0, 5), player(0, ADA), &out).unwrap();
-        tracker.server(9, &accepted(1), player(1, BRUNO), &out).unwrap();
-        assert!(tracker.server(10, &taken_back(0, 5), Actor::SYSTEM, &out).is_err());
+        tracker
+            .server(8, &offered(0, 5), player(0, ADA), &out)
+            .unwrap();
+        tracker
+            .server(9, &accepted(1), player(1, BRUNO), &out)
+            .unwrap();
+        assert!(
+            tracker
+                .server(10, &taken_back(0, 5), Actor::SYSTEM, &out)
+                .is_err()
+        );
     }
 
     #[test]
@@ -360,13 +396,33 @@ mod tests {
         let mut out = OutSeats::none_of(3);
         out.mark(2).unwrap();
         let mut tracker = after_a_command(false);
-        tracker.server(8, &offered(0, 5), player(0, ADA), &out).unwrap();
-        assert!(tracker.server(9, &accepted(0), player(0, ADA), &out).is_err());
-        assert!(tracker.server(9, &accepted(2), player(2, BRUNO), &out).is_err());
-        tracker.server(9, &accepted(1), player(1, BRUNO), &out).unwrap();
-        assert!(tracker.server(10, &accepted(1), player(1, BRUNO), &out).is_err());
+        tracker
+            .server(8, &offered(0, 5), player(0, ADA), &out)
+            .unwrap();
+        assert!(
+            tracker
+                .server(9, &accepted(0), player(0, ADA), &out)
+                .is_err()
+        );
+        assert!(
+            tracker
+                .server(9, &accepted(2), player(2, BRUNO), &out)
+                .is_err()
+        );
+        tracker
+            .server(9, &accepted(1), player(1, BRUNO), &out)
+            .unwrap();
+        assert!(
+            tracker
+                .server(10, &accepted(1), player(1, BRUNO), &out)
+                .is_err()
+        );
         // The out seat is not awaited: seat 1's acceptance is enough.
-        assert!(tracker.server(10, &taken_back(0, 5), Actor::SYSTEM, &out).is_ok());
+        assert!(
+            tracker
+                .server(10, &taken_back(0, 5), Actor::SYSTEM, &out)
+                .is_ok()
+        );
     }
 
     #[test]
@@ -380,8 +436,16 @@ mod tests {
     fn given_an_offer_naming_another_version_then_it_is_broken() {
         let out = OutSeats::none_of(2);
         let mut tracker = after_a_command(false);
-        assert!(tracker.server(8, &offered(0, 4), player(0, ADA), &out).is_err());
-        assert!(tracker.server(8, &offered(0, 5), player(1, BRUNO), &out).is_err());
+        assert!(
+            tracker
+                .server(8, &offered(0, 4), player(0, ADA), &out)
+                .is_err()
+        );
+        assert!(
+            tracker
+                .server(8, &offered(0, 5), player(1, BRUNO), &out)
+                .is_err()
+        );
     }
 
     /// The property, for every ruleset: random legal play by players, and at
@@ -405,7 +469,12 @@ mod tests {
             Uuid::from_u128(100 + seat as u128)
         }
 
-        fn push(chain: &mut Chain, replay: &mut Replay<impl Ruleset>, event: &ServerEvent, actor: Actor) {
+        fn push(
+            chain: &mut Chain,
+            replay: &mut Replay<impl Ruleset>,
+            event: &ServerEvent,
+            actor: Actor,
+        ) {
             chain.push_server(event, actor).unwrap();
             replay.apply(chain.events.last().unwrap()).unwrap();
         }
@@ -442,7 +511,12 @@ mod tests {
                     });
                     push(&mut chain, &mut replay, &joined, Actor::SYSTEM);
                 }
-                push(&mut chain, &mut replay, &ServerEvent::GameStarted(Started {}), Actor::SYSTEM);
+                push(
+                    &mut chain,
+                    &mut replay,
+                    &ServerEvent::GameStarted(Started {}),
+                    Actor::SYSTEM,
+                );
                 let opening = R::start(replay.state.as_ref().unwrap(), &randomness);
                 for event in &opening {
                     let (kind, data) = split_tagged(to_json(event).unwrap()).unwrap();

@@ -134,9 +134,7 @@ async fn an_accepted_takeback_brings_the_state_back_and_the_audit_verifies() {
         .await
         .assert_problem(409, "takeback_not_allowed");
 
-    let taken = answer(&app, &id, &users[1], moved + 1, true)
-        .await
-        .ok(200);
+    let taken = answer(&app, &id, &users[1], moved + 1, true).await.ok(200);
     assert_eq!(taken["taken_back_to"], version(&before));
     assert_eq!(taken["offer"], Value::Null);
     assert_eq!(taken["version"], moved + 3, "accepted, then taken back");
@@ -146,7 +144,10 @@ async fn an_accepted_takeback_brings_the_state_back_and_the_audit_verifies() {
     assert_eq!(after["view"], before["view"]);
     assert_eq!(after["to_act"], before["to_act"]);
     assert_eq!(after["legal_commands"], before["legal_commands"]);
-    assert_eq!(app.game(&id, Some(&users[1])).await["view"], before_other["view"]);
+    assert_eq!(
+        app.game(&id, Some(&users[1])).await["view"],
+        before_other["view"]
+    );
     // The log kept everything: offer, acceptance and takeback are events.
     let kinds = app
         .count(&format!(
@@ -158,9 +159,13 @@ async fn an_accepted_takeback_brings_the_state_back_and_the_audit_verifies() {
 
     // The game goes on from there, ends, and its audit verifies, offline too.
     move_of(&app, &id, &users, 0).await;
-    app.post(&format!("/v1/games/{id}/resign"), Some(&users[1].token), &json!({}))
-        .await
-        .ok(200);
+    app.post(
+        &format!("/v1/games/{id}/resign"),
+        Some(&users[1].token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
     let audit = crate::play::verified_audit(&app, &id).await;
     let (ok, text) = verify_cli(&audit);
     assert!(ok, "{text}");
@@ -303,7 +308,11 @@ async fn two_acceptances_at_once_take_the_command_back_once() {
         answer(&app, &id, &users[1], at + 1, true),
         answer(&app, &id, &users[2], at + 1, true)
     );
-    let (won, lost, loser) = if x.status == 200 { (x, y, 2) } else { (y, x, 1) };
+    let (won, lost, loser) = if x.status == 200 {
+        (x, y, 2)
+    } else {
+        (y, x, 1)
+    };
     lost.assert_problem(409, "version_conflict");
     let won = won.ok(200);
     assert_eq!(won["taken_back_to"], Value::Null);
@@ -323,10 +332,7 @@ async fn two_acceptances_at_once_take_the_command_back_once() {
         ))
         .await;
     assert_eq!(back, 1);
-    assert_eq!(
-        app.game(&id, Some(&users[0])).await["view"],
-        before["view"]
-    );
+    assert_eq!(app.game(&id, Some(&users[0])).await["view"], before["view"]);
 }
 
 #[actix_web::test]
@@ -455,9 +461,13 @@ async fn a_game_mixing_forced_moves_conditional_lines_and_a_takeback_replays_and
             .ok(200);
     }
     if app.game(&id, None).await["status"] == "active" {
-        app.post(&format!("/v1/games/{id}/resign"), Some(&users[1].token), &json!({}))
-            .await
-            .ok(200);
+        app.post(
+            &format!("/v1/games/{id}/resign"),
+            Some(&users[1].token),
+            &json!({}),
+        )
+        .await
+        .ok(200);
     }
 
     // Exported, then verified offline by `hatstand verify`.

@@ -34,10 +34,7 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
         "turn_takeback_declined" => {
             story.say(event.seq, &format!("{} refused the takeback", who()));
         }
-        "turn_taken_back" => story.say(
-            event.seq,
-            &format!("{}'s last move was taken back", who()),
-        ),
+        "turn_taken_back" => story.say(event.seq, &format!("{}'s last move was taken back", who())),
         "seat_vacation" => story.say(
             event.seq,
             &format!(
