@@ -42,6 +42,7 @@ mod takeback;
 mod talk;
 mod transparency;
 mod turns;
+mod unfired;
 mod upgrade;
 mod watchers;
 mod web_client;
