@@ -147,6 +147,15 @@ error_codes! {
     ConditionalNotSupported = "conditional_not_supported",
     /// Conditional lines stored while the game waits for the owner's own seat.
     ConditionalOnYourTurn = "conditional_on_your_turn",
+    /// `takebacks` asked for in a game that is rated (docs/turn-conveniences.md).
+    TakebacksInRatedGame = "takebacks_in_rated_game",
+    /// A takeback in a game whose options do not allow them.
+    TakebackDisabled = "takeback_disabled",
+    /// A takeback the rules do not allow now: the last command is not the
+    /// caller's own, revealed something hidden, or something followed it.
+    TakebackNotAllowed = "takeback_not_allowed",
+    /// Accepting or declining when no offer awaits the caller's answer.
+    TakebackNoOffer = "takeback_no_offer",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
     /// A rematch offered on a game that has one already (also after a decline).

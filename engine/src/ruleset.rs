@@ -215,6 +215,14 @@ pub trait Ruleset: 'static {
 
     /// The result, once the game is over.
     fn result(state: &Self::State) -> Option<GameResult<Self::Round>>;
+
+    /// Whether `event` shows some seat something hidden it had not seen: a
+    /// card dealt, drawn, taken or played from a hand, a kitty looked at.
+    /// The rule for takebacks: a command may be taken back only while none
+    /// of its events (nor any since) reveals anything, so that taking it
+    /// back leaves no seat knowing more than at the earlier version. Each
+    /// ruleset states its own list; a new event kind must be placed.
+    fn reveals(event: &Self::Event) -> bool;
 }
 
 /// Runs `events` through `evolve`, in order.

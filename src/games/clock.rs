@@ -326,6 +326,11 @@ pub struct ServerOptions {
     /// The highest rating that may join.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_max: Option<f64>,
+    /// Whether a player may take back their last command with every other
+    /// player's consent (docs/turn-conveniences.md). Off by default; only
+    /// in casual games (`takebacks_in_rated_game` otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takebacks: bool,
 }
 
 fn default_level() -> Level {
@@ -355,12 +360,14 @@ impl Default for ServerOptions {
             rated: None,
             rating_min: None,
             rating_max: None,
+            takebacks: false,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
+    "takebacks",
     "turn_timeout",
     "on_timeout",
     "max_vacation",

@@ -198,7 +198,15 @@ pub async fn create(
         .spectators
         .get_or_insert(Spectators::default_for(private));
     server_options.talk.get_or_insert_default();
+    let takebacks = server_options.takebacks;
     let server_options = to_json(&server_options)?;
+    if takebacks && super::projection::rated_by_options(&server_options, private, !bots.is_empty())
+    {
+        return Err(Failure::new(
+            ErrorCode::TakebacksInRatedGame,
+            "takebacks are only for casual games: set rated to false",
+        ));
+    }
     let players = usize::from(request.players);
     let rules = match request.rules_version {
         None => Rules::newest(kind),

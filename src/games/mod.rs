@@ -35,6 +35,7 @@ pub mod rulesets;
 pub mod salts;
 pub mod snapshot;
 pub mod step;
+pub mod takeback;
 pub mod vacation;
 pub mod watchers;
 pub mod wire_examples;

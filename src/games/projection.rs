@@ -187,11 +187,19 @@ pub fn seats_u8(seats: &[i16]) -> Vec<u8> {
 
 /// Whether `game` is rated, as it stands with `seats` (ratings' hook).
 fn rated(game: &GameRow, seats: &[SeatRow]) -> bool {
-    crate::ratings::eligibility::rated_option(
+    rated_by_options(
         &game.server_options,
         game.private,
         seats.iter().any(|s| s.bot),
     )
+}
+
+/// Whether a game of these stored options is rated (the ratings' rule,
+/// `rated_option`): for the rules of games/ that depend on it (takebacks
+/// are for casual games only).
+#[must_use]
+pub fn rated_by_options(server_options: &serde_json::Value, private: bool, has_bot: bool) -> bool {
+    crate::ratings::eligibility::rated_option(server_options, private, has_bot)
 }
 
 /// The summary of a game row.

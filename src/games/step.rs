@@ -135,6 +135,18 @@ impl<'a, R: Ruleset> Step<'a, R> {
         })
     }
 
+    /// A takeback (`games::takeback`): the state is again `state`, the
+    /// state at an earlier version; every seat's conditional lines are
+    /// dropped (they were advanced past what is taken back) and told to
+    /// their owners, with their turn, as lines that did not fire.
+    pub fn take_back(&mut self, state: R::State) {
+        self.state = state;
+        for owner in &mut self.conditionals {
+            let lines = std::mem::take(&mut owner.lines);
+            owner.unfired.extend(lines);
+        }
+    }
+
     /// The seats the game waits for.
     #[must_use]
     pub fn to_act(&self) -> Vec<u8> {

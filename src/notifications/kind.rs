@@ -53,6 +53,8 @@ kinds! {
     ConfirmAddress = "confirm_address",
     /// Somebody said something the user may read (docs/talk.md).
     Talk = "talk",
+    /// Another player offers a takeback (docs/turn-conveniences.md).
+    TakebackOffered = "takeback_offered",
 }
 
 impl Kind {

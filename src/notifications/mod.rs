@@ -84,6 +84,20 @@ pub enum Notification {
         players: i16,
         invited_by: Uuid,
     },
+    /// Another player offers to take back their last command in a game the
+    /// user sits at (docs/turn-conveniences.md): the user accepts or
+    /// declines. Not mailed: the offer ends with the next move.
+    TakebackOffered {
+        game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
+        ruleset: String,
+        /// The offering seat.
+        seat: u8,
+        /// The version before the command it would take back.
+        to_version: i64,
+        /// The game's version with the offer.
+        version: i64,
+    },
     /// Someone said something the user reads in a game they sit at: at the
     /// table, or to their seat (docs/talk.md). Never from a user they muted.
     Talk {
@@ -123,6 +137,7 @@ pub enum NotificationKind {
     GameFinished,
     Invited,
     Talk,
+    TakebackOffered,
 }
 
 /// A notification for one user.

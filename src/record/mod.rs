@@ -1,6 +1,6 @@
 //! The game record, with no database and no HTTP: the hash chain and its
 //! canonical JSON, the server's own events (typed, versioned, upcast when
-//! read), the rules for seats that are out, replaying a log into a state,
+//! read), the rules for seats that are out and for takebacks, replaying a log into a state,
 //! and verifying an audit. `hatstand verify` needs nothing else.
 
 pub mod canonical;
@@ -13,5 +13,6 @@ pub mod replay;
 pub mod salts;
 pub mod server_event;
 pub mod signing;
+pub mod takeback;
 pub mod talk;
 pub mod verify;

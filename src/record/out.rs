@@ -52,6 +52,18 @@ impl OutSeats {
         OutSeats(out)
     }
 
+    /// The number of seats.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the game has no seats (never, once created).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Whether `seat` is out.
     #[must_use]
     pub fn is_out(&self, seat: u8) -> bool {

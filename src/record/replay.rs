@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::chain::LoggedEvent;
 use super::out::OutSeats;
 use super::server_event::{ForfeitResult, GameCreated, PlayerJoined, ServerEvent};
+use super::takeback::Tracker;
 use crate::record::codec::event_from_parts;
 
 /// A game rebuilt from its events.
@@ -30,6 +31,9 @@ pub struct Replay<R: Ruleset> {
     pub forfeit: Option<ForfeitResult>,
     /// Whether the game was cancelled before it started.
     pub cancelled: bool,
+    /// Where a takeback stands (`record::takeback`), with the state before
+    /// the last command: `turn_taken_back` brings it back.
+    pub takeback: Tracker<Option<R::State>>,
 }
 
 impl<R: Ruleset> Default for Replay<R> {
@@ -43,6 +47,7 @@ impl<R: Ruleset> Default for Replay<R> {
             out: OutSeats::default(),
             forfeit: None,
             cancelled: false,
+            takeback: Tracker::default(),
         }
     }
 }
@@ -75,7 +80,21 @@ impl<R: Ruleset> Replay<R> {
         match ServerEvent::read(&event.kind, event.schema_version, &event.data)
             .map_err(|e| format!("event {at}: {e}"))?
         {
-            Some(server) => self.apply_server(server, &event.kind, at)?,
+            Some(server) => {
+                if matches!(server, ServerEvent::TurnTakebackOffered(_))
+                    && self.state.as_ref().is_none_or(|s| R::result(s).is_some())
+                {
+                    return Err(format!("event {at}: a takeback offer while no game is on"));
+                }
+                if let Some(before) = self
+                    .takeback
+                    .server(at, &server, event.actor(), &self.out)?
+                {
+                    // The state at the version before the taken-back command.
+                    self.state = Some(before.ok_or_else(|| format!("event {at}: no state"))?);
+                }
+                self.apply_server(server, &event.kind, at)?;
+            }
             None => {
                 let kind = &event.kind;
                 let state = self
@@ -84,6 +103,13 @@ impl<R: Ruleset> Replay<R> {
                     .ok_or_else(|| format!("event {at}: {kind} before the game started"))?;
                 let engine_event = event_from_parts::<R>(kind, &event.data)
                     .map_err(|_| format!("event {at}: {kind} is not a {} event", R::ID))?;
+                self.takeback.engine(
+                    at,
+                    event.actor(),
+                    event.command.is_some(),
+                    R::reveals(&engine_event),
+                    || Some(state.clone()),
+                );
                 apply_all::<R>(state, std::slice::from_ref(&engine_event));
             }
         }
@@ -146,6 +172,11 @@ impl<R: Ruleset> Replay<R> {
             }
             ServerEvent::TurnTimedOut(timed_out) => self.check_waits_on(timed_out.seat, at)?,
             ServerEvent::TurnForced(forced) => self.check_forced(forced.seat, at)?,
+            // The rules are `record::takeback`'s, checked before.
+            ServerEvent::TurnTakebackOffered(_)
+            | ServerEvent::TurnTakebackAccepted(_)
+            | ServerEvent::TurnTakebackDeclined(_)
+            | ServerEvent::TurnTakenBack(_) => {}
             ServerEvent::SeatVacation(vacation) => self.check_waits_on(vacation.seat, at)?,
             ServerEvent::PlayerResigned(resigned) => {
                 if !started {

@@ -15,8 +15,10 @@
 //! - 1: everything written before versions existed. `game_created` may lack
 //!   `rules` (records from before rules versions): the game was played
 //!   under version 1 of its ruleset.
-//! - 2: `game_created` always names its `rules`. `turn_forced` (a kind
-//!   added later, under the same schema: no older event changes shape).
+//! - 2: `game_created` always names its `rules`. `turn_forced` and the
+//!   takeback's `turn_takeback_offered`, `turn_takeback_accepted`,
+//!   `turn_takeback_declined` and `turn_taken_back` (kinds added later,
+//!   under the same schema: no older event changes shape).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,7 +38,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 15] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -45,6 +47,10 @@ pub const KINDS: [&str; 11] = [
     "game_cancelled",
     "turn_timed_out",
     "turn_forced",
+    "turn_takeback_offered",
+    "turn_takeback_accepted",
+    "turn_takeback_declined",
+    "turn_taken_back",
     "seat_vacation",
     "player_resigned",
     "game_forfeited",
@@ -72,6 +78,17 @@ pub enum ServerEvent {
     /// server play such moves (`auto_play_forced`): the command follows at
     /// once, by the same actor (the player and the seat).
     TurnForced(SeatOnly),
+    /// The seat asks to take back its last command (docs/turn-conveniences.md);
+    /// `to_version` is the version before that command. Actor: the player and the seat.
+    TurnTakebackOffered(Takeback),
+    /// A seat accepts the standing offer (a bot's seat accepts at once).
+    TurnTakebackAccepted(SeatOnly),
+    /// A seat declines the standing offer, which ends it.
+    TurnTakebackDeclined(SeatOnly),
+    /// Every other seat that is not out accepted: the state is again the
+    /// state at `to_version` (the log goes on; nothing is removed).
+    /// Actor: the system.
+    TurnTakenBack(Takeback),
     /// A seat pushed its deadline back.
     SeatVacation(SeatVacation),
     /// A seat is out; the server plays it from then on, or the game ends by forfeit.
@@ -231,6 +248,15 @@ pub struct SeatOnly {
     pub seat: u8,
 }
 
+/// The data of `turn_takeback_offered` and `turn_taken_back`: the seat whose
+/// last command is taken back, and the version before that command.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Takeback {
+    pub seat: u8,
+    pub to_version: i64,
+}
+
 /// The data of `seat_vacation`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -325,6 +351,16 @@ mod tests {
             }),
             ServerEvent::TurnTimedOut(SeatOnly { seat: 0 }),
             ServerEvent::TurnForced(SeatOnly { seat: 1 }),
+            ServerEvent::TurnTakebackOffered(Takeback {
+                seat: 0,
+                to_version: 7,
+            }),
+            ServerEvent::TurnTakebackAccepted(SeatOnly { seat: 1 }),
+            ServerEvent::TurnTakebackDeclined(SeatOnly { seat: 1 }),
+            ServerEvent::TurnTakenBack(Takeback {
+                seat: 0,
+                to_version: 7,
+            }),
         ];
         for event in events {
             let (kind, data) = event.to_parts().unwrap();

@@ -24,6 +24,7 @@ pub mod service;
 pub mod sse;
 pub mod strict_json;
 pub mod tags;
+pub mod takeback;
 pub mod talk;
 pub mod transparency;
 pub mod turns;
@@ -139,6 +140,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(conditional::store)
                 .service(conditional::read)
                 .service(conditional::remove)
+                .service(takeback::status)
+                .service(takeback::offer)
+                .service(takeback::answer)
                 .service(rematch::offer)
                 .service(rematch::accept)
                 .service(rematch::decline),

@@ -73,6 +73,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::HumansOnly
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
+        | C::TakebackNotAllowed
+        | C::TakebackNoOffer
         | C::NotReported
         | C::RematchAlreadyOffered
         | C::RematchNotOffered
@@ -94,7 +96,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalNeverMatches
         | C::ConditionalNotSupported
         | C::InvalidPushSubscription
-        | C::UnsupportedLanguage => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::UnsupportedLanguage
+        | C::TakebacksInRatedGame
+        | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -140,7 +144,9 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
         | C::ConditionalNotSupported
-        | C::UnsupportedLanguage => "Unprocessable request",
+        | C::UnsupportedLanguage
+        | C::TakebacksInRatedGame
+        | C::TakebackDisabled => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

@@ -29,7 +29,7 @@ pub fn verify_cli(doc: &Value) -> (bool, String) {
 }
 
 /// Recomputes every hash after `from`, as a forger who rewrites the chain would.
-fn rechain(doc: &mut Value) {
+pub fn rechain(doc: &mut Value) {
     let events: Vec<hatstand::record::verify::AuditEvent> =
         serde_json::from_value(doc["events"].clone()).unwrap();
     let mut prev = hatstand::record::chain::GENESIS_HASH.to_owned();

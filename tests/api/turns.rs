@@ -10,7 +10,7 @@ use crate::play::verified_audit;
 use crate::support::{TestApp, User};
 
 /// Turns `auto_play_forced` on (or off) for `user`.
-async fn set_forced(app: &TestApp, user: &User, on: bool) {
+pub async fn set_forced(app: &TestApp, user: &User, on: bool) {
     let reply = app
         .send(
             "PATCH",

@@ -257,3 +257,34 @@ pub fn redact(event: &GoatheadEvent, viewer: Viewer) -> GoatheadEventView {
         },
     }
 }
+
+/// Whether `event` shows a seat a card it had not seen (the takeback rule,
+/// `Ruleset::reveals`): the deal, the kitty taken or swapped with, an
+/// announcement (it tells who holds both black Jacks), the start of play
+/// (it names the declaring side), a card played, and the scoring of a
+/// round and of the match (which may show the kitty). Bids, steals,
+/// passes, the contract, leaving or burying the kitty, keeping or raising
+/// the contract, skipping the kitty and a trick won show nothing hidden.
+#[must_use]
+pub fn reveals(event: &GoatheadEvent) -> bool {
+    match event {
+        GoatheadEvent::Dealt { .. }
+        | GoatheadEvent::KittyTaken { .. }
+        | GoatheadEvent::KittySwapped { .. }
+        | GoatheadEvent::Announced { .. }
+        | GoatheadEvent::PlayStarted { .. }
+        | GoatheadEvent::CardPlayed { .. }
+        | GoatheadEvent::RoundScored(_)
+        | GoatheadEvent::MatchEnded { .. } => true,
+        GoatheadEvent::Bid { .. }
+        | GoatheadEvent::Stole { .. }
+        | GoatheadEvent::Passed { .. }
+        | GoatheadEvent::ContractSet { .. }
+        | GoatheadEvent::KittyLeft { .. }
+        | GoatheadEvent::Buried { .. }
+        | GoatheadEvent::ContractKept { .. }
+        | GoatheadEvent::ContractUpgraded { .. }
+        | GoatheadEvent::KittySkipped { .. }
+        | GoatheadEvent::TrickWon { .. } => false,
+    }
+}

@@ -182,6 +182,10 @@ impl Ruleset for Goathead {
     fn result(state: &GoatheadState) -> Option<GameResult<GoatheadRound>> {
         state.finished().then(|| result(state))
     }
+
+    fn reveals(event: &GoatheadEvent) -> bool {
+        events::reveals(event)
+    }
 }
 
 impl CommandSpace for Goathead {

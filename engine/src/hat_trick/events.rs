@@ -128,3 +128,12 @@ pub enum HatTrickEventView {
     /// The match is over.
     MatchEnded(MatchEnded),
 }
+
+/// Whether `event` shows a seat a card it had not seen (the takeback rule,
+/// `Ruleset::reveals`): every command of Hat Trick plays a card from a
+/// hand, so only a trick won (which follows from the cards played) reveals
+/// nothing; a deal, a card played and the scoring do.
+#[must_use]
+pub fn reveals(event: &HatTrickEvent) -> bool {
+    !matches!(event, HatTrickEvent::TrickWon(_))
+}

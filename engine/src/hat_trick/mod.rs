@@ -335,6 +335,10 @@ impl Ruleset for HatTrick {
     fn result(state: &HatTrickState) -> Option<GameResult<RoundResult>> {
         tally::result(state)
     }
+
+    fn reveals(event: &HatTrickEvent) -> bool {
+        events::reveals(event)
+    }
 }
 
 impl CommandSpace for HatTrick {

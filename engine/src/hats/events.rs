@@ -174,3 +174,24 @@ pub fn redact(event: &HatsEvent, viewer: Viewer) -> HatsEventView {
         },
     }
 }
+
+/// Whether `event` shows a seat a card it had not seen (the takeback rule,
+/// `Ruleset::reveals`): the deal, a draw, a swap (each partner sees the
+/// other's card), an exchange (the played card leaves a hand face up) and
+/// the favourites. A discard, a swap offer and a black hat go face down
+/// (only their own seat sees the card, as it did before); a reshuffle's
+/// order is seen by nobody until cards are drawn.
+#[must_use]
+pub fn reveals(event: &HatsEvent) -> bool {
+    match event {
+        HatsEvent::Dealt { .. }
+        | HatsEvent::Drew { .. }
+        | HatsEvent::Swapped { .. }
+        | HatsEvent::Exchanged { .. }
+        | HatsEvent::FavouritesRevealed { .. } => true,
+        HatsEvent::Discarded { .. }
+        | HatsEvent::Reshuffled { .. }
+        | HatsEvent::SwapOffered { .. }
+        | HatsEvent::BlackHatMade { .. } => false,
+    }
+}

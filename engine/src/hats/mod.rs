@@ -164,6 +164,10 @@ impl Ruleset for Hats {
     fn result(state: &HatsState) -> Option<GameResult<HatsRound>> {
         state.finished().then(|| scoring::result(state))
     }
+
+    fn reveals(event: &HatsEvent) -> bool {
+        events::reveals(event)
+    }
 }
 
 impl CommandSpace for Hats {

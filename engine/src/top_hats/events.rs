@@ -164,3 +164,13 @@ pub fn redact(event: &Event, viewer: Viewer) -> EventView {
         other => EventView::Open(other.clone()),
     }
 }
+
+/// Whether `event` shows a seat a hat it had not seen, as the takeback rule
+/// counts it (`Ruleset::reveals`): never. Building shows the hats under a
+/// stack to its builder alone; the moves are public, and the hat a jump
+/// uncovers is the board's to show: a Top Hats command may be taken back
+/// until the next seat moves (docs/turn-conveniences.md).
+#[must_use]
+pub fn reveals(_event: &Event) -> bool {
+    false
+}

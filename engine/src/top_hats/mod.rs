@@ -194,6 +194,10 @@ impl Ruleset for TopHats {
     fn result(state: &State) -> Option<GameResult<Round>> {
         scoring::result(state)
     }
+
+    fn reveals(event: &Event) -> bool {
+        events::reveals(event)
+    }
 }
 
 impl CommandSpace for TopHats {

@@ -24,6 +24,17 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
             event.seq,
             &format!("{} had one move only; the server played it", who()),
         ),
+        "turn_takeback_offered" => story.say(
+            event.seq,
+            &format!("{} asked to take back their last move", who()),
+        ),
+        "turn_takeback_accepted" => {
+            story.say(event.seq, &format!("{} agreed to the takeback", who()));
+        }
+        "turn_takeback_declined" => {
+            story.say(event.seq, &format!("{} refused the takeback", who()));
+        }
+        "turn_taken_back" => story.say(event.seq, &format!("{}'s last move was taken back", who())),
         "seat_vacation" => story.say(
             event.seq,
             &format!(

@@ -314,6 +314,10 @@ function summary(event, people, board) {
     case 'game_cancelled': return 'cancelled before it started';
     case 'turn_timed_out': return `${seat(d.seat)} ran out of time`;
     case 'turn_forced': return `${seat(d.seat)} has one move only: the server plays it`;
+    case 'turn_takeback_offered': return `${seat(d.seat)} asks to take back their last move`;
+    case 'turn_takeback_accepted': return `${seat(d.seat)} agrees to the takeback`;
+    case 'turn_takeback_declined': return `${seat(d.seat)} refuses the takeback`;
+    case 'turn_taken_back': return `${seat(d.seat)}'s last move is taken back (the state of version ${d.to_version})`;
     case 'seat_vacation': return `${seat(d.seat)} takes a break until ${d.until}`;
     case 'player_resigned': return `${seat(d.seat)} is out (${d.reason})`;
     case 'game_forfeited': return 'the game ends by forfeit';
