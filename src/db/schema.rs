@@ -238,6 +238,7 @@ diesel::table! {
         game_finished_at -> Nullable<Timestamptz>,
         counted -> Nullable<Bool>,
         salt -> Nullable<Text>,
+        clock -> Nullable<Jsonb>,
     }
 }
 
@@ -314,6 +315,7 @@ diesel::table! {
         user_id -> Uuid,
         auto_play_forced -> Bool,
         updated_at -> Timestamptz,
+        time_zone -> Nullable<Text>,
     }
 }
 

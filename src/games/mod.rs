@@ -11,6 +11,7 @@ pub mod audit;
 pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
+pub mod clocks;
 pub mod command;
 pub mod command_wire;
 pub mod conditional;

@@ -147,6 +147,18 @@ impl<R: Ruleset> Replay<R> {
             ServerEvent::TurnTimedOut(timed_out) => self.check_waits_on(timed_out.seat, at)?,
             ServerEvent::TurnForced(forced) => self.check_forced(forced.seat, at)?,
             ServerEvent::SeatVacation(vacation) => self.check_waits_on(vacation.seat, at)?,
+            ServerEvent::GameClockStarted(clock) => {
+                if !started || clock.zones.len() != self.seats.len() {
+                    return Err(format!(
+                        "event {at}: the clocks start with the game, one zone per seat"
+                    ));
+                }
+            }
+            ServerEvent::SeatBankChanged(_) => {
+                if !started {
+                    return Err(format!("event {at}: a bank before the start"));
+                }
+            }
             ServerEvent::PlayerResigned(resigned) => {
                 if !started {
                     return Err(format!("event {at}: resigned before the start"));

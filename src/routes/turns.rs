@@ -2,6 +2,7 @@
 
 use actix_web::{get, patch, web};
 
+use super::problem::problems;
 use super::{Reply, State};
 use crate::auth::Caller;
 use crate::turns::settings::{self, SettingsChange, TurnSettings};
@@ -18,7 +19,9 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     Ok(web::Json(settings::get(&state, &caller).await?))
 }
 
-/// Changes the caller's turn settings; what is absent stays. With
+/// Changes the caller's turn settings; what is absent stays. `time_zone`
+/// (IANA) is where the weekend pause of games with one is reckoned, for
+/// games started from then on, and the zone turn mails say deadlines in. With
 /// `auto_play_forced`, whenever the caller's seat has exactly one legal
 /// command the server plays it at once, in the step that made it the
 /// caller's turn (`turn_forced`, then the command with the caller as
@@ -27,7 +30,8 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     operation_id = "change_settings", tag = "turns", request_body = SettingsChange,
     security(("bearer" = [])),
     responses((status = 200, description = "The settings now", body = TurnSettings,
-               example = json!({"auto_play_forced": true})))
+               example = json!({"auto_play_forced": true, "time_zone": "Europe/Paris"})),
+              ChangeSettingsProblems)
 )]
 #[patch("/me/settings")]
 pub async fn change_settings(
@@ -38,4 +42,11 @@ pub async fn change_settings(
     Ok(web::Json(
         settings::change(&state, &caller, body.into_inner()).await?,
     ))
+}
+
+problems! {
+    /// What `change_settings` answers besides the common problems.
+    ChangeSettingsProblems {
+        UnknownTimeZone: "a `time_zone` not in the IANA database",
+    }
 }

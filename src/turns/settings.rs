@@ -8,6 +8,9 @@
 //!   step of each on. Others see that the move was forced (as they would see
 //!   from its timing), so in a card game they learn that the seat had one
 //!   card it could play: a player who minds leaves the setting off.
+//! - `time_zone` (IANA; none: UTC): where the weekend pause of a game
+//!   with one is reckoned for the user's seat, fixed when the game starts
+//!   (docs/clocks.md), and the zone turn mails say deadlines in.
 //! - A change names what it changes; what is absent stays.
 
 use serde::{Deserialize, Serialize};
@@ -20,28 +23,37 @@ use crate::db::user_settings::{self, SettingsRow};
 use crate::error::Failure;
 
 /// A user's turn settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"auto_play_forced": true}))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"auto_play_forced": true, "time_zone": "Europe/Paris"}))]
 pub struct TurnSettings {
     /// Whether the server plays the user's forced moves (a seat with exactly
     /// one legal command) at once.
     pub auto_play_forced: bool,
+    /// The user's time zone (IANA): weekends of games with a weekend pause
+    /// (docs/clocks.md) and deadlines in turn mails. Absent: UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
 }
 
 /// A change of settings: what is absent stays.
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"auto_play_forced": true}))]
 pub struct SettingsChange {
     /// Whether the server plays the user's forced moves at once.
     #[serde(default)]
     pub auto_play_forced: Option<bool>,
+    /// The user's time zone (IANA, e.g. `Europe/Paris`).
+    #[serde(default)]
+    #[schema(example = "Europe/Paris")]
+    pub time_zone: Option<String>,
 }
 
 impl From<SettingsRow> for TurnSettings {
     fn from(row: SettingsRow) -> Self {
         TurnSettings {
             auto_play_forced: row.auto_play_forced,
+            time_zone: row.time_zone,
         }
     }
 }
@@ -58,17 +70,23 @@ pub async fn get(ctx: &Context, caller: &Caller) -> Result<TurnSettings, Failure
 /// Changes the caller's settings; returns them as they are now.
 ///
 /// # Errors
-/// `unauthenticated` for a user who is gone; `unavailable`.
+/// `unknown_time_zone` (nothing written); `unauthenticated` for a user who
+/// is gone; `unavailable`.
 pub async fn change(
     ctx: &Context,
     caller: &Caller,
     change: SettingsChange,
 ) -> Result<TurnSettings, Failure> {
+    if let Some(zone) = &change.time_zone {
+        crate::record::clock::zone(zone)
+            .map_err(|e| Failure::new(crate::error::ErrorCode::UnknownTimeZone, e.to_string()))?;
+    }
     let mut conn = ctx.pool.get().await?;
     let row = user_settings::change(
         &mut conn,
         caller.user_id,
         change.auto_play_forced,
+        change.time_zone.as_deref(),
         crate::record::chain::now(),
     )
     .await
