@@ -398,7 +398,7 @@ impl Clocks {
     /// a bank.
     pub fn moved(&mut self, rules: &Rules, seat: u8, at: DateTime<Utc>) -> Option<BankChange> {
         let seat_index = usize::from(seat);
-        let change = match rules.kind {
+        match rules.kind {
             Kind::Bank { increment, max, .. } => {
                 let bank = match self.end_turn(rules, seat_index, at) {
                     Some(bank) => bank,
@@ -415,8 +415,7 @@ impl Clocks {
                 self.end_turn(rules, seat_index, at);
                 None
             }
-        };
-        change
+        }
     }
 
     /// The seats to act at `at` are `to_act`: the turns of the others end,
