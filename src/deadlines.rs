@@ -11,7 +11,10 @@
 //! so two workers never hold the same game, and appends each game's timeout
 //! with the usual version-guarded statement (a player's command racing it
 //! loses with `version_conflict`, or wins and moves the deadline). Every
-//! seat in `to_act` times out: `turn_timed_out` (actor: the seat, no user),
+//! seat in `to_act` times out (in a game with clocks, docs/clocks.md, only
+//! the seats whose own deadline the clock says has passed; with none, the
+//! step only puts the game's deadline back where the clock says):
+//! `turn_timed_out` (actor: the seat, no user),
 //! then autoplay or forfeit as the game's options say: a
 //! [`Move::TimeOut`] through the one path of a step (`games::advance`).
 

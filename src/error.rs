@@ -119,6 +119,10 @@ error_codes! {
     IllegalCommand = "illegal_command",
     /// Game options the ruleset cannot play.
     InvalidOptions = "invalid_options",
+    /// A clock duration that is malformed or out of range (docs/clocks.md).
+    InvalidDuration = "invalid_duration",
+    /// A time zone that is not in the IANA database.
+    UnknownTimeZone = "unknown_time_zone",
     /// An `Idempotency-Key` reused with a different request.
     IdempotencyKeyReused = "idempotency_key_reused",
     /// More vacation than `max_vacation`.

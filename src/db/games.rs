@@ -87,6 +87,10 @@ pub struct SeatRow {
     /// salt the shuffle; `None` otherwise.
     #[serde(default)]
     pub salt: Option<String>,
+    /// The seat's clock in a game played with the clock module
+    /// (`record::clock`); `None` on the fixed per-turn clock.
+    #[serde(default)]
+    pub clock: Option<crate::record::clock::SeatClock>,
 }
 
 impl SeatRow {
@@ -103,6 +107,7 @@ impl SeatRow {
             bot: false,
             auto_play_forced: false,
             salt: None,
+            clock: None,
         }
     }
 }
@@ -187,7 +192,7 @@ macro_rules! seats_json {
                                                    'timeouts', s.timeouts, 'vacation_used_secs', s.vacation_used_secs,
                                                    'resigned', s.resigned_at IS NOT NULL,
                                                    'bot', (SELECT u.kind = 'bot' FROM users u WHERE u.id = s.user_id),
-                                                   'salt', s.salt",
+                                                   'salt', s.salt, 'clock', s.clock",
             $extra,
             ")
                                  ORDER BY s.seat)
@@ -386,7 +391,7 @@ pub struct Update<'a> {
     pub events: &'a [LoggedEvent],
     /// The new deadline (the clock restarts at every version).
     pub deadline: Option<DateTime<Utc>>,
-    /// Seats whose counters changed: `[{seat, timeouts, vacation_used_secs, resigned_at}]`.
+    /// Seats whose counters changed: `[{seat, timeouts, vacation_used_secs, resigned_at, clock}]`.
     pub seats: &'a Value,
     /// Notifications to write: `[{user_id, kind, payload}]`.
     pub notifications: &'a Value,
@@ -453,10 +458,11 @@ const REMEMBERED: &str = "
 const SEATED: &str = "
 , seated AS (
     UPDATE seats s
-       SET timeouts = u.timeouts, vacation_used_secs = u.vacation_used_secs, resigned_at = u.resigned_at
+       SET timeouts = u.timeouts, vacation_used_secs = u.vacation_used_secs, resigned_at = u.resigned_at,
+           clock = u.clock
       FROM bumped b,
            jsonb_to_recordset($17) AS u(seat smallint, timeouts integer, vacation_used_secs bigint,
-                                        resigned_at timestamptz)
+                                        resigned_at timestamptz, clock jsonb)
      WHERE s.game_id = b.id AND s.seat = u.seat
     RETURNING 1
 )";
@@ -751,6 +757,28 @@ pub async fn insert_seats(
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// Writes the clocks of game `game`'s seats as its start set them:
+/// `[{seat, clock}]`.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_seat_clocks(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    clocks: &Value,
+) -> QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE seats s SET clock = u.clock
+           FROM jsonb_to_recordset($2) AS u(seat smallint, clock jsonb)
+          WHERE s.game_id = $1 AND s.seat = u.seat",
+    )
+    .bind::<SqlUuid, _>(game)
+    .bind::<diesel::sql_types::Jsonb, _>(clocks)
+    .execute(conn)
+    .await
+    .map(|_| ())
 }
 
 /// What a page of games holds: only games with this `status` and

@@ -320,6 +320,9 @@ pub struct Claimed {
     pub address: String,
     #[diesel(sql_type = Text)]
     pub username: String,
+    /// The reader's time zone (IANA): their profile's, else their digest's.
+    #[diesel(sql_type = Text)]
+    pub time_zone: String,
 }
 
 /// The due mails: a range of the partial index `mail_outbox_due` (pending
@@ -338,7 +341,9 @@ pub(crate) const CLAIM: &str = "WITH due AS (
             RETURNING o.*)
          SELECT t.user_id, t.id, t.kind, t.game_id, t.payload, t.digest, t.attempts, t.created_at,
                 CASE WHEN t.kind = 'confirm_address' THEN t.payload ->> 'address' ELSE e.address END AS address,
-                u.username
+                u.username,
+                COALESCE((SELECT st.time_zone FROM user_settings st WHERE st.user_id = t.user_id),
+                         e.time_zone) AS time_zone
            FROM taken t
            JOIN users u ON u.id = t.user_id
            JOIN email_addresses e ON e.user_id = t.user_id

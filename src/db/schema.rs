@@ -270,6 +270,7 @@ diesel::table! {
         game_finished_at -> Nullable<Timestamptz>,
         counted -> Nullable<Bool>,
         salt -> Nullable<Text>,
+        clock -> Nullable<Jsonb>,
     }
 }
 
@@ -347,6 +348,7 @@ diesel::table! {
         auto_play_forced -> Bool,
         updated_at -> Timestamptz,
         language -> Nullable<Text>,
+        time_zone -> Nullable<Text>,
     }
 }
 

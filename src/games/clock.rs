@@ -24,58 +24,7 @@ use hatstand_engine::bots::Level;
 
 use crate::error::{ErrorCode, Failure};
 
-/// The longest duration accepted anywhere: 366 days.
-pub const MAX_SECONDS: u64 = 366 * 86_400;
-
-/// Parses the ISO 8601 duration subset `PnDTnHnMnS` (also `PnW` alone) into
-/// seconds: non-negative integers, each unit at most once and in order, at
-/// least one unit, `T` only before a time unit. `PT24H` is 86400.
-///
-/// # Errors
-/// A message saying what is wrong.
-pub fn parse_duration(text: &str) -> Result<u64, String> {
-    let bad = || format!("{text:?} is not an ISO 8601 duration such as PT24H or P1DT12H");
-    let rest = text.strip_prefix('P').ok_or_else(bad)?;
-    if let Some(weeks) = rest.strip_suffix('W') {
-        let n: u64 = digits(weeks).ok_or_else(bad)?;
-        return checked(n.checked_mul(7 * 86_400), text);
-    }
-    let (date, time) = match rest.split_once('T') {
-        Some((d, t)) if !t.is_empty() => (d, Some(t)),
-        Some(_) => return Err(bad()),
-        None => (rest, None),
-    };
-    let mut total: u64 = 0;
-    let mut units = 0;
-    let mut add = |part: &str, allowed: &[(char, u64)]| -> Result<(), String> {
-        let mut rest = part;
-        let mut next_unit = 0;
-        while !rest.is_empty() {
-            let end = rest.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-            let n: u64 = digits(&rest[..end]).ok_or_else(bad)?;
-            let unit = rest[end..].chars().next().ok_or_else(bad)?;
-            let index = allowed[next_unit..]
-                .iter()
-                .position(|(u, _)| *u == unit)
-                .ok_or_else(bad)?
-                + next_unit;
-            next_unit = index + 1;
-            let secs = n.checked_mul(allowed[index].1).ok_or_else(bad)?;
-            total = total.checked_add(secs).ok_or_else(bad)?;
-            units += 1;
-            rest = &rest[end + unit.len_utf8()..];
-        }
-        Ok(())
-    };
-    add(date, &[('D', 86_400)])?;
-    if let Some(time) = time {
-        add(time, &[('H', 3600), ('M', 60), ('S', 1)])?;
-    }
-    if units == 0 {
-        return Err(bad());
-    }
-    checked(Some(total), text)
-}
+pub use crate::record::clock::{MAX_SECONDS, parse_duration};
 
 /// The units of a duration after `P`: (unit, the largest number it may
 /// have alone, leading several units, and after a larger unit). A duration
@@ -248,20 +197,6 @@ impl ToSchema for PositiveDuration {
     }
 }
 
-fn digits(s: &str) -> Option<u64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 12 {
-        return None;
-    }
-    s.parse().ok()
-}
-
-fn checked(secs: Option<u64>, text: &str) -> Result<u64, String> {
-    match secs {
-        Some(s) if s <= MAX_SECONDS => Ok(s),
-        _ => Err(format!("{text:?} is longer than 366 days")),
-    }
-}
-
 /// What happens to a seat whose time runs out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -284,6 +219,18 @@ pub struct ServerOptions {
     pub turn_timeout: Option<String>,
     #[serde(default)]
     pub on_timeout: OnTimeout,
+    /// A clock other than the fixed per-turn one (docs/clocks.md): `bank`,
+    /// `daily` or `per_turn`; not with `turn_timeout`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::record::clock::ClockOption>,
+    /// No clock runs on Saturdays and Sundays (from Saturday 00:00 to Monday
+    /// 00:00), in each seat's time zone, or in `time_zone` when given.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub weekend_pause: bool,
+    /// The game's time zone (IANA) for the weekend pause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "Europe/Paris")]
+    pub time_zone: Option<String>,
     /// The most vacation each seat may take over the game.
     #[serde(default = "default_max_vacation")]
     #[schema(value_type = IsoDuration)]
@@ -349,6 +296,9 @@ impl Default for ServerOptions {
     fn default() -> Self {
         ServerOptions {
             turn_timeout: None,
+            clock: None,
+            weekend_pause: false,
+            time_zone: None,
             on_timeout: OnTimeout::Autoplay,
             max_vacation: default_max_vacation(),
             abandon_after: default_abandon_after(),
@@ -366,9 +316,12 @@ impl Default for ServerOptions {
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 16] = [
     "takebacks",
     "turn_timeout",
+    "clock",
+    "weekend_pause",
+    "time_zone",
     "on_timeout",
     "max_vacation",
     "abandon_after",
@@ -415,6 +368,7 @@ impl ServerOptions {
                 ));
             }
         }
+        parsed.check_clock()?;
         accept_duration(&parsed.max_vacation)
             .map_err(|e| Failure::invalid_options(format!("max_vacation: {e}")))?;
         if parsed.press_revealed_at_end && parsed.talk != Some(crate::record::talk::TalkMode::Press)
@@ -435,6 +389,65 @@ impl ServerOptions {
             ));
         }
         Ok(parsed)
+    }
+
+    /// The clock options hold together: `clock` or `turn_timeout`, not
+    /// both; every duration as `accept_duration` takes it and in range
+    /// (`invalid_duration`); known time zones (`unknown_time_zone`); the
+    /// weekend pause and a time zone only with a clock to pause.
+    fn check_clock(&self) -> Result<(), Failure> {
+        use crate::record::clock::{BadClock, ClockOption};
+        if self.clock.is_some() && self.turn_timeout.is_some() {
+            return Err(Failure::invalid_options(
+                "give clock or turn_timeout, not both",
+            ));
+        }
+        if (self.weekend_pause || self.time_zone.is_some())
+            && self.clock.is_none()
+            && self.turn_timeout.is_none()
+        {
+            return Err(Failure::invalid_options(
+                "weekend_pause and time_zone need a clock or a turn_timeout",
+            ));
+        }
+        if self.time_zone.is_some() && !self.weekend_pause {
+            return Err(Failure::invalid_options(
+                "time_zone is the zone of the weekend pause: it needs weekend_pause",
+            ));
+        }
+        let durations: Vec<(&str, &str)> = match &self.clock {
+            Some(ClockOption::PerTurn { turn }) => vec![("turn", turn)],
+            Some(ClockOption::Bank {
+                initial,
+                increment,
+                max,
+            }) => vec![("initial", initial), ("increment", increment), ("max", max)],
+            Some(ClockOption::Daily { min, .. }) => vec![("min", min)],
+            None => Vec::new(),
+        };
+        for (name, text) in durations {
+            accept_duration(text).map_err(|e| {
+                Failure::new(ErrorCode::InvalidDuration, format!("clock.{name}: {e}"))
+            })?;
+        }
+        let stored = serde_json::to_value(self).map_err(Failure::internal)?;
+        crate::record::clock::rules_of(&stored).map_err(|e| match e {
+            BadClock::Duration(why) => {
+                Failure::new(ErrorCode::InvalidDuration, format!("clock: {why}"))
+            }
+            BadClock::Zone(_) => Failure::new(ErrorCode::UnknownTimeZone, e.to_string()),
+            BadClock::Other(why) => Failure::invalid_options(why),
+        })?;
+        Ok(())
+    }
+
+    /// The clock rules of a game played with the clock module (a `clock`,
+    /// or a weekend pause); none for the fixed per-turn clock.
+    #[must_use]
+    pub fn clock_rules(&self) -> Option<crate::record::clock::Rules> {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| crate::record::clock::rules_of(&v).ok().flatten())
     }
 
     /// The stored options of a game (defaults for games without any).

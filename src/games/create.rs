@@ -312,8 +312,10 @@ pub async fn create(
             None,
         )?);
     }
+    let mut clocks = None;
     if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {
         loaded.game.deadline = ServerOptions::of(&loaded.game.server_options).deadline_from(now);
+        clocks = super::clocks::start(&mut conn, &mut loaded, &mut chain, now).await?;
     }
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();
@@ -345,6 +347,9 @@ pub async fn create(
             games::insert_seats(conn, row.id, &seats_to_insert, now)
                 .await
                 .map_err(unknown_user_is_unauthenticated)?;
+            if let Some(clocks) = &clocks {
+                games::set_seat_clocks(conn, row.id, clocks).await?;
+            }
             event_store::insert(conn, row.id, &events).await?;
             super::invite::insert_invitations(conn, &row, &invitees, now, &limits).await
         })

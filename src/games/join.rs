@@ -200,6 +200,9 @@ pub async fn seat(
     let game = &mut tx.loaded.game;
     if game.status == status::ACTIVE && !game.to_act.is_empty() {
         game.deadline = ServerOptions::of(&game.server_options).deadline_from(tx.now);
+        if let Some(clocks) = super::clocks::start(tx.conn, tx.loaded, tx.chain, tx.now).await? {
+            games::set_seat_clocks(tx.conn, tx.loaded.game.id, &clocks).await?;
+        }
     }
     Ok(())
 }

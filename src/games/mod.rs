@@ -12,6 +12,7 @@ pub mod audit_talk;
 pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
+pub mod clocks;
 pub mod command;
 pub mod command_wire;
 pub mod conditional;

@@ -93,6 +93,10 @@ pub struct Game {
     pub deadline: Option<DateTime<Utc>>,
     /// Closed to the public: joined with the invite code or by invitees.
     pub private: bool,
+    /// Each seat's clock, as of `updated_at`, in a game with a `clock` or a
+    /// weekend pause (docs/clocks.md); absent on the fixed per-turn clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<SeatClockView>>,
     /// Rated or casual: `options.rated`, or when unset, whether the game is
     /// public with no bot seated (docs/ratings.md).
     pub rated: bool,
@@ -109,6 +113,68 @@ pub struct Game {
     /// `get_game` says it; a command's answer leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<super::rematch_offer::Rematch>,
+}
+
+/// A seat's clock as the game shows it (docs/clocks.md). Every figure is
+/// as of the game's `updated_at`, so that a version reads the same at any
+/// time; a client counts down from `deadline`, holding still while
+/// `next_change` says a weekend pause has begun.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[schema(example = json!({"seat": 0, "running": true, "remaining_ms": 259_200_000,
+                          "bank_ms": 259_200_000, "deadline": "2026-12-12T10:00:00Z",
+                          "zone": "Europe/Paris", "next_change": "2026-12-11T23:00:00Z"}))]
+pub struct SeatClockView {
+    pub seat: u8,
+    /// Whether the seat is to act: its clock runs (outside weekend pauses).
+    pub running: bool,
+    /// The time the seat had left at `updated_at`, in milliseconds (a bank
+    /// not running: the bank).
+    pub remaining_ms: i64,
+    /// A bank clock's bank, not counting the running turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<i64>,
+    /// When the running turn times out.
+    pub deadline: Option<DateTime<Utc>>,
+    /// The seat's time zone (IANA), fixed when the game started.
+    pub zone: String,
+    /// With a weekend pause: when the seat's clock next stops or starts
+    /// again after `updated_at` (a weekend's start or end).
+    pub next_change: Option<DateTime<Utc>>,
+}
+
+/// The clocks of a game with clocks, as of its `updated_at`.
+#[must_use]
+pub fn clock_views(game: &GameRow, seats: &[SeatRow]) -> Option<Vec<SeatClockView>> {
+    let rules = super::clock::ServerOptions::of(&game.server_options).clock_rules()?;
+    if seats.iter().all(|s| s.clock.is_none()) {
+        return None;
+    }
+    let clocks = super::clocks::of(&rules, seats);
+    let at = game.updated_at;
+    Some(
+        clocks
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, clock)| {
+                let seat = u8::try_from(i).ok()?;
+                let running = clock.since.is_some() && game.status == super::status::ACTIVE;
+                Some(SeatClockView {
+                    seat,
+                    running,
+                    remaining_ms: clocks
+                        .remaining(&rules, seat, at)
+                        .map_or(0, |r| r.num_milliseconds()),
+                    bank_ms: clock.bank_ms,
+                    deadline: running.then(|| clocks.deadline(&rules, seat)).flatten(),
+                    zone: clock.zone.clone(),
+                    next_change: running
+                        .then(|| clocks.next_change(&rules, seat, at))
+                        .flatten(),
+                })
+            })
+            .collect(),
+    )
 }
 
 /// A game in a list.
@@ -282,6 +348,7 @@ pub fn project<R: Ruleset>(
         salted: super::salts::takes_salts(game)?,
         deadline: game.deadline,
         private: game.private,
+        clocks: clock_views(game, seats),
         rated: rated(game, seats),
         invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,

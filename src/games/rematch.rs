@@ -330,13 +330,18 @@ async fn create_rematch(
             None,
         )?);
     }
+    let mut clocks = None;
     if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {
         loaded.game.deadline = ServerOptions::of(&loaded.game.server_options).deadline_from(now);
+        clocks = super::clocks::start(conn, &mut loaded, &mut chain, now).await?;
     }
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();
     games::insert(conn, &loaded.game).await?;
     games::insert_seats(conn, id, &rows, now).await?;
+    if let Some(clocks) = &clocks {
+        games::set_seat_clocks(conn, id, clocks).await?;
+    }
     event_store::insert(conn, id, &chain.events).await?;
     let notes = super::step::notifications(&before, &loaded.game, &loaded.seats);
     let told =

@@ -25,8 +25,10 @@ use crate::db::json_text::JsonText;
 use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
+use crate::record::clock::{Clocks, Rules};
 use crate::record::codec::{split_tagged, to_json};
 use crate::record::out::{NotOut, OutSeats, autoplay_command, autoplay_pick};
+use crate::record::server_event::BankChanged;
 use crate::record::server_event::{
     ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,
 };
@@ -49,6 +51,9 @@ pub struct Step<'a, R: Ruleset> {
     rng: Randomness,
     /// The seats' conditional lines, advanced by every command applied.
     conditionals: Vec<SeatLines>,
+    /// The clocks of a game played with the clock module (docs/clocks.md),
+    /// moved by every command applied.
+    pub clock: Option<(Rules, Clocks)>,
 }
 
 /// A seat's conditional lines during a step.
@@ -104,11 +109,16 @@ impl<'a, R: Ruleset> Step<'a, R> {
             .state
             .as_ref()
             .ok_or_else(|| Failure::internal("an active game without a state"))?;
+        let options = ServerOptions::of(&game.server_options);
+        let clock = options
+            .clock_rules()
+            .map(|rules| (rules, super::clocks::of(&rules, &loaded.seats)));
         Ok(Step {
+            clock,
             loaded,
             chain: Chain::after(game.version, &game.last_hash, now),
             state: state_from_json::<R>(snapshot)?,
-            options: ServerOptions::of(&game.server_options),
+            options,
             now,
             seats: loaded.seats.clone(),
             deadline: None,
@@ -233,6 +243,33 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 .push(&kind, data, actor, (i == 0).then(|| command_json.clone()));
         }
         apply_all::<R>(&mut self.state, &events);
+        self.clock_moved(seat_no)
+    }
+
+    /// The clocks after `seat_no` moved: its turn ends (a bank is charged
+    /// and gains its increment: `seat_bank_changed`, by the seat), and the
+    /// turns of the seats the game waits for now begin.
+    fn clock_moved(&mut self, seat_no: u8) -> Result<(), Failure> {
+        let to_act = self.to_act();
+        let now = self.now;
+        let Some((rules, clocks)) = &mut self.clock else {
+            return Ok(());
+        };
+        let change = clocks.moved(rules, seat_no, now);
+        clocks.to_act(rules, &to_act, now);
+        if let Some(change) = change {
+            let actor = Actor {
+                user: None,
+                seat: Some(seat_no),
+            };
+            self.push(
+                &ServerEvent::SeatBankChanged(BankChanged {
+                    seat: change.seat,
+                    bank_ms: change.bank_ms,
+                }),
+                actor,
+            )?;
+        }
         Ok(())
     }
 
@@ -402,14 +439,21 @@ impl<'a, R: Ruleset> Step<'a, R> {
         } else {
             Vec::new()
         };
-        row.deadline = if row.status == status::ACTIVE && !row.to_act.is_empty() {
+        row.deadline = if row.status != status::ACTIVE || row.to_act.is_empty() {
+            None
+        } else if let Some((rules, clocks)) = &self.clock {
+            clocks.next_deadline(rules)
+        } else {
             self.deadline
                 .or_else(|| self.options.deadline_from(self.now))
-        } else {
-            None
         };
-        let seat_updates = self
-            .seats
+        let mut seats = self.seats;
+        if let Some((_, clocks)) = &self.clock {
+            for (row, clock) in seats.iter_mut().zip(&clocks.seats) {
+                row.clock = Some(clock.clone());
+            }
+        }
+        let seat_updates = seats
             .iter()
             .filter(|s| !self.loaded.seats.contains(s))
             .map(|s| {
@@ -418,10 +462,11 @@ impl<'a, R: Ruleset> Step<'a, R> {
                     "timeouts": s.timeouts,
                     "vacation_used_secs": s.vacation_used_secs,
                     "resigned_at": s.resigned.then(|| format_time(self.now)),
+                    "clock": s.clock,
                 })
             })
             .collect::<Vec<_>>();
-        let mut notes = notifications(old, &row, &self.seats);
+        let mut notes = notifications(old, &row, &seats);
         for note in &mut notes {
             if let Notification::YourTurn { seat, unfired, .. } = &mut note.notification
                 && let Some(owner) = self
@@ -447,7 +492,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
         Ok(Finished {
             state: state_to_json::<R>(&self.state)?,
             row,
-            seats: self.seats,
+            seats,
             events: self.chain.events,
             seat_updates: Value::Array(seat_updates),
             notifications,
@@ -500,14 +545,20 @@ pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Not
 }
 
 impl<R: BotRules> Step<'_, R> {
-    /// Every seat the game waits for has run out of time: `turn_timed_out`,
+    /// Every seat the game waits for whose time has run out (every one, on
+    /// the fixed per-turn clock): `turn_timed_out`,
     /// then autoplay (at the game's `autoplay_level`) or forfeit as the
     /// game's options say (and out after `abandon_after` timeouts in a row).
     ///
     /// # Errors
     /// As [`Step::autoplay`].
     pub fn time_out(&mut self) -> Result<(), Failure> {
-        for seat_no in self.to_act() {
+        let due = match &self.clock {
+            // With clocks, only the seats whose own deadline has passed.
+            Some((rules, clocks)) => clocks.due(rules, self.now),
+            None => self.to_act(),
+        };
+        for seat_no in due {
             if !self.to_act().contains(&seat_no) || self.is_out(seat_no) {
                 continue;
             }

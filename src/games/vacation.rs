@@ -87,9 +87,18 @@ impl<R: Ruleset> Step<'_, R> {
             ));
         }
         row.vacation_used_secs = i64::try_from(used + secs).map_err(Failure::internal)?;
-        let until = current
-            + TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
-                .ok_or_else(|| Failure::bad_request("too long"))?;
+        let extra = TimeDelta::try_seconds(i64::try_from(secs).map_err(Failure::internal)?)
+            .ok_or_else(|| Failure::bad_request("too long"))?;
+        let until = match &mut self.clock {
+            // With clocks: free time added to the seat's running turn.
+            Some((rules, clocks)) => {
+                clocks.vacation(my_seat, extra);
+                clocks
+                    .deadline(rules, my_seat)
+                    .ok_or_else(|| Failure::internal("a seat to act without a running clock"))?
+            }
+            None => current + extra,
+        };
         self.deadline = Some(until);
         self.push(
             &ServerEvent::SeatVacation(SeatVacation {

@@ -127,13 +127,15 @@ fn game_link(head: &Letterhead, id: Uuid) -> String {
     format!("{}/#/games/{id}", head.public_url)
 }
 
-/// A deadline as players read it: `Tue 1 Dec 2026, 10:00 UTC`.
-fn when(rfc3339: &str) -> String {
+/// A deadline as its reader reads it, in their time zone `zone` (UTC when
+/// it is not one): `Tue 1 Dec 2026, 10:00 UTC`, `Tue 1 Dec 2026, 11:00 CET`.
+fn when(rfc3339: &str, zone: &str) -> String {
+    let zone = crate::record::clock::zone(zone).unwrap_or(chrono_tz::Tz::UTC);
     DateTime::parse_from_rfc3339(rfc3339).map_or_else(
         |_| rfc3339.to_owned(),
         |d| {
-            d.with_timezone(&Utc)
-                .format("%a %-d %b %Y, %H:%M UTC")
+            d.with_timezone(&zone)
+                .format("%a %-d %b %Y, %H:%M %Z")
                 .to_string()
         },
     )
@@ -310,9 +312,9 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen, heard: &Heard) -> Opt
         || "This game has no clock.".to_owned(),
         |d| {
             if reminder {
-                format!("Your time runs out on {}.", when(d))
+                format!("Your time runs out on {}.", when(d, &row.time_zone))
             } else {
-                format!("Move by {}.", when(d))
+                format!("Move by {}.", when(d, &row.time_zone))
             }
         },
     );
@@ -662,4 +664,28 @@ pub fn message(head: &Letterhead, row: &Claimed, draft: Draft) -> Result<Message
 #[must_use]
 pub fn message_id(head: &Letterhead, user: Uuid, id: i64) -> String {
     format!("<mail.{}.{id}@{}>", user.simple(), head.domain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when;
+
+    #[test]
+    fn given_a_readers_zone_when_a_deadline_is_written_then_it_is_their_local_time() {
+        let deadline = "2026-03-29T18:00:00.000000Z";
+        assert_eq!(when(deadline, "UTC"), "Sun 29 Mar 2026, 18:00 UTC");
+        assert_eq!(
+            when(deadline, "Europe/Paris"),
+            "Sun 29 Mar 2026, 20:00 CEST"
+        );
+        assert_eq!(
+            when("2026-03-28T19:00:00Z", "Europe/Paris"),
+            "Sat 28 Mar 2026, 20:00 CET"
+        );
+        assert_eq!(
+            when(deadline, "America/New_York"),
+            "Sun 29 Mar 2026, 14:00 EDT"
+        );
+        assert_eq!(when(deadline, "Nowhere/Land"), "Sun 29 Mar 2026, 18:00 UTC");
+    }
 }

@@ -5,6 +5,7 @@
 
 pub mod canonical;
 pub mod chain;
+pub mod clock;
 pub mod codec;
 pub mod names;
 pub mod out;

@@ -178,6 +178,18 @@ impl<R: Ruleset> Replay<R> {
             | ServerEvent::TurnTakebackDeclined(_)
             | ServerEvent::TurnTakenBack(_) => {}
             ServerEvent::SeatVacation(vacation) => self.check_waits_on(vacation.seat, at)?,
+            ServerEvent::GameClockStarted(clock) => {
+                if !started || clock.zones.len() != self.seats.len() {
+                    return Err(format!(
+                        "event {at}: the clocks start with the game, one zone per seat"
+                    ));
+                }
+            }
+            ServerEvent::SeatBankChanged(_) => {
+                if !started {
+                    return Err(format!("event {at}: a bank before the start"));
+                }
+            }
             ServerEvent::PlayerResigned(resigned) => {
                 if !started {
                     return Err(format!("event {at}: resigned before the start"));

@@ -38,7 +38,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 15] = [
+pub const KINDS: [&str; 17] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -54,6 +54,8 @@ pub const KINDS: [&str; 15] = [
     "seat_vacation",
     "player_resigned",
     "game_forfeited",
+    "game_clock_started",
+    "seat_bank_changed",
 ];
 
 /// An event of the server's, as its `{"type", "data"}` document.
@@ -95,6 +97,31 @@ pub enum ServerEvent {
     PlayerResigned(PlayerResigned),
     /// One seat (or none) is left that is not out; the data is the game's result.
     GameForfeited(ForfeitResult),
+    /// The clocks started (games with a `clock` or a weekend pause, right
+    /// after the opening events): each seat's time zone, fixed for the game.
+    GameClockStarted(ClockStarted),
+    /// A seat's time bank after its move: charged for the time it ran,
+    /// plus the increment, at most the maximum (docs/clocks.md).
+    SeatBankChanged(BankChanged),
+}
+
+/// The data of `game_clock_started`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockStarted {
+    /// Each seat's IANA time zone, in seat order (`UTC` for a player who
+    /// set none).
+    #[schema(example = json!(["Europe/Paris", "UTC"]))]
+    pub zones: Vec<String>,
+}
+
+/// The data of `seat_bank_changed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BankChanged {
+    pub seat: u8,
+    /// The bank now, in milliseconds.
+    pub bank_ms: i64,
 }
 
 /// Why a stored server event cannot be read.

@@ -22,7 +22,14 @@
 //!    exactly one legal command, followed at once by that command of the
 //!    same player, a seat out only once, a forfeit only when at most one
 //!    seat is left in, and nothing after it;
-//! 6. the end: the replayed final state and result (the forfeit's, or the
+//! 6. the clocks (a game with a `clock` option or a weekend pause;
+//!    docs/clocks.md): they start right after the opening events with each
+//!    seat's recorded zone; every move's bank change is the one the
+//!    recorded times give (`seat_bank_changed`, right after the move); every
+//!    vacation's new deadline is recomputed; and a `turn_timed_out` before
+//!    the seat's deadline, recomputed from the recorded times, is refused:
+//!    that timeout could not have happened;
+//! 7. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
 use hatstand_engine::bots::{BotRules, Level};
@@ -33,7 +40,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::chain::{GENESIS_HASH, LoggedEvent};
+use super::chain::{GENESIS_HASH, LoggedEvent, format_time};
+use super::clock::{BankChange, Clocks};
 use super::codec::{split_tagged, to_json};
 use super::out::autoplay_command;
 use super::replay::Replay;
@@ -484,6 +492,144 @@ fn check_forced<R: Ruleset>(
     Ok(())
 }
 
+/// The clocks of a game, replayed from the recorded times.
+struct ClockReplay {
+    rules: Option<super::clock::Rules>,
+    clocks: Option<Clocks>,
+    /// The bank change the move just replayed must be followed by.
+    pending: Option<BankChange>,
+}
+
+fn time_of(event: &LoggedEvent) -> Result<chrono::DateTime<chrono::Utc>, String> {
+    chrono::DateTime::parse_from_rfc3339(&event.created_at)
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .map_err(|e| format!("event {}: its time does not parse: {e}", event.seq))
+}
+
+impl ClockReplay {
+    fn to_act<R: Ruleset>(state: Option<&R::State>) -> Vec<u8> {
+        state.map_or_else(Vec::new, |s| {
+            R::to_act(s).into_iter().map(|s| s.0).collect()
+        })
+    }
+
+    /// Checks and folds a server event.
+    fn saw<R: Ruleset>(
+        &mut self,
+        event: &LoggedEvent,
+        server: Option<&ServerEvent>,
+        state: Option<&R::State>,
+    ) -> Result<(), String> {
+        let seq = event.seq;
+        if let Some(due) = self.pending.take() {
+            match server {
+                Some(ServerEvent::SeatBankChanged(changed))
+                    if changed.seat == due.seat && changed.bank_ms == due.bank_ms => {}
+                _ => {
+                    return Err(format!(
+                        "event {seq}: seat {}'s bank after its move is {} ms by the recorded times, and no such seat_bank_changed follows",
+                        due.seat, due.bank_ms
+                    ));
+                }
+            }
+            return Ok(());
+        }
+        match server {
+            Some(ServerEvent::GameCreated(created)) => {
+                let options = created.server_options.clone().unwrap_or(Value::Null);
+                self.rules = super::clock::rules_of(&options)
+                    .map_err(|e| format!("event {seq}: the clock options do not read: {e}"))?;
+            }
+            Some(ServerEvent::GameClockStarted(started)) => {
+                let rules = self
+                    .rules
+                    .as_ref()
+                    .ok_or_else(|| format!("event {seq}: clocks in a game without a clock"))?;
+                if self.clocks.is_some() {
+                    return Err(format!("event {seq}: the clocks start twice"));
+                }
+                for zone in &started.zones {
+                    super::clock::zone(zone).map_err(|e| format!("event {seq}: {e}"))?;
+                }
+                self.clocks = Some(Clocks::start(
+                    rules,
+                    &started.zones,
+                    &Self::to_act::<R>(state),
+                    time_of(event)?,
+                ));
+            }
+            Some(ServerEvent::SeatBankChanged(_)) => {
+                return Err(format!("event {seq}: a bank change that no move caused"));
+            }
+            Some(ServerEvent::TurnTimedOut(out)) => {
+                if let (Some(rules), Some(clocks)) = (&self.rules, &self.clocks) {
+                    let at = time_of(event)?;
+                    match clocks.deadline(rules, out.seat) {
+                        Some(deadline) if deadline <= at => {}
+                        Some(deadline) => {
+                            return Err(format!(
+                                "event {seq}: seat {} timed out at {}, before its deadline {}: that timeout could not have happened",
+                                out.seat,
+                                event.created_at,
+                                format_time(deadline)
+                            ));
+                        }
+                        None => {
+                            return Err(format!(
+                                "event {seq}: seat {} timed out with no clock running",
+                                out.seat
+                            ));
+                        }
+                    }
+                }
+            }
+            Some(ServerEvent::SeatVacation(vacation)) => {
+                if let (Some(rules), Some(clocks)) = (&self.rules, &mut self.clocks) {
+                    let extra = i64::try_from(vacation.duration_secs)
+                        .ok()
+                        .and_then(chrono::TimeDelta::try_seconds)
+                        .ok_or_else(|| format!("event {seq}: a vacation too long"))?;
+                    clocks.vacation(vacation.seat, extra);
+                    let until = clocks.deadline(rules, vacation.seat).map(format_time);
+                    if until.as_deref() != Some(vacation.until.as_str()) {
+                        return Err(format!(
+                            "event {seq}: the vacation's new deadline is not the one the clock gives"
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Folds the move of `seat` (the command `event`), the game now in `state`.
+    fn moved<R: Ruleset>(
+        &mut self,
+        event: &LoggedEvent,
+        seat: u8,
+        state: Option<&R::State>,
+    ) -> Result<(), String> {
+        if let Some(due) = self.pending.take() {
+            return Err(format!(
+                "event {}: seat {}'s bank change is missing before it",
+                event.seq, due.seat
+            ));
+        }
+        let Some(rules) = &self.rules else {
+            return Ok(());
+        };
+        let clocks = self
+            .clocks
+            .as_mut()
+            .ok_or_else(|| format!("event {}: a move before the clocks started", event.seq))?;
+        let at = time_of(event)?;
+        self.pending = clocks.moved(rules, seat, at);
+        clocks.to_act(rules, &Self::to_act::<R>(state), at);
+        Ok(())
+    }
+}
+
 /// A game cancelled before it started: its log ends with the cancellation,
 /// and it has neither a final state nor a result.
 fn never_started(doc: &AuditDocument, events: &[LoggedEvent]) -> Result<(), String> {
@@ -506,6 +652,11 @@ fn replay_and_compare<R: BotRules>(
     let mut randomness = Randomness::from_seed(&doc.seed);
     let mut replay = Replay::<R>::default();
     let mut autoplay = Autoplay::<R>::new();
+    let mut clock = ClockReplay {
+        rules: None,
+        clocks: None,
+        pending: None,
+    };
     let mut commands = 0;
     let mut i = 0;
     // The forced turn (`turn_forced`: its seat and user) whose command must
@@ -523,6 +674,7 @@ fn replay_and_compare<R: BotRules>(
             replay.apply(event)?;
             i += 1;
             let server = server_event(event)?;
+            clock.saw::<R>(event, server.as_ref(), replay.state.as_ref())?;
             autoplay.saw(server.as_ref())?;
             if let Some(ServerEvent::TurnForced(turn)) = &server {
                 forced = Some((turn.seat, event.actor_user));
@@ -579,11 +731,18 @@ fn replay_and_compare<R: BotRules>(
         for e in &events[i..i + expected.len()] {
             replay.apply(e)?;
         }
+        clock.moved::<R>(event, seat_no, replay.state.as_ref())?;
         i += expected.len();
         commands += 1;
     }
     if forced.is_some() {
         return Err("the log ends with a forced turn and no command".into());
+    }
+    if let Some(due) = clock.pending {
+        return Err(format!(
+            "the log ends without seat {}'s bank change after its move",
+            due.seat
+        ));
     }
     let Some(state) = replay.state.as_ref() else {
         return never_started(doc, events).map(|()| commands);

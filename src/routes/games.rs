@@ -326,6 +326,8 @@ problems! {
         BadRequest: "malformed body, more than 5 bots",
         NotFound: "no such ruleset, or no such invitee",
         InvalidOptions,
+        InvalidDuration: "a `clock` duration that is malformed or out of range (docs/clocks.md)",
+        UnknownTimeZone: "a `clock.time_zone` or `time_zone` not in the IANA database",
         BadSalt: "a `salt` that is not 64 lowercase hex digits, or one where none is taken (a public seed, rules from before salts, `join: false`)",
         UnknownBotLevel: "a level in `bots` or `autoplay_level` that does not exist",
         HumansOnly: "bots asked for in a `humans_only` game",

@@ -83,6 +83,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand
         | C::InvalidOptions
+        | C::InvalidDuration
+        | C::UnknownTimeZone
         | C::IdempotencyKeyReused
         | C::VacationExceeded
         | C::UnknownRulesVersion
@@ -136,6 +138,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::InvalidOptions => "Invalid options",
         C::IdempotencyKeyReused => "Idempotency key reused",
         C::VacationExceeded
+        | C::InvalidDuration
+        | C::UnknownTimeZone
         | C::UnknownRulesVersion
         | C::BadSalt
         | C::UnknownBotLevel

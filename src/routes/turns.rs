@@ -22,7 +22,9 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
 
 /// Changes the caller's settings; what is absent stays. `language` (`en`,
 /// `fr`, or `null` to follow `Accept-Language` again) is the language of
-/// the user's pages, mails, pushes and problem titles. With
+/// the user's pages, mails, pushes and problem titles. `time_zone` (IANA)
+/// is where the weekend pause of games with one is reckoned, for games
+/// started from then on, and the zone turn mails say deadlines in. With
 /// `auto_play_forced`, whenever the caller's seat has exactly one legal
 /// command the server plays it at once, in the step that made it the
 /// caller's turn (`turn_forced`, then the command with the caller as
@@ -31,7 +33,7 @@ pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     operation_id = "change_settings", tag = "turns", request_body = SettingsChange,
     security(("bearer" = [])),
     responses((status = 200, description = "The settings now", body = TurnSettings,
-               example = json!({"auto_play_forced": true, "language": "fr"})),
+               example = json!({"auto_play_forced": true, "language": "fr", "time_zone": "Europe/Paris"})),
               ChangeSettingsProblems)
 )]
 #[patch("/me/settings")]
@@ -47,5 +49,8 @@ pub async fn change_settings(
 
 problems! {
     /// What `change_settings` answers besides the common problems.
-    ChangeSettingsProblems { UnsupportedLanguage: "a language other than en and fr" }
+    ChangeSettingsProblems {
+        UnsupportedLanguage: "a language other than en and fr",
+        UnknownTimeZone: "a `time_zone` not in the IANA database",
+    }
 }

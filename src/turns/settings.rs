@@ -12,6 +12,9 @@
 //!   and problem titles, or absent (`null` in a change clears it): as the
 //!   request's `Accept-Language` says, else English. Any other value is
 //!   `unsupported_language`, and nothing is written.
+//! - `time_zone` (IANA; none: UTC): where the weekend pause of a game
+//!   with one is reckoned for the user's seat, fixed when the game starts
+//!   (docs/clocks.md), and the zone turn mails say deadlines in.
 //! - A change names what it changes; what is absent stays.
 
 use serde::{Deserialize, Serialize};
@@ -25,8 +28,8 @@ use crate::error::{ErrorCode, Failure};
 use crate::i18n::Language;
 
 /// A user's turn settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"auto_play_forced": true, "language": "fr"}))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"auto_play_forced": true, "language": "fr", "time_zone": "Europe/Paris"}))]
 pub struct TurnSettings {
     /// Whether the server plays the user's forced moves (a seat with exactly
     /// one legal command) at once.
@@ -35,6 +38,10 @@ pub struct TurnSettings {
     /// request's `Accept-Language` decides, else English.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// The user's time zone (IANA): weekends of games with a weekend pause
+    /// (docs/clocks.md) and deadlines in turn mails. Absent: UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
 }
 
 /// A change of settings: what is absent stays.
@@ -45,6 +52,10 @@ pub struct SettingsChange {
     /// Whether the server plays the user's forced moves at once.
     #[serde(default)]
     pub auto_play_forced: Option<bool>,
+    /// The user's time zone (IANA, e.g. `Europe/Paris`).
+    #[serde(default)]
+    #[schema(example = "Europe/Paris")]
+    pub time_zone: Option<String>,
     /// `en` or `fr`; `null` clears the choice (the request decides again).
     /// Any other value is `unsupported_language`.
     #[serde(default, deserialize_with = "present")]
@@ -67,6 +78,7 @@ impl From<SettingsRow> for TurnSettings {
         TurnSettings {
             auto_play_forced: row.auto_play_forced,
             language: row.language.as_deref().and_then(Language::from_code),
+            time_zone: row.time_zone,
         }
     }
 }
@@ -95,7 +107,8 @@ pub async fn get(ctx: &Context, caller: &Caller) -> Result<TurnSettings, Failure
 ///
 /// # Errors
 /// `unsupported_language` for a language other than `en` and `fr`;
-/// `unauthenticated` for a user who is gone; `unavailable`.
+/// `unknown_time_zone`; (nothing written for either); `unauthenticated` for
+/// a user who is gone; `unavailable`.
 pub async fn change(
     ctx: &Context,
     caller: &Caller,
@@ -115,12 +128,17 @@ pub async fn change(
                 .code(),
         )),
     };
+    if let Some(zone) = &change.time_zone {
+        crate::record::clock::zone(zone)
+            .map_err(|e| Failure::new(crate::error::ErrorCode::UnknownTimeZone, e.to_string()))?;
+    }
     let mut conn = ctx.pool.get().await?;
     let row = user_settings::change(
         &mut conn,
         caller.user_id,
         change.auto_play_forced,
         language,
+        change.time_zone.as_deref(),
         crate::record::chain::now(),
     )
     .await

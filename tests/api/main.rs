@@ -10,6 +10,7 @@ mod auth;
 mod bad_input;
 mod bots;
 mod caching;
+mod clocks;
 mod commands;
 mod conditional;
 mod database;

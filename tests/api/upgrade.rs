@@ -560,3 +560,70 @@ async fn games_over_before_the_transparency_log_are_logged_after_the_upgrade_and
         assert!(report.logged.is_some() && report.signed_by.is_some());
     }
 }
+
+#[actix_web::test]
+async fn games_on_the_fixed_per_turn_clock_written_before_clocks_keep_it_and_time_out_as_before() {
+    // Given a database of the release before clocks, holding a game in
+    // progress on a fixed per-turn clock (`turn_timeout: PT1S`, forfeit),
+    // its deadline as that release set it …
+    let db = TestDb::before("2026-12-09-000200_clocks").await;
+    let doc = legacy("hats-2p-timeout.json");
+    let upto = doc
+        .events
+        .iter()
+        .position(|e| e.kind == "turn_timed_out")
+        .unwrap();
+    let id = doc.game_id.to_string();
+    let sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;\n".to_owned()
+        + &rows_as_written_before(&doc, upto)
+        + "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;\n"
+        + &format!(
+            "UPDATE games SET deadline = updated_at + interval '1 second' WHERE id = '{id}';\n"
+        );
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release migrates it (its deadline worker held back) …
+    let app = TestApp::spawn_on(db, |s| s.background.deadline_tick_ms = 0).await;
+    let before = app.game(&id, None).await;
+    assert_eq!(before["status"], "active");
+    assert!(before.get("clocks").is_none(), "no clocks: {before}");
+    let seat = before["to_act"][0].as_u64().unwrap() as usize;
+    // … a move restarts the one deadline at the move's time plus
+    // `turn_timeout`, as before, and writes no clock event …
+    let user = login(&app, &doc, seat).await;
+    let mine = app.game(&id, Some(&user)).await;
+    let answer = app
+        .command(
+            &id,
+            &user,
+            mine["version"].as_i64().unwrap(),
+            &mine["legal_commands"][0],
+        )
+        .await
+        .ok(200);
+    let game = &answer["game"];
+    let moved: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(game["updated_at"].clone()).unwrap();
+    let deadline: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(game["deadline"].clone()).unwrap();
+    assert_eq!(deadline - moved, chrono::TimeDelta::seconds(1));
+    assert_eq!(
+        app.count("events WHERE type IN ('game_clock_started', 'seat_bank_changed')")
+            .await,
+        0
+    );
+    assert_eq!(app.count("seats WHERE clock IS NOT NULL").await, 0);
+    // … and once it passes, the seat to act times out and forfeits, and the
+    // record verifies.
+    let wait = (deadline - chrono::Utc::now()).to_std().unwrap_or_default();
+    actix_web::rt::time::sleep(wait + std::time::Duration::from_millis(50)).await;
+    let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
+    assert_eq!(hatstand::deadlines::tick(&pool).await.unwrap(), 1);
+    let over = app.game(&id, None).await;
+    assert_eq!(over["status"], "finished");
+    assert_eq!(over["result"]["outcome"], "forfeit");
+    verified_audit(&app, &id).await;
+}

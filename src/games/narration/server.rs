@@ -18,6 +18,19 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
             ),
         ),
         "game_started" => story.say(event.seq, "the game started"),
+        "game_clock_started" => story.say(event.seq, "the clocks started"),
+        "seat_bank_changed" => {
+            let minutes = d["bank_ms"].as_i64().unwrap_or(0) / 60_000;
+            story.say(
+                event.seq,
+                &format!(
+                    "{} has {}h{:02} in the bank",
+                    who(),
+                    minutes / 60,
+                    minutes % 60
+                ),
+            );
+        }
         "game_cancelled" => story.say(event.seq, "the game was cancelled"),
         "turn_timed_out" => story.say(event.seq, &format!("{}'s time ran out", who())),
         "turn_forced" => story.say(
