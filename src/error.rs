@@ -152,6 +152,16 @@ error_codes! {
     RematchClosed = "rematch_closed",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
+    /// Taking a seat (joining, creating with a seat, accepting an
+    /// invitation or a rematch) while holding a seat in as many games open
+    /// or in play as the server allows at once (`--seats-at-once`).
+    TooManyGames = "too_many_games",
+    /// Blocking a user past the most one account may block (1,000).
+    TooManyBlocks = "too_many_blocks",
+    /// A seat at a table that has not started, where the caller and a
+    /// player seated (or the creator's invitee list) block one another;
+    /// the same whoever blocked whom (docs/seats.md).
+    SeatRefused = "seat_refused",
     /// An account that has played cannot become a bot account (or is one already).
     BotAccountRefused = "bot_account_refused",
     /// A command sent with neither `expected_version` nor `If-Match`.

@@ -3,6 +3,7 @@
 
 pub mod archive;
 pub mod backlog;
+pub mod blocks;
 pub mod bench_fixtures;
 pub mod bots;
 pub mod conditional;
@@ -22,6 +23,7 @@ pub mod ratings;
 pub mod rematches;
 pub mod retention;
 pub mod schema;
+pub mod seat_holds;
 pub mod secrets;
 pub mod sessions;
 pub mod storage;

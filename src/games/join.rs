@@ -169,7 +169,9 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 /// starts when the last seat fills (its first deadline runs from now). A
 /// private game needs its code unless the caller is invited.
 ///
-/// Fails with `not_invited` and the errors of [`take_seat`].
+/// Fails with `not_invited`, `seat_refused` (a player there and the caller
+/// block one another, see `blocked`), `too_many_games` (past the cap on games at
+/// once, see `seat_cap`) and the errors of [`take_seat`].
 pub struct Join(pub JoinGame);
 
 /// Seats `who` (the caller, unless given) at `wanted` (or the lowest free
@@ -214,7 +216,29 @@ impl OpenChange for Join {
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
         // Ratings' hook: seeking by strength.
         crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
-        seat(kind, tx, None, self.0.seat, bot, self.0.salt.as_deref()).await
+        super::blocked::check_table(tx.conn, tx.loaded, tx.who.user_id).await?;
+        let OpenTx {
+            conn,
+            loaded,
+            chain,
+            who,
+            now,
+            seats_at_once,
+        } = tx;
+        let again = OpenTx {
+            conn: &mut *conn,
+            loaded,
+            chain,
+            who,
+            now,
+            seats_at_once,
+        };
+        seat(kind, again, None, self.0.seat, bot, self.0.salt.as_deref()).await?;
+        if !bot {
+            // After the seat is written, under the user's lock (`seat_cap`).
+            super::seat_cap::check(conn, who.user_id, seats_at_once).await?;
+        }
+        Ok(())
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {

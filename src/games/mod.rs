@@ -8,6 +8,7 @@
 pub mod advance;
 pub mod archive_old;
 pub mod audit;
+pub mod blocked;
 pub mod bot_seats;
 pub mod cancel;
 pub mod clock;
@@ -32,6 +33,7 @@ pub mod rematch;
 pub mod rematch_offer;
 pub mod rulesets;
 pub mod salts;
+pub mod seat_cap;
 pub mod snapshot;
 pub mod step;
 pub mod vacation;

@@ -53,6 +53,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NotInvited
         | C::TalkNotAllowed
         | C::Muted
+        | C::SeatRefused
         | C::RatingOutOfRange => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -70,6 +71,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NoDeadline
         | C::TooManyWebhooks
         | C::HumansOnly
+        | C::TooManyGames
+        | C::TooManyBlocks
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
         | C::NotReported

@@ -32,6 +32,7 @@ mod rematch;
 mod retention;
 mod rules_versions;
 mod salts;
+mod seats;
 mod secrecy;
 mod service;
 mod sessions;
