@@ -144,6 +144,8 @@ error_codes! {
     ConditionalOnYourTurn = "conditional_on_your_turn",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
+    /// Joining a table whose `min_reliability` is above the player's reliability.
+    ReliabilityTooLow = "reliability_too_low",
     /// A rematch offered on a game that has one already (also after a decline).
     RematchAlreadyOffered = "rematch_already_offered",
     /// Accepting or declining a rematch nobody offered.

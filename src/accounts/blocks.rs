@@ -65,7 +65,12 @@ pub async fn list(ctx: &Context, caller: &Caller) -> Result<Blocks, Failure> {
 /// # Errors
 /// `not_found` (no such user), `forbidden` (oneself), `limit_reached`
 /// (past [`MAX_BLOCKS`]).
-pub async fn block(ctx: &Context, caller: &Caller, name: &str, on: bool) -> Result<Blocks, Failure> {
+pub async fn block(
+    ctx: &Context,
+    caller: &Caller,
+    name: &str,
+    on: bool,
+) -> Result<Blocks, Failure> {
     let mut conn = ctx.pool.get().await?;
     let other = user_named(&mut conn, name).await?;
     if other == caller.user_id {
@@ -81,7 +86,13 @@ pub async fn block(ctx: &Context, caller: &Caller, name: &str, on: bool) -> Resu
                 format!("you block {MAX_BLOCKS} users, as many as you may: unblock one first"),
             ));
         }
-        rows::block(&mut conn, caller.user_id, other, crate::record::chain::now()).await?;
+        rows::block(
+            &mut conn,
+            caller.user_id,
+            other,
+            crate::record::chain::now(),
+        )
+        .await?;
     } else {
         rows::unblock(&mut conn, caller.user_id, other).await?;
     }

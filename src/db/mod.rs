@@ -3,8 +3,8 @@
 
 pub mod archive;
 pub mod backlog;
-pub mod blocks;
 pub mod bench_fixtures;
+pub mod blocks;
 pub mod bots;
 pub mod conditional;
 pub mod errors;
@@ -20,6 +20,7 @@ pub mod plans;
 pub mod pools;
 pub mod prepared;
 pub mod ratings;
+pub mod reliability;
 pub mod rematches;
 pub mod retention;
 pub mod schema;

@@ -1,8 +1,8 @@
 //! The seats a user holds in games open or in play, counted under a lock on
 //! the user's row (the cap on games at once, docs/seats.md).
 
-use diesel::sql_types::{BigInt, Bool, Uuid as SqlUuid};
 use diesel::OptionalExtension;
+use diesel::sql_types::{BigInt, Bool, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use uuid::Uuid;
 
@@ -38,13 +38,12 @@ pub async fn lock_and_count(
         #[diesel(sql_type = Bool)]
         bot: bool,
     }
-    let kind: Option<Kind> = diesel::sql_query(
-        "SELECT kind = 'bot' AS bot FROM users WHERE id = $1 FOR NO KEY UPDATE",
-    )
-    .bind::<SqlUuid, _>(user)
-    .get_result(conn)
-    .await
-    .optional()?;
+    let kind: Option<Kind> =
+        diesel::sql_query("SELECT kind = 'bot' AS bot FROM users WHERE id = $1 FOR NO KEY UPDATE")
+            .bind::<SqlUuid, _>(user)
+            .get_result(conn)
+            .await
+            .optional()?;
     let Some(Kind { bot }) = kind else {
         return Ok(None);
     };

@@ -326,6 +326,11 @@ pub struct ServerOptions {
     /// The highest rating that may join.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_max: Option<f64>,
+    /// The lowest reliability (0 to 100, docs/seats.md) that may join;
+    /// below it, `403 reliability_too_low`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 100, example = 80)]
+    pub min_reliability: Option<u8>,
 }
 
 fn default_level() -> Level {
@@ -355,12 +360,13 @@ impl Default for ServerOptions {
             rated: None,
             rating_min: None,
             rating_max: None,
+            min_reliability: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "turn_timeout",
     "on_timeout",
     "max_vacation",
@@ -373,6 +379,7 @@ pub const NAMES: [&str; 12] = [
     "rated",
     "rating_min",
     "rating_max",
+    "min_reliability",
 ];
 
 impl ServerOptions {
@@ -414,6 +421,9 @@ impl ServerOptions {
             return Err(Failure::invalid_options(
                 "press_revealed_at_end needs talk: press",
             ));
+        }
+        if parsed.min_reliability.is_some_and(|m| m > 100) {
+            return Err(Failure::invalid_options("min_reliability must be 0 to 100"));
         }
         let range = [parsed.rating_min, parsed.rating_max];
         if range

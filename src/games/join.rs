@@ -169,7 +169,8 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 /// starts when the last seat fills (its first deadline runs from now). A
 /// private game needs its code unless the caller is invited.
 ///
-/// Fails with `not_invited`, `seat_refused` (a player there and the caller
+/// Fails with `not_invited`, `reliability_too_low` (below the table's
+/// `min_reliability`), `seat_refused` (a player there and the caller
 /// block one another, see `blocked`), `too_many_games` (past the cap on games at
 /// once, see `seat_cap`) and the errors of [`take_seat`].
 pub struct Join(pub JoinGame);
@@ -216,6 +217,7 @@ impl OpenChange for Join {
         let bot = users::is_bot(tx.conn, tx.who.user_id).await?;
         // Ratings' hook: seeking by strength.
         crate::ratings::seek::check(tx.conn, game, tx.who.user_id).await?;
+        crate::ratings::reliability::check(tx.conn, game, tx.who.user_id).await?;
         super::blocked::check_table(tx.conn, tx.loaded, tx.who.user_id).await?;
         let OpenTx {
             conn,

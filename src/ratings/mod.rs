@@ -13,6 +13,7 @@ pub mod maths;
 pub mod places;
 pub mod projection;
 pub mod read;
+pub mod reliability;
 pub mod seek;
 
 pub use maths::{Method, Rating};

@@ -54,7 +54,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TalkNotAllowed
         | C::Muted
         | C::SeatRefused
-        | C::RatingOutOfRange => StatusCode::FORBIDDEN,
+        | C::RatingOutOfRange
+        | C::ReliabilityTooLow => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,

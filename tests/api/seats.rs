@@ -12,8 +12,12 @@ fn hats(players: usize) -> Value {
 }
 
 async fn join(app: &TestApp, id: &str, user: &User) -> Reply {
-    app.post(&format!("/v1/games/{id}/join"), Some(&user.token), &json!({}))
-        .await
+    app.post(
+        &format!("/v1/games/{id}/join"),
+        Some(&user.token),
+        &json!({}),
+    )
+    .await
 }
 
 fn id_of(game: &Value) -> String {
@@ -125,9 +129,13 @@ async fn a_rematch_past_a_players_cap_is_refused_and_writes_nothing() {
     let id = played.id.as_str();
     // bruno takes his one seat elsewhere meanwhile.
     app.created_game(bruno, &hats(3)).await;
-    app.post(&format!("/v1/games/{id}/rematch"), Some(&ada.token), &json!({}))
-        .await
-        .ok(200);
+    app.post(
+        &format!("/v1/games/{id}/rematch"),
+        Some(&ada.token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
     let before = footprint(app).await;
     let refused = app
         .post(
@@ -186,8 +194,12 @@ async fn blocks_are_listed_added_removed_and_bad_input_writes_nothing() {
     );
     let rows = app.count("user_blocks").await;
     assert_eq!(rows, 2);
-    block(app, ann, "ann").await.assert_problem(403, "forbidden");
-    block(app, ann, "nobody").await.assert_problem(404, "not_found");
+    block(app, ann, "ann")
+        .await
+        .assert_problem(403, "forbidden");
+    block(app, ann, "nobody")
+        .await
+        .assert_problem(404, "not_found");
     app.post("/v1/me/blocks", Some(&ann.token), &json!({"user": "bob"}))
         .await
         .assert_problem(400, "bad_request");
@@ -197,7 +209,9 @@ async fn blocks_are_listed_added_removed_and_bad_input_writes_nothing() {
     app.post("/v1/me/blocks", None, &json!({"username": "bob"}))
         .await
         .assert_problem(401, "unauthenticated");
-    unblock(app, ann, "nobody").await.assert_problem(404, "not_found");
+    unblock(app, ann, "nobody")
+        .await
+        .assert_problem(404, "not_found");
     assert_eq!(app.count("user_blocks").await, rows);
     assert_eq!(
         unblock(app, ann, "Bob").await.ok(200),
@@ -352,4 +366,72 @@ async fn texts(app: &TestApp, id: &str, user: &User) -> Vec<String> {
         .iter()
         .map(|m| m["text"].as_str().unwrap().to_owned())
         .collect()
+}
+
+async fn reliability(app: &TestApp, name: &str) -> Value {
+    app.get(&format!("/v1/users/{name}"), None).await.ok(200)["reliability"].clone()
+}
+
+#[actix_web::test]
+async fn reliability_counts_games_left_tables_may_ask_for_it_and_a_rebuild_gives_the_same() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(2).await;
+    let newcomer = &app.register("newcomer").await;
+    assert_eq!(
+        reliability(app, "newcomer").await,
+        json!({"score": 100, "played": 0, "left": 0, "timeouts": 0, "vacation_days": 0})
+    );
+    // player1 leaves a game of two: it ends by forfeit.
+    let id = app.started_game(&users, "hats", json!({})).await;
+    app.post(
+        &format!("/v1/games/{id}/resign"),
+        Some(&users[1].token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
+    let stayed = reliability(app, "player0").await;
+    let left = reliability(app, "player1").await;
+    assert_eq!(stayed["score"], 100, "{stayed}");
+    assert_eq!(stayed["played"], 1);
+    assert_eq!(
+        left,
+        json!({"score": 0, "played": 1, "left": 1, "timeouts": 0, "vacation_days": 0})
+    );
+    // A table asking for 50 or more: player1 is refused and nothing is
+    // written; a newcomer (100) sits.
+    let table = app
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 3, "options": {"min_reliability": 50}}),
+        )
+        .await;
+    assert_eq!(table["options"]["min_reliability"], 50, "{table}");
+    let table = id_of(&table);
+    let before = footprint(app).await;
+    let refused = join(app, &table, &users[1]).await;
+    refused.assert_problem(403, "reliability_too_low");
+    assert_eq!(footprint(app).await, before);
+    join(app, &table, newcomer).await.ok(200);
+    // Out of bounds is refused.
+    app.post(
+        "/v1/games",
+        Some(&users[0].token),
+        &json!({"ruleset": "hats", "players": 3, "options": {"min_reliability": 101}}),
+    )
+    .await
+    .assert_problem(422, "invalid_options");
+    // Counters gone wrong are counted again from the seats: the same numbers.
+    app.sql(
+        "UPDATE user_records SET played = 9, left_seats = 0, timeouts = 7, vacation_secs = 999999",
+    )
+    .await;
+    assert_ne!(reliability(app, "player1").await, left);
+    let mut conn = hatstand::db::locate::connect(&app.db.url).await.unwrap();
+    let players = hatstand::ratings::reliability::rebuild(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(players, 2);
+    assert_eq!(reliability(app, "player1").await, left);
+    assert_eq!(reliability(app, "player0").await, stayed);
 }
