@@ -435,3 +435,84 @@ async fn reliability_counts_games_left_tables_may_ask_for_it_and_a_rebuild_gives
     assert_eq!(reliability(app, "player1").await, left);
     assert_eq!(reliability(app, "player0").await, stayed);
 }
+
+/// Players whose reliability counters differ from their seats in games
+/// over, counted the long way.
+const RELIABILITY_DIFFERING: &str = "SELECT count(*) AS n FROM (
+    SELECT s.user_id, count(*) AS played,
+           count(*) FILTER (WHERE s.resigned_at IS NOT NULL) AS left_seats,
+           sum(s.timeouts)::int8 AS timeouts, sum(s.vacation_used_secs)::int8 AS vacation_secs
+      FROM seats s JOIN games g ON g.id = s.game_id
+     WHERE g.finished_at IS NOT NULL
+     GROUP BY s.user_id) want
+  FULL JOIN user_records r USING (user_id)
+ WHERE (want.played, want.left_seats, want.timeouts, want.vacation_secs)
+       IS DISTINCT FROM (r.played, r.left_seats, r.timeouts, r.vacation_secs)";
+
+async fn count(url: &str, sql: &str) -> i64 {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = hatstand::db::locate::connect(url).await.unwrap();
+    diesel::sql_query(sql)
+        .get_result::<N>(&mut conn)
+        .await
+        .unwrap()
+        .n
+}
+
+#[actix_web::test]
+async fn games_over_before_reliability_are_counted_by_the_upgrade_and_the_rebuild_agrees() {
+    use diesel_async::SimpleAsyncConnection;
+    let db = crate::support::TestDb::before("2026-12-09-000301_reliability").await;
+    let url = db.url.clone();
+    let mut conn = hatstand::db::locate::connect(&url).await.unwrap();
+    let users: Vec<uuid::Uuid> = (0..3).map(|_| uuid::Uuid::new_v4()).collect();
+    let mut sql = String::new();
+    for (i, u) in users.iter().enumerate() {
+        sql += &format!(
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES ('{u}', 'old{i}', 'x', now());"
+        );
+    }
+    // Games of two written as the release before wrote them: some seats
+    // left, some turns run out, some vacation; every game then over.
+    for g in 0..12usize {
+        let id = uuid::Uuid::new_v4();
+        let (a, b) = (users[g % 3], users[(g + 1) % 3]);
+        sql += &format!(
+            "INSERT INTO games (id, ruleset, players, options, seed, seed_public, seed_commitment, status,
+               version, last_hash, to_act, created_by, created_at, updated_at, server_options, private, rules_version)
+             VALUES ('{id}', 'hats', 2, '{{}}', 's', false, 'c', 'active', 1, 'h', '{{}}', '{a}', now(), now(),
+                     '{{}}', false, 1);
+             INSERT INTO seats (game_id, seat, user_id, joined_at, timeouts, vacation_used_secs, resigned_at)
+             VALUES ('{id}', 0, '{a}', now(), {}, {}, NULL),
+                    ('{id}', 1, '{b}', now(), {}, 0, {});
+             UPDATE games SET status = '{}', version = 2, result = '{{\"winners\": [0]}}', updated_at = now()
+              WHERE id = '{id}';",
+            g % 4,
+            (g % 3) * 86_400,
+            g % 2,
+            if g % 3 == 0 { "now()" } else { "NULL" },
+            if g % 5 == 0 { "abandoned" } else { "finished" },
+        );
+    }
+    conn.batch_execute(&sql).await.unwrap();
+    drop(conn);
+    let app = &TestApp::spawn_on(db, |_| {}).await;
+    assert_eq!(count(&url, RELIABILITY_DIFFERING).await, 0);
+    assert!(count(&url, "SELECT sum(left_seats)::int8 AS n FROM user_records").await > 0);
+    let before = reliability(app, "old0").await;
+    // Games ending now are counted as they end.
+    play(app, "hats", 2, json!({}), 4).await;
+    assert_eq!(count(&url, RELIABILITY_DIFFERING).await, 0);
+    // The rebuild gives the same numbers.
+    let mut conn = hatstand::db::locate::connect(&url).await.unwrap();
+    hatstand::ratings::reliability::rebuild(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(count(&url, RELIABILITY_DIFFERING).await, 0);
+    assert_eq!(reliability(app, "old0").await, before);
+}
