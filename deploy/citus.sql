@@ -42,6 +42,8 @@ SELECT create_reference_table('server_secrets');
 SELECT create_reference_table('signing_keys');
 SELECT create_reference_table('pruned');
 SELECT create_reference_table('talk_mutes');
+-- Blocks, read with the seats of a table and with talk, as mutes are.
+SELECT create_reference_table('user_blocks');
 -- A user's turn settings, read per seat by the command's load, as users are.
 SELECT create_reference_table('user_settings');
 SELECT create_reference_table('operators');

@@ -225,6 +225,17 @@ pub struct LimitSettings {
         global = true
     )]
     pub games_at_once: u32,
+    /// Games one user may hold a seat in at once, open or in play, however
+    /// the seat was taken (the lobby, an invitation, a rematch); beyond,
+    /// taking one more is `409 too_many_games` (docs/seats.md). Built-in
+    /// bots hold any number. 0: no cap.
+    #[arg(
+        long,
+        env = "HATSTAND_SEATS_AT_ONCE",
+        default_value_t = 30,
+        global = true
+    )]
+    pub seats_at_once: u32,
     /// Of those, games with no human seat (bots playing bots).
     #[arg(
         long,

@@ -162,6 +162,8 @@ error_codes! {
     TakebackNoOffer = "takeback_no_offer",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
+    /// Joining a table whose `min_reliability` is above the player's reliability.
+    ReliabilityTooLow = "reliability_too_low",
     /// A rematch offered on a game that has one already (also after a decline).
     RematchAlreadyOffered = "rematch_already_offered",
     /// Accepting or declining a rematch nobody offered.
@@ -170,6 +172,16 @@ error_codes! {
     RematchClosed = "rematch_closed",
     /// A bot (built in, or a player's bot account) in a `humans_only` game.
     HumansOnly = "humans_only",
+    /// Taking a seat (joining, creating with a seat, accepting an
+    /// invitation or a rematch) while holding a seat in as many games open
+    /// or in play as the server allows at once (`--seats-at-once`).
+    TooManyGames = "too_many_games",
+    /// Blocking a user past the most one account may block (1,000).
+    TooManyBlocks = "too_many_blocks",
+    /// A seat at a table that has not started, where the caller and a
+    /// player seated (or the creator's invitee list) block one another;
+    /// the same whoever blocked whom (docs/seats.md).
+    SeatRefused = "seat_refused",
     /// An account that has played cannot become a bot account (or is one already).
     BotAccountRefused = "bot_account_refused",
     /// A `language` the server does not speak (it speaks `en` and `fr`).

@@ -37,6 +37,9 @@ fn main() -> ExitCode {
         Command::Probe => probe(cli.settings.bind),
         Command::Storage => run_async(storage(cli.settings)),
         Command::Ratings(cli::RatingsCommand::Rebuild) => run_async(ratings_rebuild(cli.settings)),
+        Command::Reliability(cli::ReliabilityCommand::Rebuild) => {
+            run_async(reliability_rebuild(cli.settings))
+        }
         Command::Talk(command) => run_async(talk(cli.settings, command)),
         Command::Bench(args) => run_async(bench::run(args, cli.settings)),
         Command::Arena(args) => arena::run(&args),
@@ -109,6 +112,17 @@ async fn ratings_rebuild(settings: Settings) -> Result<(), String> {
     #[allow(clippy::cast_precision_loss)]
     let rate = games as f64 / secs.max(1e-9);
     println!("rebuilt the ratings from {games} finished games in {secs:.3} s ({rate:.0} games/s)");
+    Ok(())
+}
+
+async fn reliability_rebuild(settings: Settings) -> Result<(), String> {
+    let url = database_url(&settings).await?;
+    db::migrate(&url).await?;
+    let mut conn = db::locate::connect(&url).await?;
+    let players = hatstand::ratings::reliability::rebuild(&mut conn)
+        .await
+        .map_err(|e| e.detail)?;
+    println!("counted the reliability of {players} players again from their seats");
     Ok(())
 }
 

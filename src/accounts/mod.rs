@@ -3,6 +3,7 @@
 //! (`profile`). The rules and types they use (password hashes, tokens,
 //! rates, who is calling) are `auth`'s.
 
+pub mod blocks;
 pub mod profile;
 pub mod sessions;
 pub mod users;

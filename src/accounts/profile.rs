@@ -32,6 +32,9 @@ pub struct UserProfile {
     /// Games over, by outcome (counters kept as games end).
     #[serde(default)]
     pub record: crate::ratings_read::GameRecord,
+    /// How surely the player sees their games to the end (docs/seats.md).
+    #[serde(default)]
+    pub reliability: crate::ratings::reliability::Reliability,
     /// The latest games over (finished or abandoned), the latest ended
     /// first: the first page of `GET /v1/users/{username}/games`. To others
     /// than the player, only the games listed to everyone.
@@ -61,6 +64,7 @@ impl From<users::Profile> for UserProfile {
             created_at: p.created_at,
             ratings: Vec::new(),
             record: crate::ratings_read::GameRecord::default(),
+            reliability: crate::ratings::reliability::Reliability::default(),
             recent_games: crate::ratings_read::RecentGames::default(),
         }
     }
@@ -82,6 +86,7 @@ pub async fn profile(
         .ok_or_else(|| Failure::not_found(format!("there is no user {name:?}")))?;
     // Ratings' hook: the player's ratings and games by outcome.
     (profile.ratings, profile.record) = crate::ratings_read::of_user(&mut conn, profile.id).await?;
+    profile.reliability = crate::ratings::reliability::of_user(&mut conn, profile.id).await?;
     profile.recent_games = crate::ratings_read::recent(
         &mut conn,
         profile.id,

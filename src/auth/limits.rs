@@ -194,6 +194,8 @@ pub struct CostLimits {
     pub games_at_once: i64,
     /// Of those, games with no human seat (bots only).
     pub bot_games_at_once: i64,
+    /// Games a user holds a seat in, open or in play, at once (0: no cap).
+    pub seats_at_once: i64,
     /// Seats of the strongest bot level in those games.
     pub strong_bots_at_once: i64,
     /// Invitations a user sends an hour that are mailed (beyond: listed only).
@@ -217,6 +219,7 @@ impl CostLimits {
             games: Rule::per_hour(s.games_per_hour),
             games_at_once: i64::from(s.games_at_once),
             bot_games_at_once: i64::from(s.bot_games_at_once),
+            seats_at_once: i64::from(s.seats_at_once),
             strong_bots_at_once: i64::from(s.strong_bots_at_once),
             invitations_sent: Rule::per_hour(s.invitations_per_hour),
             invitations_received: Rule::per_day(s.invitations_received_per_day),

@@ -332,6 +332,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    user_blocks (user_id, blocked) {
+        user_id -> Uuid,
+        blocked -> Uuid,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     user_records (user_id) {
         user_id -> Uuid,
         played -> Int8,
@@ -339,6 +347,9 @@ diesel::table! {
         drawn -> Int8,
         lost -> Int8,
         abandoned -> Int8,
+        left_seats -> Int8,
+        timeouts -> Int8,
+        vacation_secs -> Int8,
     }
 }
 
@@ -474,6 +485,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     talk_messages,
     talk_mutes,
     talk_reports,
+    user_blocks,
     user_records,
     user_settings,
     users,

@@ -90,7 +90,7 @@ pub struct Reader {
 }
 
 /// The messages of `game` that `reader` reads (the rules of
-/// `talk::reads`, and without the authors the reader muted), after the
+/// `talk::reads`, and without the authors the reader muted or blocks), after the
 /// position `after` (time, id) or else the newest, oldest first, at most
 /// `limit`.
 ///
@@ -107,8 +107,10 @@ pub async fn list(
        AND (m.room = 'table'
             OR (m.room = 'spectators' AND ($3::int2 IS NULL OR $4))
             OR (m.room = 'press' AND (($4 AND $5) OR m.author_seat = $3 OR $3 = ANY (m.to_seats))))
-       AND ($2::uuid IS NULL OR NOT EXISTS
-              (SELECT 1 FROM talk_mutes t WHERE t.user_id = $2 AND t.muted = m.author))";
+       AND ($2::uuid IS NULL OR (NOT EXISTS
+              (SELECT 1 FROM talk_mutes t WHERE t.user_id = $2 AND t.muted = m.author)
+            AND NOT EXISTS
+              (SELECT 1 FROM user_blocks b WHERE b.user_id = $2 AND b.blocked = m.author)))";
     let sql = match after {
         Some(_) => format!(
             "SELECT {COLUMNS} FROM talk_messages m
@@ -155,6 +157,7 @@ pub async fn said_to(
                  OR (m.room = 'spectators' AND ($3::int2 IS NULL OR $4))
                  OR (m.room = 'press' AND (($4 AND $5) OR m.author_seat = $3 OR $3 = ANY (m.to_seats))))
             AND NOT EXISTS (SELECT 1 FROM talk_mutes t WHERE t.user_id = $2 AND t.muted = m.author)
+            AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.user_id = $2 AND b.blocked = m.author)
             AND m.author <> $2 AND m.hidden_at IS NULL
             AND ($6::timestamptz IS NULL OR m.created_at > $6)
           ORDER BY m.created_at DESC, m.id DESC LIMIT $7) newest
@@ -232,7 +235,7 @@ pub async fn muted_by_all(
     Ok(flag.yes)
 }
 
-/// Of `users`, those who did not mute `author`.
+/// Of `users`, those who neither mute nor block `author`.
 ///
 /// # Errors
 /// Database errors.
@@ -251,7 +254,8 @@ pub async fn not_muting(
     }
     let rows: Vec<U> = diesel::sql_query(
         "SELECT u AS id FROM unnest($2::uuid[]) AS u
-          WHERE NOT EXISTS (SELECT 1 FROM talk_mutes t WHERE t.user_id = u AND t.muted = $1)",
+          WHERE NOT EXISTS (SELECT 1 FROM talk_mutes t WHERE t.user_id = u AND t.muted = $1)
+            AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.user_id = u AND b.blocked = $1)",
     )
     .bind::<SqlUuid, _>(author)
     .bind::<Array<SqlUuid>, _>(users)

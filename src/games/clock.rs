@@ -278,6 +278,11 @@ pub struct ServerOptions {
     /// in casual games (`takebacks_in_rated_game` otherwise).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub takebacks: bool,
+    /// The lowest reliability (0 to 100, docs/seats.md) that may join;
+    /// below it, `403 reliability_too_low`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 100, example = 80)]
+    pub min_reliability: Option<u8>,
 }
 
 fn default_level() -> Level {
@@ -311,12 +316,13 @@ impl Default for ServerOptions {
             rating_min: None,
             rating_max: None,
             takebacks: false,
+            min_reliability: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "takebacks",
     "turn_timeout",
     "clock",
@@ -333,6 +339,7 @@ pub const NAMES: [&str; 16] = [
     "rated",
     "rating_min",
     "rating_max",
+    "min_reliability",
 ];
 
 impl ServerOptions {
@@ -376,6 +383,9 @@ impl ServerOptions {
             return Err(Failure::invalid_options(
                 "press_revealed_at_end needs talk: press",
             ));
+        }
+        if parsed.min_reliability.is_some_and(|m| m > 100) {
+            return Err(Failure::invalid_options("min_reliability must be 0 to 100"));
         }
         let range = [parsed.rating_min, parsed.rating_max];
         if range

@@ -163,7 +163,10 @@ const AT_ONCE_RETRY_SECS: u64 = 60;
 /// # Errors
 /// `not_found` (ruleset), `bad_request`, `invalid_options`,
 /// `unknown_bot_level`, `humans_only`, `game_full` (more bots than seats),
-/// `limit_reached` (see [`within_limits`]).
+/// `limit_reached` (see [`within_limits`]), `seat_refused` (an invitee
+/// the creator blocks; one who blocks the creator is silently left out,
+/// see `blocked`), `too_many_games` (the creator's
+/// seat past the cap on games at once, see `seat_cap`).
 #[tracing::instrument(skip_all, fields(game, version))]
 pub async fn create(
     state: &Context,
@@ -320,6 +323,7 @@ pub async fn create(
     loaded.game.version = chain.version();
     loaded.game.last_hash = chain.last_hash().to_owned();
     let invitees = super::invite::resolve(&mut conn, &request.invitees, caller.user_id).await?;
+    let to_invite = super::blocked::invitees_to_tell(&mut conn, caller.user_id, &invitees).await?;
     for invitee in &invitees {
         chain
             .push_server(
@@ -338,6 +342,7 @@ pub async fn create(
     let seats_to_insert = new_seats.clone();
     let limits = state.cost_limits;
     let creator = caller.user_id;
+    let seated = request.join;
     let told = conn
         .transaction::<_, Failure, _>(async move |conn| {
             within_limits(conn, &limits, creator, humans, strong_bots, now).await?;
@@ -350,8 +355,11 @@ pub async fn create(
             if let Some(clocks) = &clocks {
                 games::set_seat_clocks(conn, row.id, clocks).await?;
             }
+            if seated && humans {
+                super::seat_cap::check(conn, creator, limits.seats_at_once).await?;
+            }
             event_store::insert(conn, row.id, &events).await?;
-            super::invite::insert_invitations(conn, &row, &invitees, now, &limits).await
+            super::invite::insert_invitations(conn, &row, &to_invite, now, &limits).await
         })
         .await?;
     state.announcer.tell(&told);

@@ -155,6 +155,7 @@ impl OpenChange for Decline {
             chain,
             who,
             now,
+            ..
         } = tx;
         let id = loaded.game.id;
         if invitations::find(conn, id, who.user_id).await? != Some(false) {

@@ -169,7 +169,10 @@ fn start<R: Ruleset>(loaded: &mut LoadedGame, chain: &mut Chain) -> Result<(), F
 /// starts when the last seat fills (its first deadline runs from now). A
 /// private game needs its code unless the caller is invited.
 ///
-/// Fails with `not_invited` and the errors of [`take_seat`].
+/// Fails with `not_invited`, `reliability_too_low` (below the table's
+/// `min_reliability`), `seat_refused` (a player there and the caller
+/// block one another, see `blocked`), `too_many_games` (past the cap on games at
+/// once, see `seat_cap`) and the errors of [`take_seat`].
 pub struct Join(pub JoinGame);
 
 /// Seats `who` (the caller, unless given) at `wanted` (or the lowest free
@@ -219,7 +222,30 @@ impl OpenChange for Join {
         let options = super::clock::ServerOptions::of(&game.server_options);
         let range = (options.rating_min, options.rating_max);
         crate::ratings::seek::check(tx.conn, game, range, tx.who.user_id).await?;
-        seat(kind, tx, None, self.0.seat, bot, self.0.salt.as_deref()).await
+        crate::ratings::reliability::check(tx.conn, options.min_reliability, tx.who.user_id).await?;
+        super::blocked::check_table(tx.conn, tx.loaded, tx.who.user_id).await?;
+        let OpenTx {
+            conn,
+            loaded,
+            chain,
+            who,
+            now,
+            seats_at_once,
+        } = tx;
+        let again = OpenTx {
+            conn: &mut *conn,
+            loaded,
+            chain,
+            who,
+            now,
+            seats_at_once,
+        };
+        seat(kind, again, None, self.0.seat, bot, self.0.salt.as_deref()).await?;
+        if !bot {
+            // After the seat is written, under the user's lock (`seat_cap`).
+            super::seat_cap::check(conn, who.user_id, seats_at_once).await?;
+        }
+        Ok(())
     }
 
     fn tell(&self, before: &GameRow, after: &LoadedGame, _: &Caller) -> Vec<Note> {

@@ -27,6 +27,8 @@ pub struct OpenTx<'a> {
     pub chain: &'a mut Chain,
     pub who: &'a Caller,
     pub now: DateTime<Utc>,
+    /// The cap on games a user holds a seat in at once (`seat_cap`).
+    pub seats_at_once: i64,
 }
 
 /// A change of a game that has not started: a join, a decline, a
@@ -61,6 +63,7 @@ pub async fn change<C: OpenChange + Send + Sync>(
     let mut conn = state.pool.get().await?;
     let now = crate::record::chain::now();
     let who = caller.clone();
+    let seats_at_once = state.cost_limits.seats_at_once;
     let loaded = conn
         .transaction::<_, Failure, _>(async move |conn| {
             let mut loaded = super::locked(conn, id).await?;
@@ -73,6 +76,7 @@ pub async fn change<C: OpenChange + Send + Sync>(
                     chain: &mut chain,
                     who: &who,
                     now,
+                    seats_at_once,
                 })
                 .await?;
             event_store::insert(conn, id, &chain.events).await?;

@@ -226,7 +226,14 @@ async fn start_when_all_accepted(
         now,
     )
     .await?;
+    let players: Vec<(Uuid, String)> = old
+        .seats
+        .iter()
+        .filter(|s| !s.bot)
+        .map(|s| (s.user_id, s.username.clone()))
+        .collect();
     let (new, told) = create_rematch(conn, old, row.offered_by, now).await?;
+    super::seat_cap::check_all(conn, &players, limits.seats_at_once).await?;
     row.state = "accepted".to_owned();
     row.new_game_id = Some(new.game.id);
     rematches::store(conn, row).await?;

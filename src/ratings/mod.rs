@@ -12,6 +12,7 @@ pub mod eligibility;
 pub mod maths;
 pub mod places;
 pub mod projection;
+pub mod reliability;
 pub mod seek;
 
 pub use maths::{Method, Rating};

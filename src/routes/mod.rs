@@ -5,6 +5,7 @@
 pub mod app_state;
 pub mod audit;
 pub mod auth;
+pub mod blocks;
 pub mod caller;
 pub mod client;
 pub mod commands;
@@ -122,6 +123,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(users::get)
                 .service(users::games)
                 .service(users::become_bot)
+                // Blocks (docs/seats.md).
+                .service(blocks::list)
+                .service(blocks::block)
+                .service(blocks::unblock)
                 // Table talk (docs/talk.md).
                 .service(talk::say)
                 .service(talk::list)

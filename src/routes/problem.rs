@@ -53,7 +53,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NotInvited
         | C::TalkNotAllowed
         | C::Muted
-        | C::RatingOutOfRange => StatusCode::FORBIDDEN,
+        | C::SeatRefused
+        | C::RatingOutOfRange
+        | C::ReliabilityTooLow => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         C::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
@@ -71,6 +73,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TooManyWebhooks
         | C::TooManyPushSubscriptions
         | C::HumansOnly
+        | C::TooManyGames
+        | C::TooManyBlocks
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn
         | C::TakebackNotAllowed

@@ -110,6 +110,9 @@ pub enum Command {
     /// Ratings (docs/ratings.md).
     #[command(subcommand)]
     Ratings(RatingsCommand),
+    /// Reliability (docs/seats.md).
+    #[command(subcommand)]
+    Reliability(ReliabilityCommand),
     /// Table talk's moderation (docs/talk.md).
     #[command(subcommand)]
     Talk(TalkCommand),
@@ -142,6 +145,14 @@ pub enum TalkCommand {
         #[arg(long)]
         reason: String,
     },
+}
+
+/// `hatstand reliability …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum ReliabilityCommand {
+    /// Count every player's reliability again from their seats in games
+    /// over, a batch of players per transaction; prints how many.
+    Rebuild,
 }
 
 /// `hatstand ratings …`.

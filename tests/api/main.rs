@@ -35,6 +35,7 @@ mod rematch;
 mod retention;
 mod rules_versions;
 mod salts;
+mod seats;
 mod secrecy;
 mod service;
 mod sessions;

@@ -1,0 +1,1 @@
+-- Nothing to undo: the counters go with the previous migration's columns.
