@@ -222,7 +222,8 @@ impl OpenChange for Join {
         let options = super::clock::ServerOptions::of(&game.server_options);
         let range = (options.rating_min, options.rating_max);
         crate::ratings::seek::check(tx.conn, game, range, tx.who.user_id).await?;
-        crate::ratings::reliability::check(tx.conn, options.min_reliability, tx.who.user_id).await?;
+        crate::ratings::reliability::check(tx.conn, options.min_reliability, tx.who.user_id)
+            .await?;
         super::blocked::check_table(tx.conn, tx.loaded, tx.who.user_id).await?;
         let OpenTx {
             conn,

@@ -75,6 +75,11 @@ pub fn delivery(
             24 * HOUR,
             "low",
         ),
+        Kind::TakebackOffered => (
+            format!("A player asks to take a move back in your game of {ruleset}"),
+            24 * HOUR,
+            "normal",
+        ),
         Kind::MoveAccepted | Kind::MoveRefused | Kind::ConfirmAddress => return None,
     };
     let version = match kind {
