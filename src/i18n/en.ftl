@@ -52,6 +52,18 @@ problem-rematch_not_offered = Conflict
 problem-rematch_closed = Conflict
 problem-humans_only = Conflict
 problem-bot_account_refused = Conflict
+problem-too_many_push_subscriptions = Conflict
+problem-invalid_push_subscription = Invalid push subscription
+problem-invalid_duration = Unprocessable request
+problem-unknown_time_zone = Unprocessable request
+problem-takebacks_in_rated_game = Unprocessable request
+problem-takeback_disabled = Unprocessable request
+problem-takeback_not_allowed = Conflict
+problem-takeback_no_offer = Conflict
+problem-reliability_too_low = Forbidden
+problem-too_many_games = Conflict
+problem-too_many_blocks = Conflict
+problem-seat_refused = Forbidden
 problem-unsupported_language = Unprocessable request
 problem-precondition_required = Precondition required
 problem-rate_limited = Too many requests
@@ -63,6 +75,7 @@ problem-busy = Busy
 ## push notifications, by kind ($game: the game's name)
 
 push-your_turn = Your turn in { $game }.
+push-takeback_offered = A player asks to take a move back in { $game }.
 push-invited = You are invited to a game of { $game }.
 push-game_finished = Your game of { $game } is over.
 push-timed_out = Time ran out in { $game }: a move was played for a seat.

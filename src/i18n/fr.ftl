@@ -52,6 +52,18 @@ problem-rematch_not_offered = Conflit
 problem-rematch_closed = Conflit
 problem-humans_only = Conflit
 problem-bot_account_refused = Conflit
+problem-too_many_push_subscriptions = Conflit
+problem-invalid_push_subscription = Abonnement push invalide
+problem-invalid_duration = Requête impossible à traiter
+problem-unknown_time_zone = Requête impossible à traiter
+problem-takebacks_in_rated_game = Requête impossible à traiter
+problem-takeback_disabled = Requête impossible à traiter
+problem-takeback_not_allowed = Conflit
+problem-takeback_no_offer = Conflit
+problem-reliability_too_low = Interdit
+problem-too_many_games = Conflit
+problem-too_many_blocks = Conflit
+problem-seat_refused = Interdit
 problem-unsupported_language = Requête impossible à traiter
 problem-precondition_required = Condition préalable requise
 problem-rate_limited = Trop de requêtes
@@ -63,6 +75,7 @@ problem-busy = Occupé
 ## push notifications, by kind ($game: the game's name)
 
 push-your_turn = À vous de jouer dans { $game }.
+push-takeback_offered = Un joueur demande à reprendre un coup dans { $game }.
 push-invited = Vous êtes invité à une partie de { $game }.
 push-game_finished = Votre partie de { $game } est terminée.
 push-timed_out = Temps écoulé dans { $game } : un coup a été joué pour une place.

@@ -160,8 +160,9 @@ pub fn problem_title(language: Language, code: ErrorCode) -> &'static str {
 
 /// The kinds of push notification, by their stable names (the push's
 /// `kind`).
-pub const PUSH_KINDS: [&str; 6] = [
+pub const PUSH_KINDS: [&str; 7] = [
     "your_turn",
+    "takeback_offered",
     "invited",
     "game_finished",
     "timed_out",

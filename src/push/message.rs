@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::i18n::{Language, push_text};
 use crate::notifications::kind::Kind;
 
 /// The payload of a push, encrypted for the device (RFC 8291).
@@ -26,11 +27,12 @@ pub struct PushMessage {
     pub game: Option<Uuid>,
     /// The game's version when it was queued (absent for an invitation or a message).
     pub version: Option<i64>,
-    /// `your_turn`, `reminder` (a clock runs out soon), `invited`, `game_finished` or `talk`.
+    /// `your_turn`, `reminder` (a clock runs out soon), `invited`,
+    /// `game_finished`, `talk` or `takeback_offered`.
     #[schema(example = "your_turn")]
     pub kind: String,
-    /// A short text to show.
-    #[schema(example = "Your turn in Top Hats")]
+    /// A short text to show, in the reader's chosen language (else English).
+    #[schema(example = "Your turn in Top Hats.")]
     pub text: String,
 }
 
@@ -56,32 +58,18 @@ pub fn delivery(
     game: Option<Uuid>,
     version: Option<i64>,
     ruleset: &str,
+    language: Language,
 ) -> Option<Delivery> {
-    let (text, ttl, urgency) = match kind {
-        Kind::YourTurn => (format!("Your turn in {ruleset}"), 7 * 24 * HOUR, "normal"),
-        Kind::Reminder => (
-            format!("Your time in {ruleset} runs out soon"),
-            HOUR,
-            "high",
-        ),
-        Kind::Invited => (
-            format!("You are invited to a game of {ruleset}"),
-            7 * 24 * HOUR,
-            "normal",
-        ),
-        Kind::GameFinished => (format!("Your game of {ruleset} is over"), 24 * HOUR, "low"),
-        Kind::Talk => (
-            format!("A new message in your game of {ruleset}"),
-            24 * HOUR,
-            "low",
-        ),
-        Kind::TakebackOffered => (
-            format!("A player asks to take a move back in your game of {ruleset}"),
-            24 * HOUR,
-            "normal",
-        ),
+    let (name, ttl, urgency) = match kind {
+        Kind::YourTurn => ("your_turn", 7 * 24 * HOUR, "normal"),
+        Kind::Reminder => ("deadline_soon", HOUR, "high"),
+        Kind::Invited => ("invited", 7 * 24 * HOUR, "normal"),
+        Kind::GameFinished => ("game_finished", 24 * HOUR, "low"),
+        Kind::Talk => ("talk", 24 * HOUR, "low"),
+        Kind::TakebackOffered => ("takeback_offered", 24 * HOUR, "normal"),
         Kind::MoveAccepted | Kind::MoveRefused | Kind::ConfirmAddress => return None,
     };
+    let text = push_text(language, name, ruleset);
     let version = match kind {
         Kind::Invited | Kind::Talk => None,
         _ => version,
@@ -108,12 +96,19 @@ mod tests {
         // Given a turn in a game
         let game = Uuid::new_v4();
         // When it is pushed
-        let d = delivery(Kind::YourTurn, Some(game), Some(7), "Top Hats").unwrap();
+        let d = delivery(
+            Kind::YourTurn,
+            Some(game),
+            Some(7),
+            "Top Hats",
+            Language::En,
+        )
+        .unwrap();
         // Then the payload holds the game, the version, the kind and a short text
         let json = serde_json::to_value(&d.message).unwrap();
         assert_eq!(
             json,
-            serde_json::json!({"game": game, "version": 7, "kind": "your_turn", "text": "Your turn in Top Hats"})
+            serde_json::json!({"game": game, "version": 7, "kind": "your_turn", "text": "Your turn in Top Hats."})
         );
         assert_eq!((d.ttl, d.urgency), (7 * 24 * 3600, "normal"));
     }
@@ -121,7 +116,14 @@ mod tests {
     #[test]
     fn the_topic_is_the_game_in_32_url_safe_characters() {
         let game = Uuid::new_v4();
-        let d = delivery(Kind::GameFinished, Some(game), Some(3), "Hats").unwrap();
+        let d = delivery(
+            Kind::GameFinished,
+            Some(game),
+            Some(3),
+            "Hats",
+            Language::En,
+        )
+        .unwrap();
         let topic = d.topic.unwrap();
         assert_eq!(topic.len(), 32);
         assert!(
@@ -131,7 +133,7 @@ mod tests {
         );
         // Every push about one game shares it, so a newer one replaces an older.
         assert_eq!(
-            delivery(Kind::YourTurn, Some(game), Some(1), "Hats")
+            delivery(Kind::YourTurn, Some(game), Some(1), "Hats", Language::En)
                 .unwrap()
                 .topic,
             Some(topic)
@@ -140,21 +142,34 @@ mod tests {
 
     #[test]
     fn a_reminder_is_urgent_and_short_lived() {
-        let d = delivery(Kind::Reminder, Some(Uuid::nil()), Some(2), "Hats").unwrap();
+        let d = delivery(
+            Kind::Reminder,
+            Some(Uuid::nil()),
+            Some(2),
+            "Hats",
+            Language::En,
+        )
+        .unwrap();
         assert_eq!((d.ttl, d.urgency), (3600, "high"));
     }
 
     #[test]
     fn mail_only_kinds_are_never_pushed() {
         for kind in [Kind::MoveAccepted, Kind::MoveRefused, Kind::ConfirmAddress] {
-            assert_eq!(delivery(kind, None, None, "Hats"), None);
+            assert_eq!(delivery(kind, None, None, "Hats", Language::En), None);
         }
+    }
+
+    #[test]
+    fn given_a_french_reader_when_a_turn_is_pushed_then_it_reads_in_french() {
+        let d = delivery(Kind::YourTurn, None, Some(1), "Top Hats", Language::Fr).unwrap();
+        assert_eq!(d.message.text, "À vous de jouer dans Top Hats.");
     }
 
     #[test]
     fn an_invitation_or_a_message_carries_no_version() {
         for kind in [Kind::Invited, Kind::Talk] {
-            let d = delivery(kind, Some(Uuid::nil()), Some(4), "Hats").unwrap();
+            let d = delivery(kind, Some(Uuid::nil()), Some(4), "Hats", Language::En).unwrap();
             assert_eq!(d.message.version, None);
         }
     }

@@ -26,6 +26,7 @@ use crate::config::Background;
 use crate::db::push::{self, Claimed};
 use crate::db::{Conn, Pool};
 use crate::error::Failure;
+use crate::i18n::Language;
 use crate::mail::compose::ruleset_name;
 use crate::notifications::channel::Channel;
 use crate::notifications::kind::Kind;
@@ -82,7 +83,18 @@ async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Result<Delivery, &'stati
         }
     }
     let ruleset = ruleset_name(row.ruleset.as_deref().unwrap_or("a game"));
-    Ok(message::delivery(kind, row.game_id, row.version, ruleset).ok_or("not a kind of push"))
+    // The reader's chosen language (docs/i18n.md); none chosen: English,
+    // since a push answers no request whose Accept-Language could say.
+    let language = crate::db::user_settings::get(conn, row.user_id)
+        .await?
+        .language
+        .as_deref()
+        .and_then(Language::from_code)
+        .unwrap_or(Language::En);
+    Ok(
+        message::delivery(kind, row.game_id, row.version, ruleset, language)
+            .ok_or("not a kind of push"),
+    )
 }
 
 impl Push {

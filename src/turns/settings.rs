@@ -83,17 +83,6 @@ impl From<SettingsRow> for TurnSettings {
     }
 }
 
-/// The language `user` chose, if any (for what goes out with no request:
-/// a push's text, `crate::i18n::push_text`).
-///
-/// # Errors
-/// `unavailable`.
-pub async fn language_of(ctx: &Context, user: uuid::Uuid) -> Result<Option<Language>, Failure> {
-    let mut conn = ctx.pool.get().await?;
-    let row = user_settings::get(&mut conn, user).await?;
-    Ok(row.language.as_deref().and_then(Language::from_code))
-}
-
 /// The caller's settings.
 ///
 /// # Errors
