@@ -43,7 +43,16 @@ export function narrowEvent(e: Schemas["EventOut"]): string {
       return `${e.kind}: by ${e.data.by}`;
     case "turn_timed_out":
     case "turn_forced":
+    case "turn_takeback_accepted":
+    case "turn_takeback_declined":
       return `${e.kind}: ${e.data.seat}`;
+    case "turn_takeback_offered":
+    case "turn_taken_back":
+      return `${e.kind}: ${e.data.seat} back to version ${e.data.to_version}`;
+    case "game_clock_started":
+      return `${e.kind}: zones ${e.data.zones.join(",")}`;
+    case "seat_bank_changed":
+      return `${e.kind}: ${e.data.seat} has ${e.data.bank_ms} ms`;
     case "seat_vacation":
       return `${e.kind}: ${e.data.seat} until ${e.data.until}`;
     case "player_resigned":
@@ -155,7 +164,16 @@ function serverAudited(e: ServerAudited): string {
     case "turn_forced":
     case "seat_vacation":
     case "player_resigned":
+    case "turn_takeback_accepted":
+    case "turn_takeback_declined":
       return `${e.type}: ${e.data.seat}`;
+    case "turn_takeback_offered":
+    case "turn_taken_back":
+      return `${e.type}: ${e.data.seat} back to version ${e.data.to_version}`;
+    case "game_clock_started":
+      return `${e.type}: zones ${e.data.zones.join(",")}`;
+    case "seat_bank_changed":
+      return `${e.type}: ${e.data.seat} has ${e.data.bank_ms} ms`;
     case "game_forfeited":
       return `${e.type}: ${e.data.outcome}`;
   }
@@ -306,6 +324,8 @@ export function narrowNotification(note: Schemas["WebhookPayload"]): string {
       return `${note.type}: ${note.data.players} players`;
     case "talk":
       return `${note.type}: ${note.data.message.from.username} in ${note.data.message.room}: ${note.data.message.text ?? "(hidden)"}`;
+    case "takeback_offered":
+      return `${note.type}: seat ${note.data.seat} asks to go back to version ${note.data.to_version}`;
   }
   return unknown(note);
 }
