@@ -63,7 +63,7 @@ pub async fn list(ctx: &Context, caller: &Caller) -> Result<Blocks, Failure> {
 /// again, or unblocking a user not blocked, changes nothing.
 ///
 /// # Errors
-/// `not_found` (no such user), `forbidden` (oneself), `limit_reached`
+/// `not_found` (no such user), `forbidden` (oneself), `too_many_blocks`
 /// (past [`MAX_BLOCKS`]).
 pub async fn block(
     ctx: &Context,
@@ -80,7 +80,10 @@ pub async fn block(
         ));
     }
     if on {
-        if rows::count(&mut conn, caller.user_id).await? >= MAX_BLOCKS {
+        // At the most, blocking again still changes nothing and is answered.
+        if rows::count(&mut conn, caller.user_id).await? >= MAX_BLOCKS
+            && !rows::between(&mut conn, caller.user_id, &[other]).await?.0
+        {
             return Err(Failure::new(
                 ErrorCode::TooManyBlocks,
                 format!("you block {MAX_BLOCKS} users, as many as you may: unblock one first"),

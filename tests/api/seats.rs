@@ -225,6 +225,32 @@ async fn blocks_are_listed_added_removed_and_bad_input_writes_nothing() {
 }
 
 #[actix_web::test]
+async fn a_block_past_the_most_is_refused_and_writes_nothing() {
+    let app = &TestApp::spawn().await;
+    let ann = &app.register("ann").await;
+    app.register("bob").await;
+    // Given ann blocks as many users as she may …
+    app.sql(
+        "INSERT INTO users (id, username, password_hash, created_at)
+           SELECT gen_random_uuid(), 'quiet' || g, 'x', now() FROM generate_series(1, 1000) AS g;
+         INSERT INTO user_blocks (user_id, blocked, created_at)
+           SELECT a.id, u.id, now() FROM users a, users u
+            WHERE a.username = 'ann' AND u.username LIKE 'quiet%'",
+    )
+    .await;
+    let rows = app.count("user_blocks").await;
+    assert_eq!(rows, 1000);
+    // … when she blocks one more, she is refused and nothing is written;
+    block(app, ann, "bob")
+        .await
+        .assert_problem(409, "too_many_blocks");
+    assert_eq!(app.count("user_blocks").await, rows);
+    // blocking one she already blocks is still no change, and answered.
+    block(app, ann, "quiet7").await.ok(200);
+    assert_eq!(app.count("user_blocks").await, rows);
+}
+
+#[actix_web::test]
 async fn blocked_players_never_sit_at_one_open_table_whoever_comes_second() {
     let app = &TestApp::spawn().await;
     let ann = &app.register("ann").await;
