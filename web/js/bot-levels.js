@@ -2,14 +2,17 @@
 // API's level ids (`random`, `greedy`, `ismcts`). The measured figures behind
 // the names are on the #/bots page (and in the project's docs/bots.md).
 
-/** [API id, name by strength, how it plays], weakest first. */
-export const BOT_LEVELS = [
-  ['random', 'easy', 'a random legal move'],
-  ['greedy', 'medium', 'the best move one step ahead'],
-  ['ismcts', 'hard', 'a search over the deals its seat cannot see'],
-];
+import { t } from './i18n.js';
+
+/** The API's level ids, weakest first. */
+export const BOT_LEVEL_IDS = ['random', 'greedy', 'ismcts'];
+
+/** [API id, name by strength, how it plays], weakest first, in the page's language. */
+export function botLevels() {
+  return BOT_LEVEL_IDS.map((id) => [id, t(`bot.${id}.name`), t(`bot.${id}.how`)]);
+}
 
 /** The name by strength of a level id (the id itself if unknown). */
 export function levelName(id) {
-  return BOT_LEVELS.find(([level]) => level === id)?.[1] ?? id;
+  return BOT_LEVEL_IDS.includes(id) ? t(`bot.${id}.name`) : id;
 }

@@ -32,6 +32,11 @@ export function t(key, vars = {}) {
   return String(text).replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
+/** Whether the page has a message `key` (in its language or in English). */
+export function known(key) {
+  return key in messages || key in english;
+}
+
 /** The language chosen for this browser's account (`en`, `fr`), or null: follow the browser. */
 export function chosenLanguage() {
   const chosen = localStorage.getItem(CHOICE_KEY);

@@ -4,7 +4,8 @@
 
 import { h } from '../dom.js';
 import { rulesetName } from '../format.js';
-import { BOT_LEVELS } from '../bot-levels.js';
+import { botLevels } from '../bot-levels.js';
+import { t } from '../i18n.js';
 
 /**
  * [ruleset, players, hard against medium, medium against easy]: the share
@@ -29,25 +30,22 @@ export const FIGURES = [
 
 export function show(root) {
   const levels = h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Level'), h('th', {}, 'Plays'), h('th', {}, 'API id'))),
-    h('tbody', {}, BOT_LEVELS.map(([id, name, how]) =>
+    h('thead', {}, h('tr', {}, h('th', {}, t('bots.level')), h('th', {}, t('bots.plays')), h('th', {}, t('bots.api_id')))),
+    h('tbody', {}, botLevels().map(([id, name, how]) =>
       h('tr', {}, h('td', {}, name), h('td', {}, how), h('td', {}, h('code', {}, id))))));
   const figures = h('table', {},
     h('thead', {}, h('tr', {},
-      h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Fair share'),
-      h('th', {}, 'Hard wins against medium'), h('th', {}, 'Medium wins against easy'))),
+      h('th', {}, t('bots.game')), h('th', {}, t('bots.players')), h('th', {}, t('bots.fair_share')),
+      h('th', {}, t('bots.hard_vs_medium')), h('th', {}, t('bots.medium_vs_easy')))),
     h('tbody', {}, FIGURES.map(([ruleset, players, hard, medium]) =>
       h('tr', {},
         h('td', {}, rulesetName(ruleset)), h('td', {}, String(players)),
         h('td', {}, `${(100 / players).toFixed(1)} %`),
         h('td', {}, hard), h('td', {}, medium)))));
-  root.append(h('h1', {}, 'How strong the bots are'),
-    h('p', {}, 'Three built-in bots play every game at every table size. ',
-      'Each decides from what its own seat sees and nothing more.'),
+  root.append(h('h1', {}, t('bots.title')),
+    h('p', {}, t('bots.intro')),
     levels,
-    h('h2', {}, 'Measured'),
-    h('p', { class: 'hint' }, 'Bots against bots: the stronger level in one seat (a different seat each game) ',
-      'against the weaker level in every other seat, at the budget the server plays with. ',
-      'A shared win counts half. Each figure over 1,000 games; in brackets, the 95 % interval.'),
+    h('h2', {}, t('bots.measured')),
+    h('p', { class: 'hint' }, t('bots.method')),
     figures);
 }

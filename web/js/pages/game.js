@@ -12,7 +12,7 @@ import { rulesetName, seatNames, timeLeft, when } from '../format.js';
 import { gameRatings, playerLink } from '../ratings.js';
 import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
-import { BOT_LEVELS } from '../bot-levels.js';
+import { botLevels } from '../bot-levels.js';
 import { talkPanel } from '../talk.js';
 import { keepSalt, makeSalt } from '../salts.js';
 import { keep, recall, staleNote, unreachable } from '../offline.js';
@@ -363,7 +363,7 @@ function openTable(game, code, act) {
         shareLink(`${location.origin}/#/games/${game.id}`));
     }
     const level = h('select', { 'aria-label': t('game.bot_level'), id: 'bot-level' },
-      BOT_LEVELS.map(([v, name]) => h('option', { value: v }, name)));
+      botLevels().map(([v, name]) => h('option', { value: v }, name)));
     parts.push(h('div', { class: 'actions' }, level,
       h('button', { type: 'button', class: 'quiet', 'data-action': 'add-bot',
         onClick: () => act(t('game.cannot_add_bot'), () => post(`/v1/games/${game.id}/bots`, { level: level.value })) },

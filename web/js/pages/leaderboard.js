@@ -7,11 +7,12 @@ import { get } from '../api.js';
 import { rulesetName } from '../format.js';
 import { RULESETS } from '../games/index.js';
 import { playerLink, ratingText } from '../ratings.js';
+import { t } from '../i18n.js';
 
 export async function show(root, { ruleset, players, bots }) {
-  document.title = `${rulesetName(ruleset)} leaderboard · hatstand`;
+  document.title = `${t('leaderboard.doc_title', { game: rulesetName(ruleset) })} · hatstand`;
   const body = h('tbody', {});
-  const more = h('button', { type: 'button', hidden: true }, 'More');
+  const more = h('button', { type: 'button', hidden: true }, t('common.more'));
   let cursor = null;
   let rank = 0;
   const load = async () => {
@@ -27,14 +28,14 @@ export async function show(root, { ruleset, players, bots }) {
   const link = (r, p, b, text) => h('a', { href: `#/leaderboard/${r}?players=${p}${b ? '&bots=1' : ''}`,
     'aria-current': r === ruleset && p === players && b === bots ? 'page' : null }, text);
   root.append(
-    h('h1', {}, `${rulesetName(ruleset)} for ${players}${bots ? ': bots' : ''}`),
-    h('p', { class: 'hint' }, 'Established ratings only: a provisional rating (shown with ?) joins once it settles.'),
+    h('h1', {}, t(bots ? 'leaderboard.title_bots' : 'leaderboard.title', { game: rulesetName(ruleset), n: players })),
+    h('p', { class: 'hint' }, t('leaderboard.hint')),
     h('nav', { class: 'boards' }, RULESETS.map((r) => link(r, players, bots, rulesetName(r))), ' · ',
-      [2, 3, 4, 5, 6].map((p) => link(ruleset, p, bots, `${p} players`)), ' · ',
-      link(ruleset, players, !bots, bots ? 'people' : 'bots')),
+      [2, 3, 4, 5, 6].map((p) => link(ruleset, p, bots, t('leaderboard.players', { n: p }))), ' · ',
+      link(ruleset, players, !bots, bots ? t('leaderboard.people') : t('leaderboard.bots'))),
     first.items.length
       ? h('table', { 'data-leaderboard': '' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Player'), h('th', {}, 'Rating'), h('th', {}, 'Games'))), body)
-      : h('p', {}, 'Nobody on this board yet.'),
+        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, t('leaderboard.player')), h('th', {}, t('leaderboard.rating')), h('th', {}, t('leaderboard.games')))), body)
+      : h('p', {}, t('leaderboard.empty')),
     more);
 }

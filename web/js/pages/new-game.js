@@ -7,19 +7,20 @@ import { keepSalt, makeSalt } from '../salts.js';
 import { get, post, session } from '../api.js';
 import { explain, flash, go } from '../ui.js';
 import { requireSignIn } from './signin.js';
-import { BOT_LEVELS } from '../bot-levels.js';
+import { botLevels } from '../bot-levels.js';
+import { known, t } from '../i18n.js';
 
-const CLOCKS = [['', 'No clock'], ['PT1H', '1 hour a turn'], ['PT24H', '1 day a turn'], ['P3D', '3 days a turn']];
-const SEAT_KINDS = [['human', 'A person'], ...BOT_LEVELS.map(([id, name]) => [id, `Bot: ${name}`])];
-/** Options the form asks for elsewhere, or that take more than a field. */
+const CLOCKS = () => [['', t('new.clock.none')], ['PT1H', t('new.clock.hour')], ['PT24H', t('new.clock.day')], ['P3D', t('new.clock.three_days')]];
+const SEAT_KINDS = () => [['human', t('new.seat.person')], ...botLevels().map(([id, name]) => [id, t('new.seat.bot', { name })])];
 /** Who may watch a game (its `spectators` option). */
-const WATCHERS = [
-  ['public', 'Anyone (listed on the Watch page)'],
-  ['link', 'Anyone with the link'],
-  ['players', 'Only its players and invitees'],
+const WATCHERS = () => [
+  ['public', t('new.watch.public')],
+  ['link', t('new.watch.link')],
+  ['players', t('new.watch.players')],
 ];
 /** Options that name a seat (counted from 0 by the API). */
 const SEAT_NUMBERS = new Set(['first_seat']);
+/** Options the form asks for elsewhere, or that take more than a field. */
 const NOT_FIELDS = new Set(['seed', 'deals', 'spectators', 'turn_timeout', 'on_timeout', 'autoplay_level', 'max_vacation', 'abandon_after']);
 
 export async function show(root) {
@@ -30,17 +31,17 @@ export async function show(root) {
   const players = h('input', { type: 'number', id: 'players', name: 'players', required: true });
   const seatsBox = h('div', { id: 'seat-kinds' });
   const optionsBox = h('div', { id: 'ruleset-options' });
-  const clock = h('select', { id: 'turn-timeout', name: 'turn_timeout' }, CLOCKS.map(([v, t]) => h('option', { value: v }, t)));
+  const clock = h('select', { id: 'turn-timeout', name: 'turn_timeout' }, CLOCKS().map(([v, text]) => h('option', { value: v }, text)));
   const priv = h('input', { type: 'checkbox', id: 'private', name: 'private' });
   const watchers = h('select', { id: 'spectators', name: 'spectators' },
-    WATCHERS.map(([v, t]) => h('option', { value: v }, t)));
+    WATCHERS().map(([v, text]) => h('option', { value: v }, text)));
   // A private table is watched by its players unless the creator says otherwise.
   priv.addEventListener('change', () => {
     watchers.value = priv.checked ? 'players' : 'public';
   });
-  const invitees = h('input', { type: 'text', id: 'invitees', name: 'invitees', autocapitalize: 'off', placeholder: 'ann, bob' });
+  const invitees = h('input', { type: 'text', id: 'invitees', name: 'invitees', autocapitalize: 'off', placeholder: t('new.invitees_placeholder') });
   const advanced = h('textarea', { id: 'options-json', name: 'options', spellcheck: 'false', placeholder: '{"rounds": 1}' });
-  const submit = h('button', { type: 'submit' }, 'Create game');
+  const submit = h('button', { type: 'submit' }, t('new.create'));
   const rulesLink = h('a', { id: 'rules-link', 'data-action': 'rules' });
 
   const chosen = () => rulesets.find((r) => r.id === ruleset.value);
@@ -48,8 +49,8 @@ export async function show(root) {
     const count = Number(players.value) || 0;
     seatsBox.replaceChildren(...Array.from({ length: Math.max(0, count - 1) }, (_, i) =>
       h('div', {},
-        h('label', { for: `seat-${i + 1}` }, `Seat ${i + 2}`),
-        h('select', { id: `seat-${i + 1}`, name: 'seat-kind' }, SEAT_KINDS.map(([v, t]) => h('option', { value: v }, t))))));
+        h('label', { for: `seat-${i + 1}` }, t('new.seat', { n: i + 2 })),
+        h('select', { id: `seat-${i + 1}`, name: 'seat-kind' }, SEAT_KINDS().map(([v, text]) => h('option', { value: v }, text))))));
   };
   const drawRuleset = () => {
     const r = chosen();
@@ -59,25 +60,25 @@ export async function show(root) {
     drawSeats();
     optionsBox.replaceChildren(...optionFields(r));
     rulesLink.href = `#/rules/${r.id}`;
-    rulesLink.textContent = `How to play ${r.name}`;
+    rulesLink.textContent = t('new.how_to_play', { game: r.name });
   };
   ruleset.addEventListener('change', drawRuleset);
   players.addEventListener('input', drawSeats);
 
   const form = h('form', { class: 'panel', id: 'new-game' },
-    h('label', { for: 'ruleset' }, 'Game'), ruleset,
+    h('label', { for: 'ruleset' }, t('new.game')), ruleset,
     h('p', { class: 'hint' }, rulesLink),
-    h('label', { for: 'players' }, 'Players'), players,
-    h('p', { class: 'hint' }, 'You take seat 1; seats are numbered 1, 2, 3… clockwise.'),
+    h('label', { for: 'players' }, t('new.players')), players,
+    h('p', { class: 'hint' }, t('new.seats_hint')),
     seatsBox,
-    h('p', { class: 'hint' }, 'Bots play easy, medium or hard: ', h('a', { href: '#/bots' }, 'how strong each is'), '.'),
+    h('p', { class: 'hint' }, t('new.bots_hint'), ' ', h('a', { href: '#/bots' }, t('new.bots_link'))),
     optionsBox,
-    h('label', { for: 'turn-timeout' }, 'Turn clock'), clock,
-    h('label', { class: 'check' }, priv, 'Private: only people with the link or invited can join'),
-    h('label', { for: 'spectators' }, 'Who may watch'), watchers,
-    h('label', { for: 'invitees' }, 'Invite (usernames, comma separated)'), invitees,
-    h('details', {}, h('summary', {}, 'More options (JSON)'),
-      h('p', { class: 'hint' }, 'Merged over the fields above, e.g. a public seed or explicit deals.'), advanced),
+    h('label', { for: 'turn-timeout' }, t('new.turn_clock')), clock,
+    h('label', { class: 'check' }, priv, t('new.private')),
+    h('label', { for: 'spectators' }, t('new.who_watches')), watchers,
+    h('label', { for: 'invitees' }, t('new.invite')), invitees,
+    h('details', {}, h('summary', {}, t('new.more_options')),
+      h('p', { class: 'hint' }, t('new.more_options_hint')), advanced),
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -85,7 +86,7 @@ export async function show(root) {
     try {
       options = { ...fieldValues(optionsBox), ...(advanced.value.trim() ? JSON.parse(advanced.value) : {}) };
     } catch {
-      flash('The options JSON is not valid JSON.');
+      flash(t('new.bad_json'));
       return;
     }
     if (clock.value) options.turn_timeout = clock.value;
@@ -110,7 +111,7 @@ export async function show(root) {
       submit.disabled = false;
     }
   });
-  root.append(h('h1', {}, 'New game'), form);
+  root.append(h('h1', {}, t('new.title')), form);
   drawRuleset();
 }
 
@@ -123,24 +124,27 @@ function optionFields(ruleset) {
     const id = `opt-${name}`;
     const value = ruleset.defaults?.[name] ?? schema.default ?? null;
     const types = [].concat(schema.type || []);
+    // The option's name and the first line of its schema's description,
+    // unless the page has words of its own for it in its language.
     const words = name.replace(/_/g, ' ');
-    const label = h('label', { for: id }, words[0].toUpperCase() + words.slice(1));
-    const hint = schema.description ? h('p', { class: 'hint' }, schema.description.split('\n')[0]) : null;
+    const label = h('label', { for: id }, known(`option.${name}`) ? t(`option.${name}`) : words[0].toUpperCase() + words.slice(1));
+    const described = known(`option.${name}.hint`) ? t(`option.${name}.hint`) : schema.description?.split('\n')[0];
+    const hint = described ? h('p', { class: 'hint' }, described) : null;
     const common = { id, 'data-option': name, 'data-default': JSON.stringify(value) };
     let input;
     if (schema.enum) {
       input = h('select', { ...common, 'data-kind': 'enum' }, schema.enum.map((v) =>
-        h('option', { value: JSON.stringify(v), selected: v === value }, v === null ? 'none' : String(v).replace(/_/g, ' '))));
+        h('option', { value: JSON.stringify(v), selected: v === value }, v === null ? t('new.none') : known(`option_value.${v}`) ? t(`option_value.${v}`) : String(v).replace(/_/g, ' '))));
     } else if (types.includes('boolean')) {
       input = h('input', { ...common, type: 'checkbox', 'data-kind': 'boolean', checked: value === true });
     } else if (types.includes('integer') && SEAT_NUMBERS.has(name)) {
       // A seat: shown from 1 as the page numbers seats, sent from 0 as the API does.
       const shown = (n) => (n === null || n === undefined ? n : n + 1);
       input = h('input', { ...common, type: 'number', 'data-kind': 'seat', value: shown(value) ?? '',
-        min: shown(schema.minimum ?? 0), max: shown(schema.maximum), placeholder: value === null ? 'default' : null });
+        min: shown(schema.minimum ?? 0), max: shown(schema.maximum), placeholder: value === null ? t('new.default') : null });
     } else if (types.includes('integer')) {
       input = h('input', { ...common, type: 'number', 'data-kind': 'integer', value: value ?? '',
-        min: schema.minimum, max: schema.maximum, placeholder: value === null ? 'default' : null });
+        min: schema.minimum, max: schema.maximum, placeholder: value === null ? t('new.default') : null });
     } else {
       continue;
     }

@@ -6,6 +6,7 @@ import { h, s } from '../dom.js';
 import { get } from '../api.js';
 import { rulesetName, when } from '../format.js';
 import { ratingText } from '../ratings.js';
+import { t } from '../i18n.js';
 
 /** The history (oldest first) as an SVG line chart. */
 export function chart(points, method) {
@@ -22,7 +23,7 @@ export function chart(points, method) {
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
   const last = points[points.length - 1];
   return s('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', class: 'rating-chart',
-    'aria-label': `Rating over ${points.length} games, now ${ratingText(last, method)}` },
+    'aria-label': t('profile.chart', { n: points.length, rating: ratingText(last, method) }) },
   s('polyline', { points: line, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
   ...points.map((p, i) => s('circle', { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 2.5, fill: 'currentColor' })));
 }
@@ -36,21 +37,31 @@ export async function show(root, { name }) {
     return { pool, points: page.items.slice().reverse() };
   }));
   root.append(
-    h('h1', {}, user.username, user.kind === 'bot' ? h('span', { class: 'tag bot' }, 'bot') : null),
-    h('p', { class: 'muted' }, `Member since ${when(user.created_at)}`),
-    h('p', { 'data-record': '' }, `${r.played} games over: ${r.won} won, ${r.drawn} drawn, ${r.lost} lost, ${r.abandoned} abandoned.`),
-    h('h2', {}, 'Ratings'),
+    h('h1', {}, user.username, user.kind === 'bot' ? h('span', { class: 'tag bot' }, t('profile.bot')) : null),
+    h('p', { class: 'muted' }, t('profile.member_since', { when: when(user.created_at) })),
+    h('p', { 'data-record': '' }, t('profile.record', { n: r.played, won: r.won, drawn: r.drawn, lost: r.lost, abandoned: r.abandoned })),
+    reliabilityLine(user.reliability),
+    h('h2', {}, t('profile.ratings')),
     pools.length
       ? h('div', { class: 'ratings' }, pools.map(({ pool, points }) =>
         h('section', { 'data-pool': `${pool.ruleset}/${pool.players}` },
-          h('h3', {}, `${rulesetName(pool.ruleset)}, ${pool.players} players: `,
+          h('h3', {}, `${t('profile.pool', { game: rulesetName(pool.ruleset), n: pool.players })} `,
             h('strong', {}, ratingText(pool, pool.method))),
-          h('p', { class: 'hint' }, `±${pool.deviation.toFixed(pool.method === 'glicko2' ? 0 : 2)} over ${pool.games} rated game${pool.games === 1 ? '' : 's'}`,
-            pool.provisional ? ' (provisional: ? until it settles)' : '', ' · ',
-            h('a', { href: `#/leaderboard/${pool.ruleset}?players=${pool.players}` }, 'leaderboard')),
+          h('p', { class: 'hint' }, t('profile.deviation', { deviation: pool.deviation.toFixed(pool.method === 'glicko2' ? 0 : 2), n: pool.games }),
+            pool.provisional ? ` ${t('profile.provisional')}` : '', ' · ',
+            h('a', { href: `#/leaderboard/${pool.ruleset}?players=${pool.players}` }, t('profile.leaderboard'))),
           chart(points, pool.method))))
-      : h('p', {}, 'No rated game yet.'),
+      : h('p', {}, t('profile.no_rated')),
     recentGames(user));
+}
+
+/** How surely the player sees their games to the end (docs/seats.md). */
+function reliabilityLine(rel) {
+  if (!rel) return null;
+  return h('p', { 'data-reliability': String(rel.score) },
+    t('profile.reliability', { score: rel.score }), ' ',
+    h('span', { class: 'hint' }, t('profile.reliability_detail',
+      { n: rel.played, left: rel.left, timeouts: rel.timeouts, days: rel.vacation_days })));
 }
 
 /** One game over in the list: its ruleset, players and outcome, linked. */
@@ -62,14 +73,14 @@ function recentItem(game, username) {
       : me && winners.includes(me.seat) ? 'won' : 'lost';
   const others = game.seats.filter((seat) => seat.username !== username).map((seat) => seat.username).join(', ');
   return h('li', { 'data-recent-game': game.id },
-    h('a', { href: `#/games/${game.id}` }, `${rulesetName(game.ruleset)} with ${others || 'nobody'}`),
-    ` · ${outcome}${game.rated ? ' · rated' : ''}`);
+    h('a', { href: `#/games/${game.id}` }, t('profile.game_with', { game: rulesetName(game.ruleset), others: others || t('profile.nobody') })),
+    ` · ${t(`profile.outcome.${outcome}`)}${game.rated ? ` · ${t('list.rated')}` : ''}`);
 }
 
 /** The latest games over, a page at a time (the first page comes with the profile). */
 function recentGames(user) {
   const list = h('ul', { class: 'recent-games' });
-  const more = h('button', { type: 'button', class: 'quiet', 'data-action': 'more-games' }, 'Older games');
+  const more = h('button', { type: 'button', class: 'quiet', 'data-action': 'more-games' }, t('profile.older'));
   const add = (page) => {
     list.append(...page.games.map((game) => recentItem(game, user.username)));
     more.hidden = !page.next_cursor;
@@ -84,6 +95,6 @@ function recentGames(user) {
   };
   const first = user.recent_games ?? { games: [], next_cursor: null };
   add(first);
-  return h('section', { id: 'recent-games' }, h('h2', {}, 'Recent games'),
-    first.games.length ? null : h('p', {}, 'No game over yet.'), list, more);
+  return h('section', { id: 'recent-games' }, h('h2', {}, t('profile.recent')),
+    first.games.length ? null : h('p', {}, t('profile.no_games')), list, more);
 }

@@ -7,15 +7,16 @@ import { explain, flash } from '../ui.js';
 import { gameList } from '../game-list.js';
 import { rulesetName } from '../format.js';
 import { RULESETS } from '../games/index.js';
+import { t } from '../i18n.js';
 
 export async function show(root) {
   const me = session();
   const filter = h('select', { id: 'ruleset-filter', name: 'ruleset' },
-    h('option', { value: '' }, 'All games'),
+    h('option', { value: '' }, t('watch.all_games')),
     RULESETS.map((id) => h('option', { value: id }, rulesetName(id))));
   const body = h('div');
-  root.append(h('h1', {}, 'Watch and join'),
-    h('label', { for: 'ruleset-filter' }, 'Game'), filter, body);
+  root.append(h('h1', {}, t('watch.title')),
+    h('label', { for: 'ruleset-filter' }, t('watch.game')), filter, body);
 
   // Seeking by strength: the viewer's ratings say which open tables fit.
   const ratings = me ? await get(`/v1/users/${encodeURIComponent(me.username)}`).then((u) => u.ratings).catch(() => null) : null;
@@ -25,9 +26,9 @@ export async function show(root) {
       const [open, active, finished] = await Promise.all(['open', 'active', 'finished'].map((status) =>
         get(`/v1/games?status=${status}&limit=30${only}`)));
       body.replaceChildren(
-        h('h2', {}, 'Open tables'), gameList(open.games, { myId: me?.userId, empty: 'No open tables.', ratings }),
-        h('h2', {}, 'Being played'), gameList(active.games, { myId: me?.userId, empty: 'No games in play.' }),
-        h('h2', {}, 'Finished'), gameList(finished.games, { myId: me?.userId, empty: 'No finished games.' }));
+        h('h2', {}, t('watch.open')), gameList(open.games, { myId: me?.userId, empty: t('watch.no_open'), ratings }),
+        h('h2', {}, t('watch.active')), gameList(active.games, { myId: me?.userId, empty: t('watch.no_active') }),
+        h('h2', {}, t('watch.finished')), gameList(finished.games, { myId: me?.userId, empty: t('watch.no_finished') }));
     } catch (error) {
       flash(explain(error));
     }
