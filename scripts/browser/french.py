@@ -2,7 +2,8 @@
 `#/settings` (saved as the account's `language`), starts a game against a
 bot, and sees the game page in French; then the same account, signed in on
 another browser whose own language is English, gets the page in French
-from its setting. The ids and the state the page carries do not change.
+from its setting, and its other pages (new game, Watch, bots, the rules)
+in French too. The ids and the state the page carries do not change.
 Run by scripts/browser-check.sh.
 
     python french.py BASE_URL --failures DIR
@@ -67,7 +68,31 @@ def check(first, second):
     second.wait("form button[type=submit]").click()
     wait_for(lambda: second.run("return document.documentElement.lang") == "fr", "the account's French on sign-in")
     check_game_in_french(second, game)
+    check_other_pages_in_french(second)
     return said
+
+
+def check_other_pages_in_french(browser):
+    """The other pages a player reads: each one's heading in French, and the
+    rules in their French text (Top Hats was first written in French)."""
+    for route, heading in [
+        ("#/new", "Nouvelle partie"),
+        ("#/watch", "Regarder et rejoindre"),
+        ("#/bots", "La force des bots"),
+    ]:
+        browser.open(route)
+        wait_for(lambda: text(browser, "main h1") == heading, f"{route}'s heading {heading!r}")
+    browser.open("#/new")
+    clock = wait_for(lambda: text(browser, "#turn-timeout"), "the new-game form's clock choices")
+    if "1 jour par tour" not in clock:
+        raise CheckFailed(f"the new-game form's clock is not French: {clock!r}")
+    browser.open("#/rules/top-hats")
+    sections = wait_for(
+        lambda: browser.run("return [...document.querySelectorAll('#rules h2')].map((e) => e.innerText)"),
+        "the rules' sections",
+    )
+    if "La mise en place" not in sections or "Votre tour" not in sections:
+        raise CheckFailed(f"the Top Hats rules are not in French: {sections!r}")
 
 
 def main():

@@ -1,4 +1,5 @@
-// The rules of one game, written for players (`web/rules/<ruleset>.txt`),
+// The rules of one game, written for players (`web/rules/<ruleset>.txt`, and
+// `<ruleset>.fr.txt` in French, read when the page is in French),
 // with its rulings in plain words and small drawn examples. The texts use a
 // small markup, drawn here into elements (never as HTML):
 //
@@ -11,19 +12,30 @@
 import { h, s } from '../dom.js';
 import { rulesetName } from '../format.js';
 import { boardFor } from '../games/index.js';
+import { language, t } from '../i18n.js';
+
+/** The rules text of `ruleset` in the page's language, else in English; null if there is none. */
+async function rulesText(ruleset) {
+  const names = language() === 'en' ? [`${ruleset}.txt`] : [`${ruleset}.${language()}.txt`, `${ruleset}.txt`];
+  for (const name of names) {
+    try {
+      const response = await fetch(`/rules/${name}`, { cache: 'no-cache' });
+      if (response.ok) return await response.text();
+    } catch {
+      // Offline or refused: try the next name, then give up.
+    }
+  }
+  return null;
+}
 
 export async function show(root, { ruleset }) {
-  let text;
-  try {
-    const response = await fetch(`/rules/${ruleset}.txt`, { cache: 'no-cache' });
-    if (!response.ok) throw new Error(String(response.status));
-    text = await response.text();
-  } catch {
-    root.append(h('h1', {}, 'No such rules'),
-      h('p', {}, 'There are no rules for ', h('code', {}, ruleset), '. ', h('a', { href: '#/new' }, 'Start a game')));
+  const text = /^[a-z-]+$/.test(ruleset) ? await rulesText(ruleset) : null;
+  if (text === null) {
+    root.append(h('h1', {}, t('rules.none')),
+      h('p', {}, t('rules.none_for'), ' ', h('code', {}, ruleset), '. ', h('a', { href: '#/new' }, t('rules.start'))));
     return;
   }
-  document.title = `${rulesetName(ruleset)}: the rules · hatstand`;
+  document.title = `${t('rules.doc_title', { game: rulesetName(ruleset) })} · hatstand`;
   root.append(h('article', { class: 'rules', id: 'rules', 'data-ruleset': ruleset }, render(text, ruleset)));
 }
 
@@ -94,7 +106,7 @@ function example(spec, ruleset) {
   const [kind, ...items] = spec.split(/\s+/);
   if (kind === 'cards') {
     const board = boardFor(ruleset);
-    return h('div', { class: 'cb-cards rules-example', role: 'group', 'aria-label': `example: ${items.join(', ')}` },
+    return h('div', { class: 'cb-cards rules-example', role: 'group', 'aria-label': t('rules.example', { cards: items.join(', ') }) },
       items.map((code) => board.picture(code)));
   }
   if (kind === 'stack') return stack(items);
@@ -107,7 +119,7 @@ const HAT_INK = { red: '#c62828', blue: '#1565c0', yellow: '#f9a825', neutral: '
 function stack(colours) {
   const height = 18 * colours.length + 8;
   return s('svg', { class: 'rules-stack', viewBox: `0 0 60 ${height}`, width: 60, height, role: 'img',
-    'aria-label': `a stack, bottom to top: ${colours.join(', ')}` },
+    'aria-label': t('rules.stack', { hats: colours.join(', ') }) },
   colours.map((colour, i) => s('g', {},
     s('rect', { x: 14, y: height - 18 * (i + 1) - 4, width: 32, height: 14, rx: 3, fill: HAT_INK[colour] || '#777',
       stroke: '#1d1d1d', 'stroke-width': 1 }),
