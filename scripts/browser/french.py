@@ -40,6 +40,11 @@ def check_game_in_french(browser, game):
     for words in ["Parties", "Nouvelle partie", "Réglages", "Se déconnecter"]:
         if words not in nav:
             raise CheckFailed(f"{browser.name}: the navigation lacks {words!r}: {nav!r}")
+    board = wait_for(lambda: text(browser, ".cb-status"), "the board's status")
+    if not (board.startswith("À vous") or board.startswith("Au tour de")):
+        raise CheckFailed(f"{browser.name}: the board's status is not French: {board!r}")
+    if "Ligne du salon de thé" not in text(browser, ".cb-felt"):
+        raise CheckFailed(f"{browser.name}: the Hats table is not French: {text(browser, '.cb-felt')!r}")
     link = text(browser, "[data-action=rules]")
     if not link.startswith("Comment jouer à"):
         raise CheckFailed(f"{browser.name}: the rules link says {link!r}")

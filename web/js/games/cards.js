@@ -3,7 +3,8 @@
 // rows on a narrow screen and stays legible.
 
 import { h, s, moveControl } from '../dom.js';
-import { help } from './glossary.js';
+import { help, term } from './glossary.js';
+import { t } from '../i18n.js';
 
 const STAR = Array.from({ length: 10 }, (_, i) => {
   const r = i % 2 ? 4.2 : 10;
@@ -90,7 +91,7 @@ export function card(face, size = 'md') {
  * A face-down card. `label` says what it stands for; `hat` draws a top hat
  * on it (a Hats black hat).
  */
-export function cardBack(size = 'md', label = 'face-down card', hat = false) {
+export function cardBack(size = 'md', label = t('board.face_down'), hat = false) {
   return s('svg', { class: `cb-card cb-card-${size} cb-back${hat ? ' cb-hat' : ''}`, viewBox: '0 0 60 84', role: 'img', 'aria-label': label },
     s('title', {}, label),
     s('rect', { class: 'cb-paper', x: 1, y: 1, width: 58, height: 82, rx: 6 }),
@@ -111,7 +112,7 @@ export function cardRow(cards) {
 export function hiddenHand(count) {
   const backs = Array.from({ length: count }, () => cardBack('sm'));
   backs.forEach((b) => b.setAttribute('aria-hidden', 'true'));
-  return h('div', { class: 'cb-cards cb-fan', role: 'img', 'aria-label': `${count} cards in hand` }, backs);
+  return h('div', { class: 'cb-cards cb-fan', role: 'img', 'aria-label': t('board.cards_in_hand', { n: count }) }, backs);
 }
 
 /** A card with a caption under it (who played it, a line position); `extra` names a variant (`empty`, `line-zero`). */
@@ -119,19 +120,28 @@ export function captioned(picture, caption, extra = '') {
   return h('figure', { class: extra ? `cb-captioned cb-${extra}` : 'cb-captioned' }, picture, h('figcaption', {}, caption));
 }
 
-/** One titled part of the table (the trick, the kitty, the line); the table lays them out side by side when there is room. */
+/**
+ * One titled part of the table (the trick, the kitty, the line); the table
+ * lays them out side by side when there is room. `title` is a glossary term
+ * (its English words), shown in the page's language.
+ */
 export function zone(title, ...content) {
-  return h('div', { class: 'cb-zone' }, h('h3', { title: help(title) }, title), content);
+  return h('div', { class: 'cb-zone' }, h('h3', { title: help(title) }, term(title)), content);
 }
 
 /** The display name of seat `i`. */
 export function seatName(ctx, i) {
-  return (ctx.names && ctx.names[i]) || `seat ${i + 1}`;
+  return (ctx.names && ctx.names[i]) || t('seat.n', { n: i + 1 });
 }
 
-/** A labelled little fact about a seat or the table ("dealer", "12 points"). */
-export function badge(text, extra = '') {
-  return h('span', { class: extra ? `cb-badge cb-${extra}` : 'cb-badge', title: help(text) }, text);
+/**
+ * A labelled little fact about a seat or the table ("dealer", "12 points"):
+ * `name` is a glossary term (its English words), shown in the page's
+ * language; `explained` names the term whose help it takes when `name` is
+ * already words of the page (a count).
+ */
+export function badge(name, extra = '', explained = name) {
+  return h('span', { class: extra ? `cb-badge cb-${extra}` : 'cb-badge', title: help(explained) }, term(name));
 }
 
 /** The "winner" badge when seat `i` won (or shares the win of) the finished game. */
@@ -177,7 +187,7 @@ export function pickingBoard(className, draw) {
 export function waitingNote(game) {
   const joined = (game.seats || []).length;
   return h('div', { class: 'cb-board' },
-    h('p', { class: 'cb-note' }, `Waiting for players: ${joined} of ${game.players} seats taken.`));
+    h('p', { class: 'cb-note' }, t('board.waiting_players', { joined, n: game.players })));
 }
 
 /**
@@ -194,13 +204,13 @@ export function settledView(game) {
  * win (the page's status line says once that the game is over). */
 export function resultLine(game, ctx) {
   const winners = (game.result && game.result.winners) || [];
-  if (!winners.length) return 'Nobody wins.';
+  if (!winners.length) return t('board.nobody_wins');
   const names = nameList(ctx, winners);
-  return winners.length === 1 ? `${names} wins.` : `${names} share the win.`;
+  return winners.length === 1 ? t('board.wins', { names }) : t('board.share_win', { names });
 }
 
 /** "ann", "ann and bob", "ann, bob and cy": the names of `seats`. */
 export function nameList(ctx, seats) {
   const names = seats.map((i) => seatName(ctx, i));
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return names.length < 2 ? names.join('') : t('board.and_list', { first: names.slice(0, -1).join(', '), last: names.at(-1) });
 }

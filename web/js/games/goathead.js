@@ -7,7 +7,8 @@ import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
   nameList, pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
-import { help } from './glossary.js';
+import { help, term } from './glossary.js';
+import { t } from '../i18n.js';
 
 /** The ruleset's name as players know it. */
 export const NAME = 'Goathead';
@@ -19,11 +20,9 @@ const SUITS = {
   H: ['heart', 'hearts', '#c62828', '♥'],
   D: ['diamond', 'diamonds', '#c62828', '♦'],
 };
-const RANKS = { A: 'ace', 10: '10', K: 'king', Q: 'queen', J: 'jack' };
-
 /** A card code (`10S`) in words: "10 of spades". */
 function cardName(code) {
-  return `${RANKS[code.slice(0, -1)]} of ${SUITS[code.at(-1)][1]}`;
+  return t(`cards.card.${code.at(-1)}`, { rank: t(`cards.rank.${code.slice(0, -1)}`) });
 }
 
 function face(code) {
@@ -34,10 +33,10 @@ function face(code) {
 /** A contract code (`suit:H`, `nil`, `court`, `leasters`) in words. */
 function contractName(contract) {
   if (contract.startsWith('suit:')) {
-    const [, plural, , sign] = SUITS[contract.slice(5)];
-    return `${sign} ${plural}`;
+    const suit = contract.slice(5);
+    return `${SUITS[suit][3]} ${t(`cards.suit.${suit}`)}`;
   }
-  return contract;
+  return t(`goathead.contract.${contract}`);
 }
 
 /** A small picture of the card `code`, for the rules page's examples. */
@@ -48,27 +47,27 @@ export function picture(code) {
 export function describe(command) {
   switch (command.type) {
     case 'bid':
-      return `bid ${contractName(command.contract)}`;
+      return t('goathead.move.bid', { contract: contractName(command.contract) });
     case 'steal':
-      return 'steal the contract';
+      return t('goathead.move.steal');
     case 'pass':
-      return 'pass';
+      return t('goathead.move.pass');
     case 'take_kitty':
-      return 'take the kitty';
+      return t('goathead.move.take_kitty');
     case 'leave_kitty':
-      return 'leave the kitty';
+      return t('goathead.move.leave_kitty');
     case 'bury':
-      return `bury ${cardName(command.card)}`;
+      return t('goathead.move.bury', { card: cardName(command.card) });
     case 'keep_contract':
-      return 'keep the contract';
+      return t('goathead.move.keep_contract');
     case 'upgrade':
-      return `upgrade to ${contractName(command.contract)}`;
+      return t('goathead.move.upgrade', { contract: contractName(command.contract) });
     case 'kitty_swap':
-      return `swap ${cardName(command.hand_card)} for the kitty's ${cardName(command.kitty_card)}`;
+      return t('goathead.move.kitty_swap', { card: cardName(command.hand_card), kitty: cardName(command.kitty_card) });
     case 'kitty_skip':
-      return 'pass the kitty on without swapping';
+      return t('goathead.move.kitty_skip');
     case 'play':
-      return `play ${cardName(command.card)}`;
+      return t('board.move.play', { card: cardName(command.card) });
     default:
       return command.type.replaceAll('_', ' ');
   }
@@ -94,54 +93,55 @@ function status(game, v, ctx) {
   const who = actor === undefined ? '' : seatName(ctx, actor);
   switch (v.phase) {
     case 'bidding':
-      return mine ? bidChoices(ctx) : `${who} to bid.`;
+      return mine ? bidChoices(ctx) : t('goathead.status.to_bid', { name: who });
     case 'kitty_choice':
-      return mine ? 'You are the declarer: take the kitty or leave it.' : `${who} decides on the kitty.`;
+      return mine ? t('goathead.status.kitty_choice_mine') : t('goathead.status.kitty_choice', { name: who });
     case 'bury':
-      return mine ? 'Bury a card: click a card of your hand to put it into the kitty.' : `${who} buries cards in the kitty.`;
+      return mine ? t('goathead.status.bury_mine') : t('goathead.status.bury', { name: who });
     case 'contract_choice':
-      return mine ? 'Keep the contract or upgrade it.' : `${who} keeps or upgrades the contract.`;
+      return mine ? t('goathead.status.contract_choice_mine') : t('goathead.status.contract_choice', { name: who });
     case 'swap':
       return mine
-        ? 'You may swap with the kitty: pick a card of your hand, then a kitty card. Or pass the kitty on.'
-        : `${who} may swap a card with the kitty.`;
+        ? t('goathead.status.swap_mine')
+        : t('goathead.status.swap', { name: who });
     case 'play':
-      return mine ? 'Your turn: play a card.' : `${who} to play.`;
+      return mine ? t('board.status.play_mine') : t('board.status.to_play', { name: who });
     default:
-      return 'The round is over.';
+      return t('goathead.status.round_over');
   }
 }
 
 /** What the viewer may do in the bidding, in words. */
 function bidChoices(ctx) {
   const choices = [
-    ctx.legal.some((c) => c.type === 'bid') && 'bid higher',
-    ctx.legal.some((c) => c.type === 'steal') && 'steal the contract',
+    ctx.legal.some((c) => c.type === 'bid') && t('goathead.bid_higher'),
+    ctx.legal.some((c) => c.type === 'steal') && t('goathead.move.steal'),
   ].filter(Boolean);
-  return choices.length ? `Your bid: ${choices.join(', ')} or pass.` : 'Your bid: you can only pass.';
+  return choices.length ? t('goathead.your_bid', { choices: choices.join(', ') }) : t('goathead.your_bid_pass');
 }
 
 function facts(v, ctx) {
-  const parts = [`Round ${v.round + 1} of ${v.rounds}`, `dealer ${seatName(ctx, v.dealer)}`];
+  const parts = [t('goathead.round_of', { round: v.round + 1, n: v.rounds }), t('goathead.dealer', { name: seatName(ctx, v.dealer) })];
   if (v.contract) {
     parts.push(v.declarer === null || v.declarer === undefined
-      ? `contract ${contractName(v.contract)}`
-      : `contract ${contractName(v.contract)} by ${seatName(ctx, v.declarer)}`);
+      ? t('goathead.contract', { contract: contractName(v.contract) })
+      : t('goathead.contract_by', { contract: contractName(v.contract), name: seatName(ctx, v.declarer) }));
   } else if (v.highest_bid) {
-    parts.push(`highest bid ${contractName(v.highest_bid)} by ${seatName(ctx, v.bid_leader)}`);
+    parts.push(t('goathead.highest_bid', { contract: contractName(v.highest_bid), name: seatName(ctx, v.bid_leader) }));
   }
   if (v.players === 3 && v.declarer !== null && v.declarer !== undefined && v.phase !== 'bidding') {
-    parts.push(v.kitty_taken ? 'kitty taken' : 'kitty not taken');
+    parts.push(v.kitty_taken ? t('goathead.kitty_taken') : t('goathead.kitty_not_taken'));
   }
   if (v.announced !== null && v.announced !== undefined) {
-    parts.push(`${seatName(ctx, v.announced)} holds both black jacks`);
+    parts.push(t('goathead.both_black_jacks', { name: seatName(ctx, v.announced) }));
   }
   return parts.join(' · ');
 }
 
 function bidLog(v, ctx) {
-  return h('ol', { class: 'cb-chips', 'aria-label': 'bids' }, v.bids.map((b) => h('li', {},
-    `${seatName(ctx, b.seat)}: ${b.action === 'pass' ? 'pass' : `${b.action === 'steal' ? 'steals ' : ''}${contractName(b.contract)}`}`)));
+  return h('ol', { class: 'cb-chips', 'aria-label': term('Bids') }, v.bids.map((b) => h('li', {},
+    t('goathead.bid_line', { name: seatName(ctx, b.seat), bid: b.action === 'pass' ? t('goathead.move.pass')
+      : b.action === 'steal' ? t('goathead.steals', { contract: contractName(b.contract) }) : contractName(b.contract) }))));
 }
 
 function table(v, ctx, picked) {
@@ -153,14 +153,14 @@ function table(v, ctx, picked) {
     const last = v.tricks.at(-1);
     trick = zone('Last trick',
       cardRow(last.cards.map((c, k) => captioned(card(face(c)), seatName(ctx, (last.leader + k) % n)))),
-      h('p', {}, `${seatName(ctx, last.winner)} took it: ${last.points} points.`));
+      h('p', {}, t('goathead.took_it', { name: seatName(ctx, last.winner), n: last.points })));
   } else if (v.phase === 'play') {
-    trick = zone('Trick', h('p', { class: 'cb-empty' }, `${seatName(ctx, v.to_act[0])} leads.`));
+    trick = zone('Trick', h('p', { class: 'cb-empty' }, t('board.leads', { name: seatName(ctx, v.to_act[0]) })));
   }
-  return h('section', { class: 'cb-felt', 'aria-label': 'the table' },
+  return h('section', { class: 'cb-felt', 'aria-label': t('board.the_table') },
     v.bids.length > 0 && zone('Bids', bidLog(v, ctx)),
     trick,
-    v.kitty_size > 0 && zone(`Kitty (${v.kitty_size})`, kitty(v, ctx, picked)));
+    v.kitty_size > 0 && zone(t('goathead.kitty_n', { n: v.kitty_size }), kitty(v, ctx, picked)));
 }
 
 /** The kitty: its faces when the viewer may see them (swap targets once a hand card is picked), else backs and the cards the viewer put there. */
@@ -177,7 +177,7 @@ function kitty(v, ctx, picked) {
     }));
   }
   const known = v.kitty_known.map((code) => card(face(code)));
-  const hidden = Array.from({ length: v.kitty_size - known.length }, () => cardBack('md', 'kitty card'));
+  const hidden = Array.from({ length: v.kitty_size - known.length }, () => cardBack('md', t('goathead.kitty_card')));
   return cardRow([...known, ...hidden]);
 }
 
@@ -195,7 +195,7 @@ function ownHand(v, ctx, picked, pick) {
     const direct = ctx.legal.find((c) => c.card === code);
     if (direct) return moveControl(picture, direct, describe(direct), ctx.send);
     if (ctx.legal.some((c) => c.type === 'kitty_swap' && c.hand_card === code)) {
-      return selectControl(picture, code, `pick ${cardName(code)} to swap with the kitty`, picked === code, pick);
+      return selectControl(picture, code, t('goathead.pick_swap', { card: cardName(code) }), picked === code, pick);
     }
     if (choosingCard) picture.classList.add('cb-dim');
     return picture;
@@ -203,25 +203,25 @@ function ownHand(v, ctx, picked, pick) {
   const buttons = ctx.legal
     .filter((c) => !['play', 'bury', 'kitty_swap'].includes(c.type))
     .map((c) => moveButton(c, buttonLabel(c, v), ctx));
-  return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', { title: help('Your hand') }, 'Your hand'),
+  return h('section', { class: 'cb-own-hand', 'aria-label': t('board.your_hand') },
+    h('h3', { title: help('Your hand') }, term('Your hand')),
     cardRow(cards),
-    picked && h('p', { class: 'hint' }, `${cardName(picked)}: pick a highlighted kitty card to swap it for.`),
+    picked && h('p', { class: 'hint' }, t('goathead.picked_swap', { card: cardName(picked) })),
     moveRow(buttons));
 }
 
 function buttonLabel(command, v) {
   switch (command.type) {
     case 'bid':
-      return `Bid ${contractName(command.contract)}`;
+      return t('goathead.button.bid', { contract: contractName(command.contract) });
     case 'steal':
-      return `Steal ${contractName(v.highest_bid)}`;
+      return t('goathead.button.steal', { contract: contractName(v.highest_bid) });
     case 'pass':
-      return 'Pass';
+      return t('goathead.button.pass');
     case 'upgrade':
-      return `Upgrade to ${contractName(command.contract)}`;
+      return t('goathead.button.upgrade', { contract: contractName(command.contract) });
     case 'kitty_skip':
-      return 'No swap';
+      return t('goathead.button.no_swap');
     default: {
       const words = describe(command);
       return words[0].toUpperCase() + words.slice(1);
@@ -246,7 +246,7 @@ function seatPanel(game, v, ctx, i) {
   return h('section', { class: `cb-seat${v.to_act.includes(i) ? ' cb-to-act' : ''}`, 'aria-label': seatName(ctx, i) },
     h('h3', {}, seatName(ctx, i), ' ', badges),
     h('p', { class: 'cb-seat-facts' },
-      `${v.game_points[i]} game points · this round ${v.trick_points[i]} in ${v.tricks_won[i]} trick${v.tricks_won[i] === 1 ? '' : 's'}`),
+      `${t('goathead.game_points', { n: v.game_points[i] })} · ${t('goathead.this_round', { points: v.trick_points[i], n: v.tricks_won[i] })}`),
     hand);
 }
 
@@ -255,11 +255,11 @@ function lastRound(v, ctx) {
   if (!r) return null;
   let outcome;
   if (r.contract === 'leasters') {
-    outcome = 'leasters';
+    outcome = t('goathead.contract.leasters');
   } else {
     const side = nameList(ctx, r.declaring_side);
-    outcome = `${contractName(r.contract)} by ${seatName(ctx, r.declarer)} (side: ${side}), ${r.side_points} points: ${r.made ? 'made' : 'failed'}`;
+    outcome = t(r.made ? 'goathead.outcome_made' : 'goathead.outcome_failed', { contract: contractName(r.contract), name: seatName(ctx, r.declarer), side, n: r.side_points });
   }
   const payments = r.payments.map((p, i) => `${seatName(ctx, i)} ${p > 0 ? '+' : ''}${p}`).join(', ');
-  return h('p', { class: 'cb-facts' }, `Round ${r.round + 1}: ${outcome}. Game points: ${payments}.`);
+  return h('p', { class: 'cb-facts' }, t('goathead.last_round', { round: r.round + 1, outcome, payments }));
 }

@@ -7,7 +7,8 @@ import { h, moveControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveRow, resultLine,
   seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
-import { help } from './glossary.js';
+import { help, term } from './glossary.js';
+import { known, t } from '../i18n.js';
 
 /** The ruleset's name as players know it. */
 export const NAME = 'Hat Trick';
@@ -19,8 +20,9 @@ const SUITS = {
   C: ['club', 'clubs', '#1d1d1d', '♣'],
   S: ['spade', 'spades', '#1d1d1d', '♠'],
 };
-const RANKS = { A: 'ace', K: 'king', Q: 'queen', J: 'jack' };
 const JOKER_INK = '#6a1b9a';
+/** The three scoring tricks' names (messages), in order: the 1st, the 6th, the last. */
+const SCORING = ['hat_trick.first', 'hat_trick.sixth', 'hat_trick.last'];
 
 function isJoker(code) {
   return code.startsWith('JK');
@@ -28,9 +30,9 @@ function isJoker(code) {
 
 /** A card code (`10H`, `QS`, `JK1`) in words: "10 of hearts", "queen of spades", "joker 1". */
 function cardName(code) {
-  if (isJoker(code)) return code.length > 2 ? `joker ${code.slice(2)}` : 'joker';
+  if (isJoker(code)) return code.length > 2 ? t('hat_trick.joker_n', { n: code.slice(2) }) : t('hat_trick.joker');
   const rank = code.slice(0, -1);
-  return `${RANKS[rank] || rank} of ${SUITS[code.at(-1)][1]}`;
+  return t(`cards.card.${code.at(-1)}`, { rank: known(`cards.rank.${rank}`) ? t(`cards.rank.${rank}`) : rank });
 }
 
 function face(code) {
@@ -63,7 +65,7 @@ export function picture(code) {
 
 export function describe(command) {
   if (command.type !== 'play') return command.type.replaceAll('_', ' ');
-  return command.predict ? `play ${cardName(command.card)} and predict` : `play ${cardName(command.card)}`;
+  return t(command.predict ? 'hat_trick.move.play_predict' : 'board.move.play', { card: cardName(command.card) });
 }
 
 export function render(game, ctx) {
@@ -81,49 +83,49 @@ export function render(game, ctx) {
 function status(game, v, ctx) {
   if (v.finished || v.over) return resultLine(game, ctx);
   const actor = v.to_act[0];
-  if (actor === undefined) return 'The deal is over.';
-  if (actor !== ctx.mySeat) return `${seatName(ctx, actor)} to play.`;
+  if (actor === undefined) return t('hat_trick.deal_over');
+  if (actor !== ctx.mySeat) return t('board.status.to_play', { name: seatName(ctx, actor) });
   return ctx.legal.some((c) => c.predict)
-    ? `Your turn: play a card, or play it predicting you take trick ${claimedTrick(v)}.`
-    : 'Your turn: play a card.';
+    ? t('hat_trick.status.play_or_predict', { trick: claimedTrick(v) })
+    : t('board.status.play_mine');
 }
 
 function trumpName(v) {
-  const trump = v.trump === 'NT' ? 'no trump' : `${SUITS[v.trump][3]} ${SUITS[v.trump][1]}`;
-  return v.negative ? `${trump}, negative deal` : trump;
+  const trump = v.trump === 'NT' ? t('hat_trick.no_trump') : `${SUITS[v.trump][3]} ${t(`cards.suit.${v.trump}`)}`;
+  return v.negative ? t('hat_trick.negative_deal', { trump }) : trump;
 }
 
 function facts(v, ctx) {
   return [
-    `Deal ${v.round + 1} of ${v.rounds}`,
-    `dealer ${seatName(ctx, v.dealer)}`,
-    v.sitting_out !== null && v.sitting_out !== undefined && `${seatName(ctx, v.sitting_out)} sits this trick out`,
+    t('hat_trick.deal_of', { deal: v.round + 1, n: v.rounds }),
+    t('goathead.dealer', { name: seatName(ctx, v.dealer) }),
+    v.sitting_out !== null && v.sitting_out !== undefined && t('hat_trick.sits_out', { name: seatName(ctx, v.sitting_out) }),
   ].filter(Boolean).join(' · ');
 }
 
 function table(v, ctx) {
   const indicator = v.indicator && captioned(card(face(v.indicator)),
     v.indicator_holder !== null && v.indicator_holder !== undefined
-      ? `indicator, in ${seatName(ctx, v.indicator_holder)}'s hand`
-      : 'indicator');
+      ? t('hat_trick.indicator_in_hand', { name: seatName(ctx, v.indicator_holder) })
+      : t('hat_trick.indicator'));
   const left = v.left
     .filter((c) => c !== v.indicator)
-    .map((c) => captioned(c ? card(face(c)) : cardBack('md', 'left-over card'), 'left over'));
+    .map((c) => captioned(c ? card(face(c)) : cardBack('md', t('hat_trick.left_over_card')), t('hat_trick.left_over')));
   const shown = [indicator, ...left].filter(Boolean);
   const trick = v.trick.length
     ? cardRow(v.trick.map((p) => captioned(card(face(p.card)), seatName(ctx, p.seat))))
-    : h('p', { class: 'cb-empty' }, `${seatName(ctx, v.leader)} leads.`);
-  const scoring = ['1st', '6th', 'last'].map((label, k) => {
+    : h('p', { class: 'cb-empty' }, t('board.leads', { name: seatName(ctx, v.leader) }));
+  const scoring = SCORING.map((key, k) => {
     const taker = v.scoring_tricks[k];
-    return h('li', {}, `${label}: ${taker === null || taker === undefined ? '—' : seatName(ctx, taker)}`);
+    return h('li', {}, `${t(key)}${t('hat_trick.colon')}${taker === null || taker === undefined ? '—' : seatName(ctx, taker)}`);
   });
   const predictions = v.predictions.filter(Boolean).map((p) => h('li', {},
-    `${seatName(ctx, p.seat)} claims trick ${p.claims} (made on trick ${p.made_on}, worth ${p.value})`));
-  return h('section', { class: 'cb-felt', 'aria-label': 'the table' },
+    t('hat_trick.claims', { name: seatName(ctx, p.seat), trick: p.claims, on: p.made_on, value: p.value })));
+  return h('section', { class: 'cb-felt', 'aria-label': t('board.the_table') },
     zone('Trump', h('p', {}, trumpName(v)), shown.length > 0 && cardRow(shown)),
-    zone(`Trick ${Math.min(v.trick_number, lastTrick(v))} of ${lastTrick(v)}`, trick),
+    zone(t('hat_trick.trick_of', { trick: Math.min(v.trick_number, lastTrick(v)), n: lastTrick(v) }), trick),
     zone('Scoring tricks', h('ul', { class: 'cb-chips' }, scoring),
-      predictions.length > 0 && h('ul', { class: 'cb-chips', 'aria-label': 'predictions' }, predictions)));
+      predictions.length > 0 && h('ul', { class: 'cb-chips', 'aria-label': t('hat_trick.predictions') }, predictions)));
 }
 
 function ownHand(v, ctx) {
@@ -139,14 +141,14 @@ function ownHand(v, ctx) {
     return picture;
   });
   const predicting = ctx.legal.filter((c) => c.predict).map((c) =>
-    moveControl(card(face(c.card)), c, `${describe(c)} trick ${claimedTrick(v)}`, ctx.send));
+    moveControl(card(face(c.card)), c, t('hat_trick.predict_label', { move: describe(c), trick: claimedTrick(v) }), ctx.send));
   const value = predictionValue(v.trick_number);
-  return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', { title: help('Your hand') }, 'Your hand'),
+  return h('section', { class: 'cb-own-hand', 'aria-label': t('board.your_hand') },
+    h('h3', { title: help('Your hand') }, term('Your hand')),
     cardRow(cards),
     predicting.length > 0 && h('div', { class: 'cb-predict' },
       h('p', { class: 'hint' },
-        `Or play and predict you take trick ${claimedTrick(v)} (+${value} if you do, −${2 * value} if not):`),
+        t('hat_trick.predict_hint', { trick: claimedTrick(v), value, loss: 2 * value })),
       moveRow(predicting)));
 }
 
@@ -167,18 +169,19 @@ function seatPanel(game, v, ctx, hand, i) {
   return h('section', { class: `cb-seat${v.to_act.includes(i) ? ' cb-to-act' : ''}`, 'aria-label': seatName(ctx, i) },
     h('h3', {}, seatName(ctx, i), ' ', badges),
     h('p', { class: 'cb-seat-facts' },
-      `${score} points · ${v.tricks_won[i]} trick${v.tricks_won[i] === 1 ? '' : 's'} this deal`),
+      `${t('board.points', { n: score })} · ${t('hat_trick.tricks_this_deal', { n: v.tricks_won[i] })}`),
     cards);
 }
 
 function lastResult(v, ctx) {
   const r = v.last_result;
   if (!r) return null;
-  const takers = ['1st', '6th', 'last'].map((label, k) => `${label} ${seatName(ctx, r.scoring_tricks[k])}`).join(', ');
-  const hatTrick = r.hat_trick === null || r.hat_trick === undefined ? '' : ` Hat trick: ${seatName(ctx, r.hat_trick)}.`;
+  const takers = SCORING.map((key, k) => `${t(key)} ${seatName(ctx, r.scoring_tricks[k])}`).join(', ');
+  const hatTrick = r.hat_trick === null || r.hat_trick === undefined ? '' : ` ${t('hat_trick.hat_trick_by', { name: seatName(ctx, r.hat_trick) })}`;
   const predictions = r.predictions.map((p) =>
-    ` ${seatName(ctx, p.seat)}'s prediction of trick ${p.claims} ${p.won ? 'won' : 'lost'} (${p.points > 0 ? '+' : ''}${p.points}).`).join('');
+    ` ${t(p.won ? 'hat_trick.prediction_won' : 'hat_trick.prediction_lost', { name: seatName(ctx, p.seat), trick: p.claims, points: `${p.points > 0 ? '+' : ''}${p.points}` })}`).join('');
   const points = r.points.map((p, i) => `${seatName(ctx, i)} ${p > 0 ? '+' : ''}${p}`).join(', ');
   return h('p', { class: 'cb-facts' },
-    `Deal ${r.round + 1} (${r.trump === 'NT' ? 'no trump' : SUITS[r.trump][1]}${r.negative ? ', negative' : ''}): ${takers}.${hatTrick}${predictions} Points: ${points}.`);
+    t('hat_trick.last_result', { deal: r.round + 1, trump: `${r.trump === 'NT' ? t('hat_trick.no_trump') : t(`cards.suit.${r.trump}`)}${r.negative ? t('hat_trick.negative_suffix') : ''}`,
+      takers, hat_trick: hatTrick, predictions, points }));
 }

@@ -8,7 +8,8 @@ import { h, moveControl, selectControl } from '../dom.js';
 import {
   badge, captioned, card, cardBack, cardRow, hiddenHand, moveButton, moveRow,
   pickingBoard, resultLine, seatName, waitingNote, winnerBadge, settledView, zone } from './cards.js';
-import { help } from './glossary.js';
+import { help, term } from './glossary.js';
+import { t } from '../i18n.js';
 
 /** The ruleset's name as players know it. */
 export const NAME = 'Hats';
@@ -34,7 +35,7 @@ function typeOf(code) {
 
 /** A card code (`H5`) in words: "5 of hearts". */
 function cardName(code) {
-  return `${code.slice(1)} of ${TYPES[typeOf(code)][1]}`;
+  return t(`hats.card.${typeOf(code)}`, { rank: code.slice(1) });
 }
 
 function face(code) {
@@ -55,15 +56,15 @@ export function describe(command) {
   const name = command.card ? cardName(command.card) : '';
   switch (command.type) {
     case 'exchange':
-      return `play ${name} onto line position ${command.position}`;
+      return t('hats.move.exchange', { card: name, position: command.position });
     case 'black_hat':
-      return `make ${name} a black hat`;
+      return t('hats.move.black_hat', { card: name });
     case 'discard_draw':
-      return `discard ${name} and draw`;
+      return t('hats.move.discard_draw', { card: name });
     case 'offer_swap':
-      return `offer ${name} to your partner`;
+      return t('hats.move.offer_swap', { card: name });
     case 'answer_swap':
-      return `give ${name} to your partner`;
+      return t('hats.move.answer_swap', { card: name });
     default:
       return command.type.replaceAll('_', ' ');
   }
@@ -86,22 +87,22 @@ function partnerOf(v, i) {
 
 function status(game, v, ctx) {
   if (v.finished || v.over) return resultLine(game, ctx);
-  if (v.turn === null || v.turn === undefined) return 'The cards are being dealt.';
+  if (v.turn === null || v.turn === undefined) return t('board.dealing');
   const mine = v.to_act.includes(ctx.mySeat);
   if (v.step === 'answering_swap') {
     const partner = partnerOf(v, v.turn);
-    if (mine) return `${seatName(ctx, v.turn)} offers you a swap: pick a card to give back.`;
-    return `${seatName(ctx, partner)} answers ${seatName(ctx, v.turn)}'s swap offer.`;
+    if (mine) return t('hats.status.swap_offered_to_you', { name: seatName(ctx, v.turn) });
+    return t('hats.status.swap_answer', { name: seatName(ctx, partner), offerer: seatName(ctx, v.turn) });
   }
   if (mine) {
     const optional = [
-      ctx.legal.some((c) => c.type === 'discard_draw') && 'discard and draw',
-      ctx.legal.some((c) => c.type === 'offer_swap') && 'offer your partner a swap',
+      ctx.legal.some((c) => c.type === 'discard_draw') && t('hats.status.opt_discard'),
+      ctx.legal.some((c) => c.type === 'offer_swap') && t('hats.status.opt_swap'),
     ].filter(Boolean);
-    const first = optional.length ? ` You may first ${optional.join(' or ')}.` : '';
-    return `Your turn: pick a card of your hand, then a line card to exchange it with, or make it a black hat.${first}`;
+    const first = optional.length ? ` ${t('hats.status.may_first', { what: optional.join(t('board.or')) })}` : '';
+    return `${t('hats.status.your_turn')}${first}`;
   }
-  return `${seatName(ctx, v.turn)}'s turn.`;
+  return t('board.someones_turn', { name: seatName(ctx, v.turn) });
 }
 
 /** The line positions whose card turns face down at scoring (a lower one has the same type). */
@@ -116,7 +117,7 @@ function turnedAtScoring(line) {
 
 function table(v, ctx, picked) {
   const turned = v.finished ? turnedAtScoring(v.line) : [];
-  const zero = captioned(card({ rank: 'Ø', symbol: null, color: '#555', name: 'position 0' }), '0', 'line-zero');
+  const zero = captioned(card({ rank: 'Ø', symbol: null, color: '#555', name: t('hats.position_zero') }), '0', 'line-zero');
   const line = v.line.map((code, i) => {
     const position = i + 1;
     let picture = card(face(code));
@@ -130,23 +131,23 @@ function table(v, ctx, picked) {
       picture.classList.add('cb-dim');
     }
     if (turned[i]) picture.classList.add('cb-turned');
-    return captioned(picture, turned[i] ? `${position}: face down` : String(position));
+    return captioned(picture, turned[i] ? t('hats.face_down_at', { position }) : String(position));
   });
   const piles = [
-    captioned(cardBack('md', `${v.deck} cards in the deck`), `deck ${v.deck}`, v.deck ? '' : 'empty'),
-    captioned(cardBack('md', `${v.discard} cards on the discard pile`), `discard ${v.discard}`, v.discard ? '' : 'empty'),
+    captioned(cardBack('md', t('hats.deck_label', { n: v.deck })), t('hats.deck_caption', { n: v.deck }), v.deck ? '' : 'empty'),
+    captioned(cardBack('md', t('hats.discard_label', { n: v.discard })), t('hats.discard_caption', { n: v.discard }), v.discard ? '' : 'empty'),
   ];
-  return h('section', { class: 'cb-felt', 'aria-label': 'the table' },
+  return h('section', { class: 'cb-felt', 'aria-label': t('board.the_table') },
     zone('Tea table line', h('div', { class: 'cb-cards cb-line' }, zero, line)),
     zone('Deck and discard pile', cardRow(piles),
-      v.offered && h('p', {}, `Offered to the partner: ${cardName(v.offered)}.`)),
+      v.offered && h('p', {}, t('hats.offered', { card: cardName(v.offered) }))),
     v.deck_cards && zone('Deck, top first', faceUpPile(v.deck_cards)),
     v.discard_cards && zone('Discard pile, oldest first', faceUpPile(v.discard_cards)));
 }
 
 /** A pile the audit sees face up. */
 function faceUpPile(cards) {
-  return cards.length ? cardRow(cards.map((c) => card(face(c), 'sm'))) : h('p', { class: 'cb-empty' }, 'empty');
+  return cards.length ? cardRow(cards.map((c) => card(face(c), 'sm'))) : h('p', { class: 'cb-empty' }, t('board.empty'));
 }
 
 /** The viewer's own hand: the audit's seat hand when the view has no `hand`. */
@@ -166,7 +167,7 @@ function ownHand(v, ctx, picked, pick) {
       return moveControl(picture, commands[0], describe(commands[0]), ctx.send);
     }
     if (commands.length) {
-      return selectControl(picture, code, `pick ${cardName(code)}`, picked === code, pick);
+      return selectControl(picture, code, t('board.pick', { card: cardName(code) }), picked === code, pick);
     }
     if (acting) picture.classList.add('cb-dim');
     return picture;
@@ -177,23 +178,24 @@ function ownHand(v, ctx, picked, pick) {
         .map((c) => moveButton(c, buttonLabel(c), ctx))
     : [];
   const exchanges = picked && ctx.legal.some((c) => c.card === picked && c.type === 'exchange');
-  return h('section', { class: 'cb-own-hand', 'aria-label': 'your hand' },
-    h('h3', { title: help(v.finished ? 'Your favourite hat' : 'Your hand') }, v.finished ? 'Your favourite hat' : 'Your hand'),
+  const heading = v.finished ? 'Your favourite hat' : 'Your hand';
+  return h('section', { class: 'cb-own-hand', 'aria-label': t('board.your_hand') },
+    h('h3', { title: help(heading) }, term(heading)),
     cardRow(cards),
     picked && h('p', { class: 'hint' }, exchanges
-      ? `${cardName(picked)}: pick a highlighted line card to exchange it with, or:`
-      : `${cardName(picked)}:`),
+      ? t('hats.picked_exchange', { card: cardName(picked) })
+      : t('board.picked', { card: cardName(picked) })),
     moveRow(choices));
 }
 
 function buttonLabel(command) {
   switch (command.type) {
     case 'black_hat':
-      return 'Black hat';
+      return t('hats.button.black_hat');
     case 'discard_draw':
-      return 'Discard and draw';
+      return t('hats.button.discard_draw');
     case 'offer_swap':
-      return 'Offer to partner';
+      return t('hats.button.offer_swap');
     default:
       return describe(command);
   }
@@ -208,7 +210,7 @@ function seatPanel(game, v, ctx, seat, i) {
     v.cookie === i && badge(v.finished ? 'cookie' : 'cookie now'),
     partnerOf(v, i) !== null && badge(i % 2 === 0 ? 'team 1' : 'team 2'),
     ctx.mySeat !== null && ctx.mySeat !== undefined && partnerOf(v, ctx.mySeat) === i && badge('partner'),
-    game.result && game.result.scores && badge(`${game.result.scores[i]} points`),
+    game.result && game.result.scores && badge(t('board.points', { n: game.result.scores[i] }), '', 'points'),
     winnerBadge(game, i),
   ];
   let hand = null;
@@ -218,18 +220,18 @@ function seatPanel(game, v, ctx, seat, i) {
     ? seat.black_hat_cards.map((c) => {
         const picture = card(face(c), 'sm');
         picture.classList.add('cb-black-hat');
-        picture.setAttribute('aria-label', `black hat: ${cardName(c)}`);
+        picture.setAttribute('aria-label', t('hats.black_hat_card', { card: cardName(c) }));
         return picture;
       })
-    : Array.from({ length: seat.black_hats }, () => cardBack('sm', 'black hat', true));
+    : Array.from({ length: seat.black_hats }, () => cardBack('sm', t('hats.black_hat'), true));
   return h('section', { class: `cb-seat${v.to_act.includes(i) ? ' cb-to-act' : ''}`, 'aria-label': seatName(ctx, i) },
     h('h3', {}, seatName(ctx, i), ' ', badges),
     h('p', { class: 'cb-seat-facts' },
-      `${seat.main_actions} of ${MAIN_ACTIONS} actions · ${seat.black_hats} black hat${seat.black_hats === 1 ? '' : 's'}`),
+      `${t('hats.actions', { done: seat.main_actions, n: MAIN_ACTIONS })} · ${t('hats.black_hats', { n: seat.black_hats })}`),
     hand,
-    h('h4', { title: help('Collection') }, 'Collection'),
+    h('h4', { title: help('Collection') }, term('Collection')),
     seat.collection.length || blackHats.length
       ? cardRow([...seat.collection.map((c) => card(face(c), 'sm')), ...blackHats])
-      : h('p', { class: 'cb-empty' }, 'nothing yet'),
-    seat.favourite && h('div', {}, h('h4', { title: help('Favourite hat') }, 'Favourite hat'), card(face(seat.favourite), 'sm')));
+      : h('p', { class: 'cb-empty' }, t('board.nothing_yet')),
+    seat.favourite && h('div', {}, h('h4', { title: help('Favourite hat') }, term('Favourite hat')), card(face(seat.favourite), 'sm')));
 }
