@@ -15,6 +15,7 @@ import { rulesetName } from '../format.js';
 import { auditTexts, verifyAudit } from '../audit/verify.js';
 import { gameRatings } from '../ratings.js';
 import { keptSaltVerdict } from '../salts.js';
+import { t } from '../i18n.js';
 
 /** How long the replay waits for the slider to settle before asking for a version. */
 const SETTLE_MS = 120;
@@ -25,29 +26,29 @@ export async function show(root, params) {
 
 /** The audit of game `id`: header, replay, events, verification. */
 async function showGame(root, id) {
-  const page = h('section', { class: 'audit', 'data-game': id }, h('p', { class: 'muted' }, 'Loading the audit…'));
+  const page = h('section', { class: 'audit', 'data-game': id }, h('p', { class: 'muted' }, t('audit.loading')));
   root.append(page);
   let doc;
   let game;
   try {
     [doc, game] = await Promise.all([get(`/v1/games/${id}/audit`), get(`/v1/games/${id}`)]);
   } catch (error) {
-    page.replaceChildren(h('h1', {}, 'Audit'),
+    page.replaceChildren(h('h1', {}, t('audit.title')),
       h('p', { class: 'audit-problem', role: 'alert' }, problemWords(error)),
-      h('p', {}, h('a', { href: `#/games/${id}` }, 'Back to the game')));
+      h('p', {}, h('a', { href: `#/games/${id}` }, t('audit.back'))));
     return undefined;
   }
   const board = await loadBoard(game.ruleset);
   const people = peopleOf(doc);
   const last = doc.events.length;
   const verdict = h('div', { class: 'verdict', 'aria-live': 'polite' });
-  const verifyButton = h('button', { type: 'button', 'data-action': 'verify' }, 'Verify');
+  const verifyButton = h('button', { type: 'button', 'data-action': 'verify' }, t('audit.verify'));
   const list = eventList(doc.events, people, board, (seq) => goTo(seq));
   const stage = h('div', { class: 'replay-board', 'aria-live': 'polite' });
   const caption = h('p', { class: 'replay-caption' });
   const detail = h('pre', { class: 'event-json' });
   const slider = h('input', { type: 'range', min: 1, max: last, step: 1, value: last,
-    'aria-label': 'Version', class: 'replay-slider' });
+    'aria-label': t('audit.version'), class: 'replay-slider' });
   const stepButton = (label, action, text, to) => h('button', { type: 'button', class: 'quiet', 'data-step': action,
     'aria-label': label, title: label, onClick: () => goTo(to()) }, text);
 
@@ -62,7 +63,7 @@ async function showGame(root, id) {
     page.dataset.version = version;
     slider.value = version;
     const event = doc.events[version - 1];
-    caption.replaceChildren(h('strong', {}, `After event ${version} of ${last}`), ` · ${event.type} · `,
+    caption.replaceChildren(h('strong', {}, t('audit.after_event', { n: version, last })), ` · ${event.type} · `,
       actorLabel(event.actor, people), ` · ${summary(event, people, board)}`);
     detail.textContent = JSON.stringify({ seq: event.seq, type: event.type, actor: event.actor,
       command: event.command, data: event.data, at: event.at }, null, 1);
@@ -115,42 +116,39 @@ async function showGame(root, id) {
   document.addEventListener('keydown', onKey);
 
   // The game's rating changes and its place in the finish order (docs/ratings.md).
-  const ratings = h('section', { id: 'audit-ratings', 'aria-label': 'Ratings' });
+  const ratings = h('section', { id: 'audit-ratings', 'aria-label': t('profile.ratings') });
   if (doc.status === 'finished') {
     gameRatings(game, ratings, { order: true })
-      .then(() => ratings.prepend(h('h2', {}, 'Ratings')))
+      .then(() => ratings.prepend(h('h2', {}, t('profile.ratings'))))
       .catch(() => ratings.replaceChildren());
   }
   page.replaceChildren(
     h('div', { class: 'audit-head' },
-      h('h1', {}, `Audit · ${rulesetName(doc.ruleset)}`),
-      h('span', { class: 'muted' }, `rules ${doc.rules ?? `${doc.ruleset}@1`} · ${people.seats.length} players · `
-        + `${doc.status} · ${last} events`)),
+      h('h1', {}, `${t('audit.title')} · ${rulesetName(doc.ruleset)}`),
+      h('span', { class: 'muted' }, t('audit.head', { rules: doc.rules ?? `${doc.ruleset}@1`, players: people.seats.length,
+        status: t(`status.${doc.status}`), n: last }))),
     facts(doc, people),
     ratings,
     h('div', { class: 'actions' }, verifyButton,
       h('a', { class: 'button quiet', href: `/v1/games/${id}/audit`, download: `hatstand-audit-${id}.json`,
-        'data-action': 'download' }, 'Download audit'),
-      h('a', { class: 'button quiet', href: `#/games/${id}` }, 'Back to the game')),
+        'data-action': 'download' }, t('audit.download')),
+      h('a', { class: 'button quiet', href: `#/games/${id}` }, t('audit.back'))),
     verdict,
-    h('p', { class: 'hint' }, 'Verify checks, here in your browser, that the server signed this record as it stands, '
-      + 'that every event is linked to the one before by '
-      + 'its hash and that the revealed seed is the one committed to when the game was created. '
-      + 'Replaying every move through the rules is what the server\'s own "hatstand verify" adds.'),
+    h('p', { class: 'hint' }, t('audit.verify_hint')),
     h('div', { class: 'audit-body' },
-      h('section', { class: 'replay', 'aria-label': 'Replay' },
+      h('section', { class: 'replay', 'aria-label': t('audit.replay') },
         h('div', { class: 'stepper' },
-          stepButton('First event', 'first', '«', () => 1),
-          stepButton('Previous event', 'prev', '‹', () => version - 1),
+          stepButton(t('audit.first'), 'first', '«', () => 1),
+          stepButton(t('audit.previous'), 'prev', '‹', () => version - 1),
           slider,
-          stepButton('Next event', 'next', '›', () => version + 1),
-          stepButton('Last event', 'last', '»', () => last)),
-        h('p', { class: 'hint keys-hint' }, 'Arrow keys step through the events; Home and End jump to the ends.'),
+          stepButton(t('audit.next'), 'next', '›', () => version + 1),
+          stepButton(t('audit.last'), 'last', '»', () => last)),
+        h('p', { class: 'hint keys-hint' }, t('audit.keys')),
         caption,
         stage,
-        h('details', { class: 'event-detail' }, h('summary', {}, 'This event in full'), detail)),
-      h('section', { class: 'events', 'aria-label': 'Events' },
-        h('h2', {}, `Events (${last})`),
+        h('details', { class: 'event-detail' }, h('summary', {}, t('audit.in_full')), detail)),
+      h('section', { class: 'events', 'aria-label': t('audit.events') },
+        h('h2', {}, t('audit.events_n', { n: last })),
         list)));
   goTo(last);
   return () => {
@@ -165,10 +163,10 @@ function showUpload(root) {
   const input = h('input', { type: 'file', id: 'audit-file', accept: '.json,.jsonl,.ndjson,application/json' });
   const results = h('div', { class: 'audit-files', 'aria-live': 'polite' });
   const zone = h('div', { class: 'drop-zone', 'data-drop': '' },
-    h('p', {}, 'Drop an audit file here, or choose one:'),
+    h('p', {}, t('audit.drop')),
     input);
   const check = async (file) => {
-    results.replaceChildren(h('p', { class: 'muted' }, `Checking ${file.name}…`));
+    results.replaceChildren(h('p', { class: 'muted' }, t('audit.checking', { file: file.name })));
     results.replaceChildren(...await checkFile(file));
   };
   input.addEventListener('change', () => {
@@ -191,10 +189,8 @@ function showUpload(root) {
   window.addEventListener('dragover', keepPage);
   window.addEventListener('drop', keepPage);
   root.append(h('section', { class: 'audit' },
-    h('h1', {}, 'Check an audit file'),
-    h('p', {}, 'An audit file is the complete record of a finished game: every event with its hash chain and the '
-      + 'revealed seed (the "Download audit" link of a game, or the export of your games). The file is read and '
-      + 'checked in this browser: nothing is sent anywhere.'),
+    h('h1', {}, t('audit.check_title')),
+    h('p', {}, t('audit.check_intro')),
     zone,
     results));
   return () => {
@@ -209,7 +205,7 @@ async function checkFile(file) {
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await file.arrayBuffer());
   } catch {
-    return [verdictOf({ ok: false, seq: null, reason: `${file.name} is not UTF-8 text, so not an audit document` })];
+    return [verdictOf({ ok: false, seq: null, reason: t('audit.not_utf8', { file: file.name }) })];
   }
   const texts = auditTexts(text);
   const checked = [];
@@ -219,8 +215,7 @@ async function checkFile(file) {
     documentSection(docText, outcome, texts.length > 1 ? k + 1 : null)));
   if (texts.length === 1) return sections;
   const good = checked.filter(([, outcome]) => outcome.ok).length;
-  return [h('p', { class: 'files-summary' }, `${file.name} holds ${texts.length} audit documents: `
-    + `${good} verified, ${texts.length - good} not.`), ...sections];
+  return [h('p', { class: 'files-summary' }, t('audit.file_summary', { file: file.name, n: texts.length, good, bad: texts.length - good })), ...sections];
 }
 
 /** One document of a file: what it says, its verdict, its events (line `line` of JSON Lines, else null). */
@@ -235,7 +230,7 @@ async function documentSection(text, outcome, line) {
   const readable = doc && typeof doc === 'object' && Array.isArray(doc.events)
     && doc.events.every((event) => event && typeof event === 'object');
   if (!readable) {
-    return h('section', { class: 'audit-file' }, line ? h('h2', {}, `Line ${line}`) : null, verdict);
+    return h('section', { class: 'audit-file' }, line ? h('h2', {}, t('audit.line', { line })) : null, verdict);
   }
   const people = peopleOf(doc);
   const board = await loadBoard(doc.ruleset);
@@ -245,11 +240,11 @@ async function documentSection(text, outcome, line) {
     facts(doc, people),
     verdict,
     h('details', { class: 'events', open: line === null },
-      h('summary', {}, `Events (${doc.events.length})`), list),
+      h('summary', {}, t('audit.events_n', { n: doc.events.length })), list),
   ];
-  const title = `${rulesetName(doc.ruleset)} · game ${doc.game_id}`;
+  const title = t('audit.doc_title', { game: rulesetName(doc.ruleset), id: doc.game_id });
   return h('section', { class: 'audit-file', 'data-game': doc.game_id },
-    line ? h('h2', {}, `Line ${line}: ${title}`) : h('h2', {}, title), body);
+    line ? h('h2', {}, t('audit.line_title', { line, title })) : h('h2', {}, title), body);
 }
 
 /** The board module of `ruleset`, or null when it cannot be loaded (the replay then shows the view as JSON). */
@@ -264,21 +259,21 @@ async function loadBoard(ruleset) {
 
 /** The table after a version: the board's drawing of the view then, or words before the game started. */
 function tableAt(game, state, people, board) {
-  if (state.view === null) return h('p', { class: 'muted' }, 'The game has not started yet: seats are being taken.');
+  if (state.view === null) return h('p', { class: 'muted' }, t('audit.not_started'));
   if (!board) return h('pre', { class: 'view-json' }, JSON.stringify(state.view, null, 1));
   const then = { ...game, version: state.version, status: state.status, to_act: state.to_act, view: state.view,
     legal_commands: [], deadline: null, result: state.status === 'finished' ? game.result : null };
   try {
     return board.render(then, { mySeat: null, names: people.seats, legal: [], send: () => {} });
   } catch (error) {
-    return h('p', { class: 'audit-problem' }, `The board cannot draw this version: ${error.message}`);
+    return h('p', { class: 'audit-problem' }, t('audit.cannot_draw', { error: error.message }));
   }
 }
 
 /** Display names from the log: `seats[n]` the player who took seat n, `users` by user id. */
 function peopleOf(doc) {
   const created = doc.events[0]?.type === 'game_created' ? doc.events[0].data : {};
-  const seats = Array.from({ length: Number(created?.players) || 0 }, (_, seat) => `seat ${seat + 1}`);
+  const seats = Array.from({ length: Number(created?.players) || 0 }, (_, seat) => t('seat.n', { n: seat + 1 }));
   const users = new Map();
   for (const event of doc.events) {
     const d = event.data;
@@ -293,34 +288,34 @@ function peopleOf(doc) {
 
 /** Who caused an event, in words. */
 function actorLabel(actor, people) {
-  if (!actor || (actor.seat == null && actor.user_id == null)) return 'server';
+  if (!actor || (actor.seat == null && actor.user_id == null)) return t('audit.server');
   if (actor.seat != null) {
-    const name = people.seats[actor.seat] ?? `seat ${actor.seat + 1}`;
-    return actor.user_id ? name : `server for ${name}`;
+    const name = people.seats[actor.seat] ?? t('seat.n', { n: actor.seat + 1 });
+    return actor.user_id ? name : t('audit.server_for', { name });
   }
-  return people.users.get(actor.user_id) ?? 'a user';
+  return people.users.get(actor.user_id) ?? t('audit.a_user');
 }
 
 /** A short line for an event: the server's events in words, the engine's as the move and its data. */
 function summary(event, people, board) {
   const d = event.data ?? {};
-  const seat = (n) => people.seats[n] ?? `seat ${n + 1}`;
+  const seat = (n) => people.seats[n] ?? t('seat.n', { n: n + 1 });
   switch (event.type) {
-    case 'game_created': return `${d.rules ?? `${d.ruleset}@1`}, ${d.players} players`;
-    case 'player_invited': return `${d.username} is invited`;
-    case 'player_declined': return `${d.username} declines`;
-    case 'player_joined': return `${d.username} takes seat ${d.seat + 1}`;
-    case 'game_started': return 'every seat is taken: the game starts';
-    case 'game_cancelled': return 'cancelled before it started';
-    case 'turn_timed_out': return `${seat(d.seat)} ran out of time`;
-    case 'turn_forced': return `${seat(d.seat)} has one move only: the server plays it`;
-    case 'turn_takeback_offered': return `${seat(d.seat)} asks to take back their last move`;
-    case 'turn_takeback_accepted': return `${seat(d.seat)} agrees to the takeback`;
-    case 'turn_takeback_declined': return `${seat(d.seat)} refuses the takeback`;
-    case 'turn_taken_back': return `${seat(d.seat)}'s last move is taken back (the state of version ${d.to_version})`;
-    case 'seat_vacation': return `${seat(d.seat)} takes a break until ${d.until}`;
-    case 'player_resigned': return `${seat(d.seat)} is out (${d.reason})`;
-    case 'game_forfeited': return 'the game ends by forfeit';
+    case 'game_created': return t('audit.ev.game_created', { rules: d.rules ?? `${d.ruleset}@1`, n: d.players });
+    case 'player_invited': return t('audit.ev.player_invited', { name: d.username });
+    case 'player_declined': return t('audit.ev.player_declined', { name: d.username });
+    case 'player_joined': return t('audit.ev.player_joined', { name: d.username, seat: d.seat + 1 });
+    case 'game_started': return t('audit.ev.game_started');
+    case 'game_cancelled': return t('audit.ev.game_cancelled');
+    case 'turn_timed_out': return t('audit.ev.turn_timed_out', { name: seat(d.seat) });
+    case 'turn_forced': return t('audit.ev.turn_forced', { name: seat(d.seat) });
+    case 'turn_takeback_offered': return t('audit.ev.turn_takeback_offered', { name: seat(d.seat) });
+    case 'turn_takeback_accepted': return t('audit.ev.turn_takeback_accepted', { name: seat(d.seat) });
+    case 'turn_takeback_declined': return t('audit.ev.turn_takeback_declined', { name: seat(d.seat) });
+    case 'turn_taken_back': return t('audit.ev.turn_taken_back', { name: seat(d.seat), version: d.to_version });
+    case 'seat_vacation': return t('audit.ev.seat_vacation', { name: seat(d.seat), until: d.until });
+    case 'player_resigned': return t('audit.ev.player_resigned', { name: seat(d.seat), reason: d.reason });
+    case 'game_forfeited': return t('audit.ev.game_forfeited');
     default: break;
   }
   const data = compact(d);
@@ -337,16 +332,16 @@ function compact(value, max = 90) {
 /** The header's facts: players, result, seed commitment and revealed seed. */
 function facts(doc, people) {
   return h('dl', { class: 'audit-facts' },
-    h('dt', {}, 'Players'),
-    h('dd', {}, people.seats.map((name, seat) => `${seat + 1}. ${name}`).join(' · ') || 'nobody'),
-    h('dt', {}, 'Result'),
+    h('dt', {}, t('audit.players')),
+    h('dd', {}, people.seats.map((name, seat) => `${seat + 1}. ${name}`).join(' · ') || t('profile.nobody')),
+    h('dt', {}, t('audit.result')),
     h('dd', { 'data-result': '' }, resultWords(doc, people)),
-    h('dt', {}, 'Seed commitment'),
+    h('dt', {}, t('audit.seed_commitment')),
     h('dd', {}, h('code', { class: 'hash' }, String(doc.seed_commitment)),
-      h('span', { class: 'hint' }, ' published when the game was created')),
-    h('dt', {}, 'Seed'),
+      h('span', { class: 'hint' }, ` ${t('audit.published')}`)),
+    h('dt', {}, t('audit.seed')),
     h('dd', {}, h('code', { class: 'hash' }, String(doc.seed)),
-      h('span', { class: 'hint' }, ' revealed now it is over')),
+      h('span', { class: 'hint' }, ` ${t('audit.revealed')}`)),
     saltFacts(doc, people));
 }
 
@@ -355,12 +350,12 @@ function saltFacts(doc, people) {
   const joins = (doc.events ?? []).filter((e) => e.type === 'player_joined' && typeof e.data?.salt === 'string');
   if (!joins.length) return null;
   return [
-    h('dt', {}, 'Salts'),
+    h('dt', {}, t('audit.salts')),
     h('dd', { 'data-salts': '' },
       h('ul', { class: 'salts' }, joins.map((e) => h('li', {},
-        `${people.seats[e.data.seat] ?? `seat ${e.data.seat + 1}`}: `, h('code', { class: 'hash' }, e.data.salt),
-        h('span', { class: 'hint' }, e.data.salt_by_server ? ' made by the server' : ' sent by the player')))),
-      h('span', { class: 'hint' }, 'public since each seat sat; the deals come from them and the seed together')),
+        `${people.seats[e.data.seat] ?? t('seat.n', { n: e.data.seat + 1 })}${t('hat_trick.colon')}`, h('code', { class: 'hash' }, e.data.salt),
+        h('span', { class: 'hint' }, ` ${e.data.salt_by_server ? t('audit.salt_server') : t('audit.salt_player')}`)))),
+      h('span', { class: 'hint' }, t('audit.salts_hint'))),
   ];
 }
 
@@ -373,14 +368,16 @@ function saltVerdictOf(verdict) {
 
 function resultWords(doc, people) {
   const result = doc.result;
-  if (!result) return doc.status === 'abandoned' ? 'abandoned before it started' : 'none';
-  const name = (seat) => people.seats[seat] ?? `seat ${seat + 1}`;
+  if (!result) return doc.status === 'abandoned' ? t('audit.abandoned_before') : t('new.none');
+  const name = (seat) => people.seats[seat] ?? t('seat.n', { n: seat + 1 });
+  const and = (seats) => seats.map(name).reduce((list, next, k, all) =>
+    (k === 0 ? next : k === all.length - 1 ? t('board.and_list', { first: list, last: next }) : `${list}, ${next}`), '');
   const scores = (result.scores ?? []).map((score, seat) => `${name(seat)} ${score}`).join(' · ');
   const winners = result.winners ?? [];
   const outcome = result.outcome === 'forfeit'
-    ? `won by forfeit: ${winners.map(name).join(' and ') || 'nobody'}`
-    : winners.length ? `won by ${winners.map(name).join(' and ')}` : (result.outcome ?? 'a draw');
-  const tieBreak = result.tie_break ? ` · tie-break: ${String(result.tie_break).replace(/_/g, ' ')}` : '';
+    ? t('audit.won_forfeit', { names: and(winners) || t('profile.nobody') })
+    : winners.length ? t('audit.won_by', { names: and(winners) }) : (result.outcome ?? t('audit.draw'));
+  const tieBreak = result.tie_break ? ` · ${t('audit.tie_break', { how: String(result.tie_break).replace(/_/g, ' ') })}` : '';
   return `${outcome}${scores ? ` (${scores})` : ''}${tieBreak}`;
 }
 
@@ -444,28 +441,28 @@ function markBroken(list, outcome) {
 function verdictOf(outcome, goTo) {
   if (outcome.ok) {
     return h('p', { class: 'verify ok', 'data-verify': 'ok', role: 'status' },
-      `Verified: ${outcome.events} events, hash chain intact, seed matches its commitment`
-      + (outcome.dealSeed ? `, deal seed ${outcome.dealSeed.slice(0, 16)}… recomputed from the seed and ${outcome.salts.length} salts` : '')
-      + (outcome.signedBy ? `, signed by this server (key ${outcome.signedBy})` : '')
-      + (outcome.talk ? `, talk: ${outcome.talk.messages} public messages match their hashes${
-        { committed: ', press committed to', revealed: ', press revealed and matching its commitment' }[outcome.talk.press] ?? ''}` : '')
-      + (outcome.logged ? `, game ${outcome.logged.index + 1} of ${outcome.logged.size} in its signed transparency log.` : '.'));
+      t('audit.verified', { n: outcome.events })
+      + (outcome.dealSeed ? t('audit.verified_deal_seed', { seed: outcome.dealSeed.slice(0, 16), salts: outcome.salts.length }) : '')
+      + (outcome.signedBy ? t('audit.verified_signed', { key: outcome.signedBy }) : '')
+      + (outcome.talk ? `${t('audit.verified_talk', { n: outcome.talk.messages })}${
+        { committed: t('audit.press_committed'), revealed: t('audit.press_revealed') }[outcome.talk.press] ?? ''}` : '')
+      + (outcome.logged ? t('audit.verified_logged', { index: outcome.logged.index + 1, size: outcome.logged.size }) : '.'));
   }
   if (outcome.seq === null) {
     return h('p', { class: 'verify broken', 'data-verify': 'broken', role: 'alert' },
-      `Not verified: ${outcome.reason}.`);
+      t('audit.not_verified', { reason: outcome.reason }));
   }
   return h('p', { class: 'verify broken', 'data-verify': 'broken', 'data-seq': outcome.seq, role: 'alert' },
-    `Broken at event ${outcome.seq}: ${outcome.reason.replace(/^event \d+: /, '')}.`,
+    t('audit.broken_at', { seq: outcome.seq, reason: outcome.reason.replace(/^event \d+: /, '') }),
     goTo ? [' ', h('button', { type: 'button', class: 'quiet', onClick: () => goTo(outcome.seq) },
-      `Show event ${outcome.seq}`)] : null);
+      t('audit.show_event', { seq: outcome.seq }))] : null);
 }
 
 /** Why the audit cannot be shown, in words. */
 function problemWords(error) {
   if (error?.code === 'game_not_finished') {
-    return 'This game is not over yet. Its audit shows every card, so it is published once the game ends.';
+    return t('audit.not_over');
   }
-  if (error?.code === 'not_found') return 'There is no game with this id.';
+  if (error?.code === 'not_found') return t('audit.no_game');
   return explain(error);
 }
