@@ -71,11 +71,11 @@ export function outcome(game, mySeat) {
  * ratings are known, whether they fit (a newcomer counts at the start). */
 function seeking(game, ratings) {
   if (game.rating_min == null && game.rating_max == null) return null;
-  const range = `rating ${game.rating_min ?? 'any'}–${game.rating_max ?? 'any'}`;
+  const range = t('list.rating_range', { min: game.rating_min ?? t('list.any'), max: game.rating_max ?? t('list.any') });
   if (!ratings || game.status !== 'open') return h('span', { class: 'tag', 'data-range': range }, range);
   const pool = ratings.find((r) => r.ruleset === game.ruleset && r.players === game.players);
   const mine = pool ? pool.rating : (game.players === 2 ? 1500 : 25);
   const fits = (game.rating_min == null || mine >= game.rating_min) && (game.rating_max == null || mine <= game.rating_max);
   return h('span', { class: 'tag', 'data-range': range, 'data-fits': String(fits) },
-    `${range}: ${fits ? 'you fit' : 'outside your rating'}`);
+    `${range}${t('hat_trick.colon')}${fits ? t('list.you_fit') : t('list.outside')}`);
 }

@@ -7,6 +7,7 @@
 import { h } from './dom.js';
 import { call, get, post } from './api.js';
 import { explain, flash } from './ui.js';
+import { t } from './i18n.js';
 
 const KEPT = 'hatstand.push-subscription';
 
@@ -24,7 +25,7 @@ function supported() {
 /** Subscribes this device and registers it with the server. */
 export async function subscribe() {
   if (Notification.permission !== 'granted' && await Notification.requestPermission() !== 'granted') {
-    throw new Error('This browser does not allow notifications from this page.');
+    throw new Error(t('push.not_allowed'));
   }
   const registration = await navigator.serviceWorker.ready;
   const { public_key: key } = await get('/v1/push/key');
@@ -52,7 +53,7 @@ export function pushForm() {
     if (!supported()) {
       panel.dataset.pushState = 'unsupported';
       panel.replaceChildren(h('p', { class: 'hint' },
-        'This browser cannot receive pushes from this page (it needs https:// and a service worker).'));
+        t('push.unsupported')));
       return;
     }
     const on = Boolean(localStorage.getItem(KEPT));
@@ -62,14 +63,14 @@ export function pushForm() {
         button.disabled = true;
         try {
           await (on ? unsubscribe() : subscribe());
-          flash(on ? 'No more pushes to this device.' : 'This device now gets a push when it is your turn.', 'info');
+          flash(on ? t('push.stopped') : t('push.started'), 'info');
         } catch (error) {
           flash(explain(error));
         }
         draw();
-      } }, on ? 'Stop pushes to this device' : 'Send pushes to this device');
+      } }, on ? t('push.stop') : t('push.start'));
     panel.replaceChildren(button, h('p', { class: 'hint' },
-      'Your turn, invitations, reminders and ended games, even with hatstand closed.'));
+      t('push.hint')));
   };
   draw();
   return panel;

@@ -3,6 +3,7 @@
 
 import { h } from './dom.js';
 import { get } from './api.js';
+import { t } from './i18n.js';
 
 /** "1662?" or "1712": Glicko-2 rounded to a point, Weng-Lin to a tenth. */
 export function ratingText(r, method) {
@@ -23,15 +24,15 @@ export async function gameRatings(game, into, { order = false } = {}) {
   const answer = await get(`/v1/games/${game.id}/ratings`);
   const place = order && answer.finish_order !== null && answer.finish_order !== undefined
     ? h('p', { 'data-finish-order': String(answer.finish_order) },
-      `Finish order: ${answer.finish_order} (ratings take finished games in this order).`)
+      t('ratings.finish_order', { n: answer.finish_order }))
     : null;
   if (!answer.changes.length) {
-    into.replaceChildren(...[place, h('p', { class: 'hint' }, game.rated ? 'Rated: not counted yet.' : 'Casual: not rated.')]
+    into.replaceChildren(...[place, h('p', { class: 'hint' }, game.rated ? t('ratings.not_counted') : t('ratings.casual'))]
       .filter(Boolean));
     return;
   }
   into.replaceChildren(...[place, h('table', { 'data-ratings': '' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Place'), h('th', {}, 'Rating'), h('th', {}, 'Change'))),
+    h('thead', {}, h('tr', {}, h('th', {}, t('leaderboard.player')), h('th', {}, t('ratings.place')), h('th', {}, t('leaderboard.rating')), h('th', {}, t('ratings.change')))),
     h('tbody', {}, answer.changes.map((c) => {
       const delta = c.after.rating - c.before.rating;
       const shown = answer.method === 'glicko2' ? Math.round(delta) : delta.toFixed(1);

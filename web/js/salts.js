@@ -7,6 +7,8 @@
 // (docs/audits.md). Salts are public anyway: the copy is not a secret, and
 // it is kept when you sign out.
 
+import { t } from './i18n.js';
+
 const KEY = 'hatstand.salts';
 /** At most this many games' salts are kept (the oldest go first). */
 const KEEP = 500;
@@ -61,16 +63,12 @@ export function keptSaltVerdict(gameId, outcome) {
   const mine = (outcome.salts || []).find((s) => s.salt === kept.salt);
   if (!mine) {
     return { ok: false, seat: null,
-      words: 'The salt this browser sent for this game is not in its record: the record is not the game you joined.' };
+      words: t('salts.missing') };
   }
   if (kept.commitment && kept.commitment !== outcome.seedCommitment) {
     return { ok: false, seat: mine.seat,
-      words: 'The seed revealed is not the one the server had committed to when you sent your salt.' };
+      words: t('salts.other_seed') };
   }
   return { ok: true, seat: mine.seat,
-    words: `Your salt, kept in this browser when you joined, is seat ${mine.seat + 1}'s in event ${mine.seq}, `
-      + 'after the server had committed to its seed'
-      + (kept.commitment ? ' (the commitment you were shown)' : '')
-      + `; with the other seats' salts and the revealed seed it makes the deal seed ${outcome.dealSeed}, `
-      + 'from which every shuffle was drawn.' };
+    words: t(kept.commitment ? 'salts.kept_shown' : 'salts.kept', { seat: mine.seat + 1, seq: mine.seq, seed: outcome.dealSeed }) };
 }

@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { get, identity, post } from './api.js';
 import { explain } from './ui.js';
+import { t } from './i18n.js';
 
 const POLL_MS = 5000;
 
@@ -13,11 +14,11 @@ function rooms(game, names) {
   const mode = game.options?.talk ?? 'table';
   if (mode === 'none' || !identity()) return [];
   const seat = game.my_seat;
-  if (seat === null || seat === undefined) return [['spectators', 'Spectators']];
-  const out = [['table', 'Table']];
+  if (seat === null || seat === undefined) return [['spectators', t('talk.spectators')]];
+  const out = [['table', t('talk.table')]];
   if (mode === 'press') {
     for (let s = 0; s < game.players; s += 1) {
-      if (s !== seat && names[s]) out.push([`press:${s}`, `Only ${names[s]}`]);
+      if (s !== seat && names[s]) out.push([`press:${s}`, t('talk.only', { name: names[s] })]);
     }
   }
   return out;
@@ -25,10 +26,10 @@ function rooms(game, names) {
 
 /** One message as a list item. */
 function line(message, names) {
-  const who = message.from.seat === null ? `${message.from.username} (watching)` : names[message.from.seat] ?? message.from.username;
+  const who = message.from.seat === null ? t('talk.watching', { name: message.from.username }) : names[message.from.seat] ?? message.from.username;
   const where = message.room === 'press'
-    ? ` → ${message.to.map((s) => names[s] ?? `seat ${s}`).join(', ')}`
-    : message.room === 'spectators' ? ' (spectators)' : '';
+    ? ` → ${message.to.map((s) => names[s] ?? t('seat.n', { n: s + 1 })).join(', ')}`
+    : message.room === 'spectators' ? ` ${t('talk.to_spectators')}` : '';
   return h('li', { 'data-room': message.room, 'data-id': message.id },
     h('span', { class: 'talk-who' }, `${who}${where}: `),
     message.hidden
@@ -45,13 +46,13 @@ export function talkPanel(id) {
   let names = [];
   let next = null;
   const messages = [];
-  const list = h('ol', { class: 'talk-list', 'aria-live': 'polite', 'aria-label': 'Messages' });
+  const list = h('ol', { class: 'talk-list', 'aria-live': 'polite', 'aria-label': t('talk.messages') });
   const error = h('p', { class: 'move-error', role: 'alert', hidden: true });
-  const text = h('textarea', { id: 'talk-text', maxlength: 1000, rows: 2, 'aria-label': 'Message' });
-  const room = h('select', { id: 'talk-room', 'aria-label': 'To' });
-  const button = h('button', { type: 'submit' }, 'Send');
+  const text = h('textarea', { id: 'talk-text', maxlength: 1000, rows: 2, 'aria-label': t('talk.message') });
+  const room = h('select', { id: 'talk-room', 'aria-label': t('talk.to') });
+  const button = h('button', { type: 'submit' }, t('talk.send'));
   const form = h('form', { class: 'talk-form' }, room, text, button);
-  const el = h('section', { id: 'talk', class: 'talk' }, h('h2', {}, 'Talk'), list, error, form);
+  const el = h('section', { id: 'talk', class: 'talk' }, h('h2', {}, t('talk.title')), list, error, form);
 
   const drawList = () => {
     list.replaceChildren(...messages.map((m) => line(m, names)));
@@ -95,7 +96,7 @@ export function talkPanel(id) {
       drawList();
     } catch (e) {
       error.hidden = false;
-      error.textContent = `Not sent: ${explain(e)}`;
+      error.textContent = t('talk.not_sent', { why: explain(e) });
     } finally {
       button.disabled = false;
     }

@@ -421,31 +421,31 @@ function rematchPanel(game, names, rematchAct) {
   if (!offer) {
     return seated ? h('div', { class: 'actions', id: 'rematch' },
       h('button', { type: 'button', 'data-action': 'rematch',
-        onClick: () => rematchAct('Cannot offer a rematch', base) }, 'Rematch')) : null;
+        onClick: () => rematchAct(t('rematch.cannot_offer'), base) }, t('rematch.offer'))) : null;
   }
   const parts = [];
   if (offer.state === 'accepted') {
-    parts.push(h('p', {}, 'Everyone accepted: ',
-      h('a', { href: `#/games/${offer.new_game_id}`, 'data-action': 'rematch-game' }, 'play the rematch'), '.'));
+    parts.push(h('p', {}, t('rematch.everyone_accepted'), ' ',
+      h('a', { href: `#/games/${offer.new_game_id}`, 'data-action': 'rematch-game' }, t('rematch.play')), '.'));
   } else if (offer.state === 'declined') {
     const who = offer.seats.find((s) => s.answer === 'declined');
-    parts.push(h('p', {}, `The rematch was declined${who ? ` by ${who.username}` : ''}.`));
+    parts.push(h('p', {}, who ? t('rematch.declined_by', { name: who.username }) : t('rematch.declined')));
   } else {
-    const answers = offer.seats.map((s) => `${names[s.seat] ?? s.username} ${s.answer === 'waiting' ? 'has not answered' : s.answer}`);
-    parts.push(h('p', {}, `${offer.offered_by} offers a rematch (everyone one seat further round): ${answers.join(', ')}.`));
+    const answers = offer.seats.map((s) => t(`rematch.answer.${s.answer}`, { name: names[s.seat] ?? s.username }));
+    parts.push(h('p', {}, t('rematch.offered', { name: offer.offered_by, answers: answers.join(', ') })));
     const mine = seated ? offer.seats.find((s) => s.seat === game.my_seat) : null;
     if (mine?.answer === 'waiting') {
       parts.push(h('div', { class: 'actions' },
         h('button', { type: 'button', 'data-action': 'rematch-accept',
-          onClick: () => rematchAct('Cannot accept the rematch', `${base}/accept`) }, 'Accept the rematch'),
+          onClick: () => rematchAct(t('rematch.cannot_accept'), `${base}/accept`) }, t('rematch.accept')),
         h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-decline',
-          onClick: () => rematchAct('Cannot decline the rematch', `${base}/decline`) }, 'Decline')));
+          onClick: () => rematchAct(t('rematch.cannot_decline'), `${base}/decline`) }, t('rematch.decline'))));
     } else if (mine) {
       parts.push(h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-decline',
-          onClick: () => rematchAct('Cannot withdraw', `${base}/decline`) }, 'Withdraw'),
+          onClick: () => rematchAct(t('rematch.cannot_withdraw'), `${base}/decline`) }, t('rematch.withdraw')),
         h('button', { type: 'button', class: 'quiet', 'data-action': 'rematch-refresh',
-          onClick: () => rematchAct('Cannot refresh', null) }, 'Refresh')));
+          onClick: () => rematchAct(t('rematch.cannot_refresh'), null) }, t('rematch.refresh'))));
     }
   }
   return h('div', { class: 'panel', id: 'rematch', 'data-rematch': offer.state }, h('h2', {}, 'Rematch'), parts);
