@@ -69,9 +69,10 @@ def wait_for(probe, what, timeout=PATIENCE, every=0.05):
 
 class Browser:
     """A browser window on the web client at `base`, named `name` in
-    reports, with a viewport of `size` (width, height)."""
+    reports, with a viewport of `size` (width, height); `flags` are more
+    command-line switches for Chromium."""
 
-    def __init__(self, name, base, size):
+    def __init__(self, name, base, size, flags=()):
         self.name = name
         self.base = base
         self.size = size
@@ -79,7 +80,7 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="hatstand-browser-")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for flag in FLAGS + [f"--user-data-dir={self.profile}"]:
+        for flag in [*FLAGS, *flags, f"--user-data-dir={self.profile}"]:
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         try:
