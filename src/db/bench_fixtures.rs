@@ -345,3 +345,196 @@ pub async fn create_lean_tables(
     .await
     .map_err(|e| format!("pgbench tables: {e}"))
 }
+
+/// One game for each pgbench client of the command's own statements: a
+/// game in play, the user whose turn it is and one of their live sessions,
+/// the game's latest event as the append's event (its row as
+/// `jsonb_to_recordset` reads it), and its latest notification as the one
+/// the append writes. Returns how many clients have a game.
+///
+/// # Errors
+/// The database's refusal, as text.
+pub async fn create_command_targets(conn: &mut Conn, clients: usize) -> Result<usize, String> {
+    #[derive(QueryableByName)]
+    struct Made {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    conn.batch_execute(&format!(
+        "DROP TABLE IF EXISTS bench_command_targets;
+         CREATE TABLE bench_command_targets AS
+         SELECT (row_number() OVER (ORDER BY g.id) - 1)::int AS client, g.id AS game, s.user_id AS player,
+                COALESCE((SELECT se.id FROM sessions se WHERE se.user_id = s.user_id AND se.revoked_at IS NULL LIMIT 1),
+                         gen_random_uuid()) AS session,
+                (SELECT jsonb_build_object('seq', e.seq, 'type', e.\"type\", 'data', e.data,
+                                           'actor_user', e.actor_user, 'actor_seat', e.actor_seat,
+                                           'command', e.command, 'hash', encode(e.digest, 'hex'),
+                                           'created_at', e.created_at, 'schema_version', e.schema_version)
+                   FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1) AS event,
+                COALESCE((SELECT jsonb_build_array(jsonb_build_object('user_id', n.user_id, 'kind', n.kind,
+                                                                      'payload', n.payload))
+                            FROM notifications n WHERE n.game_id = g.id ORDER BY n.id DESC LIMIT 1),
+                         '[]'::jsonb) AS note
+           FROM games g
+           JOIN seats s ON s.game_id = g.id AND s.seat = g.to_act[1]
+          WHERE g.status = 'active' AND g.state IS NOT NULL AND cardinality(g.to_act) = 1
+          LIMIT {clients};"
+    ))
+    .await
+    .map_err(|e| format!("pgbench's command targets: {e}"))?;
+    let made: Made = diesel::sql_query("SELECT count(*) AS n FROM bench_command_targets")
+        .get_result(conn)
+        .await
+        .map_err(|e| said(&e))?;
+    Ok(usize::try_from(made.n).unwrap_or(0))
+}
+
+/// The sum of the versions of [`create_command_targets`]'s games: it grows
+/// by one with each append.
+///
+/// # Errors
+/// The database's refusal, as text.
+pub async fn command_targets_version(conn: &mut Conn) -> Result<i64, String> {
+    #[derive(QueryableByName)]
+    struct Sum {
+        #[diesel(sql_type = BigInt)]
+        v: i64,
+    }
+    let sum: Sum = diesel::sql_query(
+        "SELECT COALESCE(sum(g.version), 0)::bigint AS v FROM games g JOIN bench_command_targets t ON t.game = g.id",
+    )
+    .get_result(conn)
+    .await
+    .map_err(|e| said(&e))?;
+    Ok(sum.v)
+}
+
+/// The command's own three statements as a pgbench script: the next seat's
+/// read of the game (the load statement with the session check, as
+/// `GET /v1/games/{id}` runs it), the command's load (with an idempotency
+/// key when `keyed`), and the append with its version guard, snapshot bump
+/// and notification, each as its statement text in [`super::games`], the
+/// same texts the server prepares. Only the parameters are pgbench's: the
+/// client's game, player and session (read once per client from
+/// `bench_command_targets`), the version and snapshot the load read, and
+/// the event and notification of [`create_command_targets`] with the new
+/// sequence number set in SQL. Each statement commits on its own, as the
+/// server's do. Run it with `--define=loaded=0` (each client reads its
+/// target once).
+#[must_use]
+pub fn command_script(keyed: bool) -> String {
+    let key = "('bench-' || :client_id || '-' || :r)";
+    let read = with_parameters(super::games::load_sql(false, false, true), |n| match n {
+        1 => Some(":g::uuid".to_owned()),
+        2 => Some(":u::uuid".to_owned()),
+        3 => Some("NULL::text".to_owned()),
+        4 => Some(":s::uuid".to_owned()),
+        _ => None,
+    });
+    let load = with_parameters(super::games::load_sql(keyed, false, false), |n| match n {
+        1 => Some(":g::uuid".to_owned()),
+        2 => Some(":u::uuid".to_owned()),
+        3 => Some(if keyed {
+            key.to_owned()
+        } else {
+            "NULL::text".to_owned()
+        }),
+        4 => Some("NULL::uuid".to_owned()),
+        _ => None,
+    });
+    let append = with_parameters(super::games::append_sql(keyed, false, true, false), |n| {
+        Some(
+            match n {
+                1 => ":g::uuid",
+                2 => ":version::bigint",
+                3 => ":nv::bigint",
+                4 => "md5(:nv::text)",
+                5 => ":state::text",
+                6 => ":to_act::smallint[]",
+                7 => ":status::text",
+                8 => "NULL::jsonb",
+                9 => "now()",
+                10 => "jsonb_build_array(jsonb_set(:ev::jsonb, '{seq}', to_jsonb(:nv::bigint)))",
+                11 => ":u::uuid",
+                12 => key,
+                13 => "'bench'::text",
+                14 => "200::smallint",
+                15 => ":state::text",
+                16 => "NULL::timestamptz",
+                17 | 19 => "'[]'::jsonb",
+                18 => ":nt::jsonb",
+                _ => return None,
+            }
+            .to_owned(),
+        )
+    });
+    format!(
+        "\\if :loaded = 0
+SELECT game AS g, player AS u, session AS s, event AS ev, note AS nt FROM bench_command_targets WHERE client = :client_id \\gset
+\\set loaded 1
+\\endif
+\\set r random(1, 2000000000)
+{read};
+{load} \\gset
+\\set nv :version + 1
+{append};
+"
+    )
+}
+
+/// `sql` with each `$n` replaced by `value(n)` (left as it is when `None`),
+/// on one line: pgbench reads a statement up to its line's end (a
+/// meta-command) or its `;`.
+fn with_parameters(sql: &str, value: impl Fn(u32) -> Option<String>) -> String {
+    let mut out = String::with_capacity(sql.len() + 256);
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' || !chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push(if c == '\n' { ' ' } else { c });
+            continue;
+        }
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        match digits.parse().ok().and_then(&value) {
+            Some(v) => out.push_str(&v),
+            None => {
+                out.push('$');
+                out.push_str(&digits);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{command_script, with_parameters};
+
+    #[test]
+    fn given_a_statement_when_its_parameters_are_replaced_then_ten_is_not_one_and_zero() {
+        let sql = "SELECT $1, $10,\n $2 FROM t WHERE x = $1";
+        let out = with_parameters(sql, |n| (n != 2).then(|| format!(":p{n}")));
+        assert_eq!(out, "SELECT :p1, :p10,  $2 FROM t WHERE x = :p1");
+    }
+
+    #[test]
+    fn the_command_script_holds_the_servers_three_statements_with_no_parameter_left() {
+        for keyed in [false, true] {
+            let script = command_script(keyed);
+            let statements: Vec<_> = script.lines().filter(|l| !l.starts_with('\\')).collect();
+            assert_eq!(statements.len(), 4, "{script}"); // the targets' read, then the three
+            assert!(!script.contains('$'), "a parameter was left: {script}");
+            assert!(
+                statements[1].contains("session_live") && statements[1].contains("FROM games g")
+            );
+            assert!(
+                statements[3].contains("UPDATE games")
+                    && statements[3].contains("INSERT INTO notifications")
+            );
+            assert_eq!(statements[3].contains("idempotency_keys"), keyed);
+        }
+    }
+}

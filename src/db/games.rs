@@ -240,7 +240,7 @@ const SESSION_LIVE: &str = ",
 /// `idempotency_keys` at all, so its plan is one primary-key lookup. (One text with a `NULL` key was re-planned on every
 /// execution: PostgreSQL's plan for the actual `NULL` always looked cheaper
 /// than the cached generic one.)
-fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static str {
+pub(crate) fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> &'static str {
     static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
         (0..8)
             .map(|bits| {
@@ -496,7 +496,7 @@ const NOTED: &str = "
 /// The append statement for an update that remembers a response or not,
 /// updates seats or not, notifies or not, and brings conditional lines up
 /// or not (sixteen constant texts, each prepared once per connection).
-fn append_sql(remember: bool, seats: bool, notes: bool, lines: bool) -> &'static str {
+pub(crate) fn append_sql(remember: bool, seats: bool, notes: bool, lines: bool) -> &'static str {
     static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
         (0..16)
             .map(|bits| {

@@ -12,8 +12,9 @@
 //!
 //! Each run prints the CPU time of every accepted command: the server's,
 //! PostgreSQL's and the load generator's (see [`cpu`] for what is counted).
-//! With `--pgbench` it also runs PostgreSQL alone on a transaction as lean
-//! as a command's and prints how much of that rate the server reaches.
+//! With `--pgbench` it also runs PostgreSQL alone, on the command's own three
+//! statements and on a lean transaction, and prints how much of each rate
+//! the server reaches (see [`pgbench`]).
 //!
 //! With `--login-storm N` it plays twice, quiet and then while N clients
 //! send wrong passwords as fast as they are answered, and prints both
@@ -47,9 +48,17 @@ use hatstand::config::Settings;
 use hatstand::db::{self, locate};
 
 mod cpu;
+mod follow;
 mod grow;
 mod pgbench;
 mod ratings;
+
+/// How the next seat learns of a move (`--follow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Follow {
+    Poll,
+    Stream,
+}
 
 /// Options of `hatstand bench`.
 #[derive(Debug, Clone, Args)]
@@ -75,6 +84,11 @@ pub struct BenchArgs {
     /// Send an `Idempotency-Key` with every command, as careful clients do.
     #[arg(long)]
     pub idempotency_keys: bool,
+    /// How the next seat learns that the turn came to it: told at once by
+    /// the load generator (`poll`), or from its own event stream, as a
+    /// phone client does (`stream`, see [`follow`]).
+    #[arg(long, value_enum, default_value = "poll")]
+    pub follow: Follow,
     /// At the end, print what the finished games cost on disk (`hatstand
     /// storage` of the bench's database; not with `--base`), then again
     /// once they are archived.
@@ -92,9 +106,9 @@ pub struct BenchArgs {
     #[arg(long = "server-pid")]
     pub server_pids: Vec<u32>,
     /// After the first run, run `pgbench` on the bench's database with as
-    /// many clients as games, for as long, on a transaction as lean as a
-    /// command's, and print the share of its rate the server reached (not
-    /// with `--base`).
+    /// many clients as games, for as long, on the command's own three
+    /// statements and on a transaction as lean as a command's, and print
+    /// the share of each rate the server reached (not with `--base`).
     #[arg(long)]
     pub pgbench: bool,
     /// Send a request answered 503 (or not answered) again, every 100 ms,
@@ -303,9 +317,21 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         // (PostgreSQL's CPU is not shown for pgbench: its backends start
         // and end inside the window, and an ended process's time is not
         // counted; see `proc_stat`.)
+        let own = pgbench::run_command(
+            &scratch.url,
+            args.games,
+            args.seconds,
+            args.idempotency_keys,
+        )
+        .await?;
+        println!(
+            "pgbench, the command's three statements: {:.0} tps; hatstand reaches {:.0}% of it",
+            own.tps,
+            quiet.rate / own.tps * 100.0
+        );
         let lean = pgbench::run(&scratch.url, args.games, args.seconds).await?;
         println!(
-            "pgbench: {:.0} tps; hatstand reaches {:.0}% of it",
+            "pgbench, a lean two-statement transaction: {:.0} tps; hatstand reaches {:.0}% of it",
             lean.tps,
             quiet.rate / lean.tps * 100.0
         );
@@ -471,6 +497,7 @@ async fn play_for(
                 g as u64,
                 deadline,
                 args.idempotency_keys,
+                args.follow,
             )
             .await
         });
@@ -483,12 +510,14 @@ async fn play_for(
         samples: Vec::new(),
         reads: 0,
         finished: 0,
+        learned: Vec::new(),
     };
     for result in results {
         let table = result?;
         tables.samples.extend(table.samples);
         tables.reads += table.reads;
         tables.finished += table.finished;
+        tables.learned.extend(table.learned);
     }
     Ok(Played {
         tables,
@@ -605,6 +634,9 @@ struct TableReport {
     samples: Vec<Sample>,
     reads: u64,
     finished: u64,
+    /// With `--follow stream`: how long each next seat waited to see the
+    /// move on its stream after the command was answered.
+    learned: Vec<Duration>,
 }
 
 /// A request to `url` with the bearer `token`, if any.
@@ -724,6 +756,7 @@ async fn play_table(
     seed: u64,
     deadline: Instant,
     keyed: bool,
+    follow: Follow,
 ) -> Result<TableReport, String> {
     let players = tokens.len();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -731,6 +764,7 @@ async fn play_table(
         samples: Vec::new(),
         reads: 0,
         finished: 0,
+        learned: Vec::new(),
     };
     while Instant::now() < deadline {
         let create = json!({"ruleset": ruleset, "players": players, "options": options});
@@ -765,6 +799,12 @@ async fn play_table(
             }
         }
         let mut seat_view: Option<(usize, Value)> = None;
+        let mut followers = Vec::new();
+        if follow == Follow::Stream {
+            for t in tokens {
+                followers.push(follow::Follower::open(&client.client, base, &id, t).await?);
+            }
+        }
         while game["status"] == "active" && Instant::now() < deadline {
             let to_act: Vec<usize> = game["to_act"]
                 .as_array()
@@ -787,6 +827,10 @@ async fn play_table(
                     v
                 }
                 _ => {
+                    if let Some(stream) = followers.get_mut(seat) {
+                        let version = game["version"].as_i64().unwrap_or_default();
+                        report.learned.push(stream.until(version).await?);
+                    }
                     report.reads += 1;
                     call(
                         client,
@@ -867,6 +911,7 @@ fn report(played: &Played) -> Figures {
         samples,
         reads,
         finished,
+        learned,
     } = &played.tables;
     let elapsed = played.elapsed;
     let mut latencies: Vec<u64> = samples
@@ -900,6 +945,20 @@ fn report(played: &Played) -> Figures {
         pct(0.99),
         pct(1.0)
     );
+    if !learned.is_empty() {
+        let mut waits: Vec<Duration> = learned.clone();
+        waits.sort_unstable();
+        let at = |p: f64| {
+            let i = ((waits.len() as f64 - 1.0) * p).round() as usize;
+            waits[i.min(waits.len() - 1)].as_secs_f64() * 1000.0
+        };
+        println!(
+            "bench: following the event stream: the next seat saw the move p50 {:.2} ms, p99 {:.2} ms after its answer ({} turn changes)",
+            at(0.50),
+            at(0.99),
+            waits.len()
+        );
+    }
     // The cost of a command must not grow with the game's log.
     for (low, high) in [(0, 100), (100, 1000), (1000, i64::MAX)] {
         let mut bucket: Vec<u64> = samples
