@@ -13,7 +13,9 @@
 # Then one player sets up email on `#/settings` against a real SMTP
 # listener (aiosmtpd): the code from the mail confirms the address. Last,
 # one browser shared by two accounts: a game opened signed out and by
-# another player shows none of the first player's cards.
+# another player shows none of the first player's cards. Then a takeback
+# asked and accepted, and a conditional line written on the copy of a Top
+# Hats board, stored and fired (turn_conveniences.py).
 # Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
 # installs chromium and chromium-driver (and nodejs) with apt-get when they
 # are missing, and selenium and aiosmtpd into target/browser-venv on first use.
@@ -60,4 +62,6 @@ PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/rat
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/installable_app.py "$base" \
   --failures target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/french.py "$base" \
+  --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/turn_conveniences.py "$base" \
   --failures target/browser-failures
