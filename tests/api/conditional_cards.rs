@@ -48,7 +48,7 @@ async fn owner_commands(app: &TestApp, id: &str, owner: &User, seat: u8, after: 
 /// time, seat 1 (forehand) to lead.
 async fn hat_trick(app: &TestApp, users: &[User]) -> String {
     let id = app
-        .started_game(users, "hat-trick", json!({"seed": "conditional cards"}))
+        .started_game(users, "hat-trick", json!({"seed": "lines at the card table"}))
         .await;
     assert_eq!(app.game(&id, None).await["to_act"], json!([1]));
     id
