@@ -44,7 +44,7 @@ return [...document.querySelectorAll(`${arguments[0]} .th-stacks title`)].map((t
 
 
 def board(browser, where="#board"):
-    return browser.run(BOARD, where)
+    return sorted(browser.run(BOARD, where))
 
 
 def move_on(browser, where):
@@ -92,26 +92,31 @@ def check(alice, bob):
     start = at_version(alice, state(bob)["version"], "the started game")
     if start["toAct"] != [0]:
         raise CheckFailed(f"alice should move first, the page says {start['toAct']}")
-    before = board(alice)
+    at_version(bob, start["version"], "the started game")
+    before = {b: board(b) for b in (alice, bob)}
 
     # 1. A takeback asked by alice and accepted by bob.
     move_on(alice, "#board")
     moved = newer(alice, start["version"], "her move")
     alice.wait("[data-action=takeback-offer]", "alice: the takeback button").click()
     alice.wait("#takeback[data-takeback=pending]", "alice: her offer shown pending")
+    offered = newer(alice, moved["version"], "her offer")["version"]
     if alice.find("[data-action=takeback-accept]"):
         raise CheckFailed("alice may accept her own offer")
+    at_version(bob, offered, "alice's offer")
     bob.wait("[data-action=takeback-accept]", "bob: Accept on alice's offer")
     bob.wait("[data-action=takeback-decline]", "bob: Decline on alice's offer")
-    offered = state(bob)["version"]
     bob.find("[data-action=takeback-accept]").click()
-    back = newer(bob, offered, "the takeback")
+    back = wait_for(
+        lambda: (now := state(bob)) and now["version"] > offered and now["toAct"] == [0] and now,
+        "bob: the board back after the takeback",
+    )
     at_version(alice, back["version"], "the takeback")
     for b in (alice, bob):
         if state(b)["toAct"] != [0]:
             raise CheckFailed(f"{b.name}: after the takeback the game waits for {state(b)['toAct']}")
-        if board(b) != before:
-            raise CheckFailed(f"{b.name}: the board is not back after the takeback: {board(b)} != {before}")
+        if board(b) != before[b]:
+            raise CheckFailed(f"{b.name}: the board is not back after the takeback: {board(b)} != {before[b]}")
         if b.find("#takeback[data-takeback=pending], [data-action=takeback-accept]"):
             raise CheckFailed(f"{b.name}: the offer is still shown after the takeback")
     if moved["version"] >= back["version"]:

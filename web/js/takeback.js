@@ -43,7 +43,8 @@ export function takebackPanel(id, changed) {
     busy = true;
     el.classList.add('sending');
     try {
-      status = await post(path, { expected_version: game.version, ...body });
+      // Against the version the panel was read at: what the viewer saw.
+      status = await post(path, { expected_version: status?.version ?? game.version, ...body });
       readAt = status.version;
       draw();
       await changed();
