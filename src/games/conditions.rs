@@ -117,10 +117,16 @@ mod tests {
         }
         let goathead = of("goathead").unwrap();
         assert!(!goathead.names_public(&json!({"type": "bury", "card": "H5"})));
-        assert!(!goathead.names_public(
-            &json!({"type": "kitty_swap", "hand_card": "H5", "kitty_card": "H6"})
-        ));
-        assert!(!of("top-hats").unwrap().names_public(&json!({"type": "build_stack"})));
+        assert!(
+            !goathead.names_public(
+                &json!({"type": "kitty_swap", "hand_card": "H5", "kitty_card": "H6"})
+            )
+        );
+        assert!(
+            !of("top-hats")
+                .unwrap()
+                .names_public(&json!({"type": "build_stack"}))
+        );
         assert!(!hats.names_public(&json!({"card": "H5"})), "no type");
     }
 

@@ -48,7 +48,11 @@ async fn owner_commands(app: &TestApp, id: &str, owner: &User, seat: u8, after: 
 /// time, seat 1 (forehand) to lead.
 async fn hat_trick(app: &TestApp, users: &[User]) -> String {
     let id = app
-        .started_game(users, "hat-trick", json!({"seed": "lines at the card table"}))
+        .started_game(
+            users,
+            "hat-trick",
+            json!({"seed": "lines at the card table"}),
+        )
         .await;
     assert_eq!(app.game(&id, None).await["to_act"], json!([1]));
     id
@@ -205,16 +209,32 @@ async fn hidden_conditions_and_lines_that_cannot_start_are_refused_and_nothing_i
     let body = |lines: Value| json!({"expected_version": at, "lines": lines});
     let line = |first: Value| json!([[{"seat": waiting, "command": first}, {"seat": owner, "command": mine}]]);
     let cases = [
-        (body(line(of_type("discard_draw"))), 422, "conditional_hidden_step"),
-        (body(line(of_type("black_hat"))), 422, "conditional_hidden_step"),
         (
-            body(json!([[{"seat": waiting, "command": exchange}, {"seat": waiting, "command": of_type("black_hat")}, {"seat": owner, "command": mine}]])),
+            body(line(of_type("discard_draw"))),
             422,
             "conditional_hidden_step",
         ),
-        (body(json!([[{"seat": owner, "command": mine}]])), 422, "conditional_never_matches"),
         (
-            body(json!([[{"seat": waiting, "command": {"type": "exchange", "card": "nothing", "position": 1}}, {"seat": owner, "command": mine}]])),
+            body(line(of_type("black_hat"))),
+            422,
+            "conditional_hidden_step",
+        ),
+        (
+            body(
+                json!([[{"seat": waiting, "command": exchange}, {"seat": waiting, "command": of_type("black_hat")}, {"seat": owner, "command": mine}]]),
+            ),
+            422,
+            "conditional_hidden_step",
+        ),
+        (
+            body(json!([[{"seat": owner, "command": mine}]])),
+            422,
+            "conditional_never_matches",
+        ),
+        (
+            body(
+                json!([[{"seat": waiting, "command": {"type": "exchange", "card": "nothing", "position": 1}}, {"seat": owner, "command": mine}]]),
+            ),
             422,
             "conditional_unparsable",
         ),
