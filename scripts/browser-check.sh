@@ -13,7 +13,11 @@
 # Then one player sets up email on `#/settings` against a real SMTP
 # listener (aiosmtpd): the code from the mail confirms the address. Last,
 # one browser shared by two accounts: a game opened signed out and by
-# another player shows none of the first player's cards.
+# another player shows none of the first player's cards. Then a takeback
+# asked and accepted, and a conditional line written on the copy of a Top
+# Hats board, stored and fired (turn_conveniences.py); before them, the
+# editor's copy of the board played against the server's engine
+# (scripts/top-hats-copy-check.mjs).
 # Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
 # installs chromium and chromium-driver (and nodejs) with apt-get when they
 # are missing, and selenium and aiosmtpd into target/browser-venv on first use.
@@ -45,6 +49,9 @@ smtp_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)
 start_fresh_server browser HATSTAND_TOKEN_RATE=0 HATSTAND_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
   HATSTAND_MAIL_TICK_MS=200
 rm -rf target/browser-failures
+# The copy of a Top Hats board the conditional-move editor plays on, against
+# the engine: the same moves offered, the same board after each.
+node scripts/top-hats-copy-check.mjs "$base"
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/play_all.py "$base" \
   --screenshots "$screenshots" --failures target/browser-failures --seed "${BROWSER_SEED:-1}"
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/email_settings.py "$base" \
@@ -62,4 +69,6 @@ PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/ins
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/push_subscribe.py "$base" \
   --failures target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/french.py "$base" \
+  --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/turn_conveniences.py "$base" \
   --failures target/browser-failures

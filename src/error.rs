@@ -144,10 +144,14 @@ error_codes! {
     /// or a line that plays nothing for its owner.
     ConditionalUnparsable = "conditional_unparsable",
     /// A conditional line that can never match: its first step is not a
-    /// legal command of the seat the game waits for, or a step names what
-    /// the owner cannot see (a hidden command of another seat).
+    /// command of a seat the game waits for (in Top Hats: not a legal one).
     ConditionalNeverMatches = "conditional_never_matches",
-    /// Conditional lines in a ruleset that does not take them (only Top Hats does).
+    /// A conditional line whose condition names a command of another seat
+    /// that the owner cannot see whole (a card drawn, discarded, offered,
+    /// buried or swapped face down; a Top Hats stack built).
+    ConditionalHiddenStep = "conditional_hidden_step",
+    /// Conditional lines in a ruleset that does not take them (every
+    /// ruleset served now does).
     ConditionalNotSupported = "conditional_not_supported",
     /// Conditional lines stored while the game waits for the owner's own seat.
     ConditionalOnYourTurn = "conditional_on_your_turn",

@@ -3,8 +3,12 @@
 //! step that makes a line's answer due plays for them (`games::step`).
 //!
 //! Rules:
-//! - Only Top Hats takes lines (`conditional_not_supported` elsewhere): its
-//!   moves are public, so a line's condition is what every seat sees.
+//! - Every ruleset takes lines, their conditions limited to what every
+//!   seat sees (`games::conditions`): a condition naming another seat's
+//!   command whose content is hidden (a card drawn, discarded, offered,
+//!   buried or swapped face down; a Top Hats stack built) is refused
+//!   (`conditional_hidden_step`). A ruleset that takes none answers
+//!   `conditional_not_supported`.
 //! - The lines are their owner's alone: stored, read and removed by the
 //!   owner; never in a view, an event, a stream, a webhook or a mail to
 //!   anyone else. Storing them writes no event and does not move the game.
@@ -14,9 +18,11 @@
 //! - Checked when stored, nothing written when refused: every command is
 //!   one of the ruleset's and each line ends with a step of the owner's,
 //!   no two lines answer the same commands differently
-//!   (`conditional_unparsable`); every line starts with a legal command of
-//!   a seat the game waits for, and names of other seats only commands
-//!   whose whole content is public (`conditional_never_matches`). Later
+//!   (`conditional_unparsable`); steps of other seats name only public
+//!   commands (`conditional_hidden_step`); every line starts with a command
+//!   of a seat the game waits for, a legal one where that follows from
+//!   what the owner sees (`conditional_never_matches`; in the card games
+//!   the legality of another seat's card would tell its hand). Later
 //!   steps depend on what the board will show and are checked when they
 //!   come: a line whose next step is not what was played is dropped, and an
 //!   answer is played only if it is legal then.
@@ -27,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::conditions::{self, Conditions};
 use super::lines::{self, Line, LineStep, Shape};
 use super::snapshot::state_from_json;
 use super::{kind_of, status, stored};
@@ -41,10 +48,6 @@ use crate::record::codec::to_json;
 pub const MAX_LINES: usize = 32;
 /// The most steps in a line.
 pub const MAX_STEPS: usize = 24;
-
-/// The rulesets that take lines, with the command types of other seats a
-/// condition may name (those whose whole content every seat sees).
-const CONDITIONS: &[(&str, &[&str])] = &[("top-hats", &["place", "move", "jump", "end_turn"])];
 
 /// Lines to store.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -111,10 +114,7 @@ fn owner_seat(loaded: &LoadedGame, caller: &Caller) -> Result<u8, Failure> {
             ));
         }
     }
-    if !CONDITIONS
-        .iter()
-        .any(|(ruleset, _)| *ruleset == loaded.game.ruleset)
-    {
+    if conditions::of(&loaded.game.ruleset).is_none() {
         return Err(Failure::new(
             ErrorCode::ConditionalNotSupported,
             format!("{} takes no conditional lines", loaded.game.ruleset),
@@ -129,7 +129,8 @@ fn owner_seat(loaded: &LoadedGame, caller: &Caller) -> Result<u8, Failure> {
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`,
 /// `conditional_not_supported`, `version_conflict`,
 /// `conditional_on_your_turn`, `already_resigned`,
-/// `conditional_unparsable`, `conditional_never_matches`.
+/// `conditional_unparsable`, `conditional_hidden_step`,
+/// `conditional_never_matches`.
 pub async fn store(
     ctx: &Context,
     caller: &Caller,
@@ -205,10 +206,12 @@ fn checked<R: Ruleset>(
         return Err(unparsable(format!("store 1 to {MAX_LINES} lines")));
     }
     let players = loaded.seats.len();
-    let public = CONDITIONS
-        .iter()
-        .find(|(ruleset, _)| *ruleset == R::ID)
-        .map_or(&[][..], |(_, types)| *types);
+    let rule: Conditions = conditions::of(R::ID).ok_or_else(|| {
+        Failure::new(
+            ErrorCode::ConditionalNotSupported,
+            format!("{} takes no conditional lines", R::ID),
+        )
+    })?;
     let mut out = Vec::with_capacity(lines.len());
     for (i, line) in lines.into_iter().enumerate() {
         if line.len() > MAX_STEPS {
@@ -229,13 +232,14 @@ fn checked<R: Ruleset>(
                     unparsable(format!("line {i}, step {j}: not a {} command: {e}", R::ID))
                 })?;
             let command = to_json(&command)?;
-            if step.seat != owner {
+            if step.seat != owner && !rule.names_public(&command) {
                 let kind = command.get("type").and_then(|t| t.as_str()).unwrap_or("");
-                if !public.contains(&kind) {
-                    return Err(never_matches(format!(
+                return Err(Failure::new(
+                    ErrorCode::ConditionalHiddenStep,
+                    format!(
                         "line {i}, step {j}: a {kind} of another seat is not seen whole by you"
-                    )));
-                }
+                    ),
+                ));
             }
             steps.push(LineStep {
                 seat: step.seat,
@@ -259,6 +263,9 @@ fn checked<R: Ruleset>(
                 "line {i} starts with seat {}, and the game waits for seat(s) {to_act:?}",
                 first.seat
             )));
+        }
+        if !rule.open {
+            continue;
         }
         let command: R::Command = serde_json::from_value(first.command.clone())
             .map_err(|e| unparsable(format!("line {i}: {e}")))?;

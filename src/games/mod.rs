@@ -17,6 +17,7 @@ pub mod clocks;
 pub mod command;
 pub mod command_wire;
 pub mod conditional;
+pub mod conditions;
 pub mod create;
 pub mod events;
 pub mod export;

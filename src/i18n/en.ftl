@@ -44,6 +44,7 @@ problem-no_such_seat = Unprocessable request
 problem-no_such_version = Unprocessable request
 problem-conditional_unparsable = Unprocessable request
 problem-conditional_never_matches = Unprocessable request
+problem-conditional_hidden_step = Unprocessable request
 problem-conditional_not_supported = Unprocessable request
 problem-conditional_on_your_turn = Conflict
 problem-rating_out_of_range = Forbidden

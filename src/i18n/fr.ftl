@@ -44,6 +44,7 @@ problem-no_such_seat = Requête impossible à traiter
 problem-no_such_version = Requête impossible à traiter
 problem-conditional_unparsable = Requête impossible à traiter
 problem-conditional_never_matches = Requête impossible à traiter
+problem-conditional_hidden_step = Requête impossible à traiter
 problem-conditional_not_supported = Requête impossible à traiter
 problem-conditional_on_your_turn = Conflit
 problem-rating_out_of_range = Interdit

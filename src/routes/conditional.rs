@@ -8,8 +8,10 @@ use super::{Answer, GamePath, Id, Reply, State};
 use crate::auth::Caller;
 use crate::games::conditional::{self, StoreLines, StoredLines};
 
-/// Stores the caller's conditional lines in a Top Hats game, replacing any:
-/// "if the next commands are these, play this". When the game comes to a
+/// Stores the caller's conditional lines in a game, replacing any: "if the
+/// next commands are these, play this". Conditions name only commands of
+/// other seats that every seat sees whole (in the card games, a card played
+/// face up, a bid, a pass). When the game comes to a
 /// line's step of the caller's seat, the server plays it for the caller (an
 /// ordinary command, the caller its actor) in the step that made it due,
 /// if it is legal then. A line whose next step is not what was played is
@@ -66,8 +68,9 @@ problems! {
         ConditionalOnYourTurn: "the game waits for the caller's seat",
         AlreadyResigned: "the caller's seat is out",
         ConditionalUnparsable: "not lines of the ruleset's commands, a line that does not end with the caller's step, or two lines that answer alike commands differently",
-        ConditionalNeverMatches: "a line that does not start with a legal command of a seat the game waits for, or names a hidden command of another seat",
-        ConditionalNotSupported: "a ruleset other than Top Hats",
+        ConditionalHiddenStep: "a condition names a command of another seat whose content the caller cannot see (a card drawn, discarded, offered, buried or swapped face down; a Top Hats stack built)",
+        ConditionalNeverMatches: "a line that does not start with a command of a seat the game waits for (in Top Hats, a legal one)",
+        ConditionalNotSupported: "a ruleset that takes no lines",
     }
     /// What `get_conditional_lines` and `remove_conditional_lines` answer besides the common problems.
     ReadLinesProblems {
@@ -75,6 +78,6 @@ problems! {
         NotAPlayer: "the caller has no seat at the game",
         GameNotOpen: "the game has not started",
         GameFinished: "the game is over",
-        ConditionalNotSupported: "a ruleset other than Top Hats",
+        ConditionalNotSupported: "a ruleset that takes no lines",
     }
 }

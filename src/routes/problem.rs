@@ -100,6 +100,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
+        | C::ConditionalHiddenStep
         | C::ConditionalNotSupported
         | C::InvalidPushSubscription
         | C::UnsupportedLanguage
@@ -151,6 +152,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::NoSuchVersion
         | C::ConditionalUnparsable
         | C::ConditionalNeverMatches
+        | C::ConditionalHiddenStep
         | C::ConditionalNotSupported
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame

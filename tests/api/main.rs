@@ -13,6 +13,7 @@ mod caching;
 mod clocks;
 mod commands;
 mod conditional;
+mod conditional_cards;
 mod database;
 mod deadlines;
 mod events;

@@ -14,6 +14,8 @@ import { boardFor } from '../games/index.js';
 import { requireSignIn } from './signin.js';
 import { botLevels } from '../bot-levels.js';
 import { talkPanel } from '../talk.js';
+import { takebackPanel } from '../takeback.js';
+import { conditionalPanel } from '../conditional.js';
 import { keepSalt, makeSalt } from '../salts.js';
 import { keep, recall, staleNote, unreachable } from '../offline.js';
 import { t } from '../i18n.js';
@@ -43,6 +45,10 @@ export async function show(root, { id, code }) {
   let stream = 'connecting…';
   // Table talk (docs/talk.md): one panel kept across redraws.
   const talk = talkPanel(id);
+  // Takebacks and conditional lines (docs/turn-conveniences.md): panels
+  // kept across redraws, read again as the game moves.
+  const takeback = takebackPanel(id, () => reload());
+  const conditional = conditionalPanel(id, board);
 
   const reload = async () => {
     try {
@@ -184,11 +190,13 @@ export async function show(root, { id, code }) {
       game.rematch_of ? h('p', { class: 'hint', 'data-rematch-of': game.rematch_of },
         t('game.rematch_prefix'), h('a', { href: `#/games/${game.rematch_of}` }, t('game.previous_game')), '.') : null,
       statusLine(game, names),
+      takeback.el,
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, t('game.table')), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
+      conditional.el,
       h('div', { id: 'story-log' }, storyLog()),
       talk.el,
       game.result || ['finished', 'abandoned'].includes(game.status) ? resultPanel(game, names) : null,
@@ -196,6 +204,8 @@ export async function show(root, { id, code }) {
       footer(game, act)].filter(Boolean));
     if (logOpen) page.querySelector('#move-log')?.setAttribute('open', '');
     talk.update(game, names);
+    takeback.update(game, names);
+    conditional.update(game, names);
     talking?.focus();
     if (refocus) {
       const again = [...page.querySelectorAll('[data-cmd],[data-select]')]
