@@ -5,7 +5,13 @@
 // jumps are buttons beside the board.
 
 import { h, s, moveControl, selectControl } from '../dom.js';
-import { help } from './glossary.js';
+import { help, term } from './glossary.js';
+import { t } from '../i18n.js';
+
+/** A hat's colour (`red`, `blue`, `yellow`, `neutral`) in the page's language. */
+function colourName(colour) {
+  return t(`top_hats.colour.${colour}`);
+}
 
 /** The ruleset's name as players know it. */
 export const NAME = 'Top Hats';
@@ -28,15 +34,15 @@ const LETTER = { red: 'R', blue: 'B', yellow: 'Y', neutral: 'N' };
 export function describe(command) {
   switch (command.type) {
     case 'build_stack':
-      return `build a stack: ${command.under[0]} at the bottom, ${command.under[1]} in the middle`;
+      return t('top_hats.move.build', { bottom: colourName(command.under[0]), middle: colourName(command.under[1]) });
     case 'place':
-      return `place stack ${command.stack + 1} on ${command.cell}`;
+      return t('top_hats.move.place', { n: command.stack + 1, cell: command.cell });
     case 'move':
-      return `move ${command.from} to ${command.to}`;
+      return t('top_hats.move.move', { from: command.from, to: command.to });
     case 'jump':
-      return `jump ${command.from} over ${between(command.from, command.to)} to ${command.to}`;
+      return t('top_hats.move.jump', { from: command.from, over: between(command.from, command.to), to: command.to });
     case 'end_turn':
-      return 'end the turn';
+      return t('top_hats.move.end_turn');
     default:
       return command.type.replaceAll('_', ' ');
   }
@@ -47,7 +53,7 @@ export function render(game, ctx) {
   const root = h('div', { class: 'top-hats' });
   const view = game.view;
   if (!view) {
-    root.append(h('p', { class: 'th-status' }, 'Waiting for players to join.'));
+    root.append(h('p', { class: 'th-status' }, t('top_hats.waiting')));
     return root;
   }
   const seated = ctx.mySeat !== null && ctx.mySeat !== undefined;
@@ -98,7 +104,7 @@ function stacksByCell(view) {
 }
 
 function nameOf(ctx, seat) {
-  return ctx.names?.[seat] || `Seat ${seat + 1}`;
+  return ctx.names?.[seat] || t('new.seat', { n: seat + 1 });
 }
 
 function includes(list, seat) {
@@ -115,22 +121,22 @@ function status(game, { view, ctx, moves }) {
   if (view.phase === 'over') {
     text = endText(view, ctx);
   } else if (mine && view.chain) {
-    text = `Your turn: jump again with the stack on ${view.chain.cell}, or end the turn.`;
+    text = t('top_hats.status.chain_mine', { cell: view.chain.cell });
   } else if (mine) {
     text = {
-      building: `Your turn: build stack ${view.stacks_built[ctx.mySeat] + 1} of ${STACKS}.`,
-      placing: 'Your turn: pick a stack, then an empty cell marked ×.',
-      playing: 'Your turn: pick one of your stacks, then where it goes.',
+      building: t('top_hats.status.building_mine', { n: view.stacks_built[ctx.mySeat] + 1, of: STACKS }),
+      placing: t('top_hats.status.placing_mine'),
+      playing: t('top_hats.status.playing_mine'),
     }[view.phase];
   } else if (game.status === 'abandoned') {
-    text = 'The game was abandoned.';
+    text = t('top_hats.abandoned');
   } else if (game.status === 'finished') {
     text = endText(view, ctx);
   } else {
     text = {
-      building: `Building stacks; waiting for ${others}.`,
-      placing: `${others} places a stack.`,
-      playing: view.chain ? `${others} is jumping with the stack on ${view.chain.cell}.` : `${others} to move.`,
+      building: t('top_hats.status.building', { names: others }),
+      placing: t('top_hats.status.placing', { names: others }),
+      playing: view.chain ? t('top_hats.status.chain', { names: others, cell: view.chain.cell }) : t('top_hats.status.playing', { names: others }),
     }[view.phase];
   }
   return h('p', { class: `th-status${mine ? ' th-yours' : ''}` }, text);
@@ -139,20 +145,20 @@ function status(game, { view, ctx, moves }) {
 function endText(view, ctx) {
   if (view.winner !== null && view.winner !== undefined) {
     const name = nameOf(ctx, view.winner);
-    return `${name} wins: only ${view.colours[view.winner]} is left on top.`;
+    return t('top_hats.end.wins', { name, colour: colourName(view.colours[view.winner]) });
   }
-  if (view.end === 'quiet_turns') return `Draw: ${view.quiet_turn_limit} turns in a row without a hat removed.`;
-  if (view.end === 'no_action') return 'Draw: nobody could move.';
-  return 'Finished.';
+  if (view.end === 'quiet_turns') return t('top_hats.end.quiet', { n: view.quiet_turn_limit });
+  if (view.end === 'no_action') return t('top_hats.end.no_action');
+  return t('top_hats.end.finished');
 }
 
 function lastMoveText(view, ctx) {
   const m = view.last_move;
   const who = nameOf(ctx, m.seat);
-  if (m.kind === 'place') return `${who} placed a stack on ${m.to}.`;
-  if (m.kind === 'move') return `${who} moved ${m.from} to ${m.to}.`;
-  const took = m.removed ? `, removing a ${m.removed} hat` : '';
-  return `${who} jumped ${m.from} over ${m.over} to ${m.to}${took}.`;
+  if (m.kind === 'place') return t('top_hats.last.place', { name: who, to: m.to });
+  if (m.kind === 'move') return t('top_hats.last.move', { name: who, from: m.from, to: m.to });
+  return t(m.removed ? 'top_hats.last.jump_took' : 'top_hats.last.jump',
+    { name: who, from: m.from, over: m.over, to: m.to, colour: m.removed ? colourName(m.removed) : '' });
 }
 
 // ---------------------------------------------------------------- side panel
@@ -161,11 +167,11 @@ function lastMoveText(view, ctx) {
 function side(parts) {
   const { view, ctx, moves } = parts;
   return h('div', { class: 'th-side' },
-    h('ul', { class: 'th-players', 'aria-label': 'Players' },
+    h('ul', { class: 'th-players', 'aria-label': t('audit.players') },
       view.colours.map((colour, seat) => player(parts, colour, seat))),
     view.private.map((p) => material(parts, p)),
     moves.builds.length > 0 && h('p', { class: 'th-note', id: 'th-build-hint' },
-      'Build your next stack: pick the two hats under your own, bottom first.'),
+      t('top_hats.build_hint')),
     moves.builds.length > 0 && h('div', { class: 'th-actions', role: 'group', 'aria-labelledby': 'th-build-hint' },
       moves.builds.map((command) => buildButton(command, view.colours[ctx.mySeat], ctx))),
     moves.buttons.length > 0 && h('div', { class: 'th-actions' },
@@ -176,11 +182,11 @@ function side(parts) {
 /** Below the board: the last move, the chain under way, the quiet turns and the key. */
 function notes({ view, ctx }) {
   return h('div', { class: 'th-notes' },
-    view.last_move && h('p', { class: 'th-note' }, h('strong', {}, 'Last move: '), lastMoveText(view, ctx)),
+    view.last_move && h('p', { class: 'th-note' }, h('strong', {}, t('top_hats.last_move')), lastMoveText(view, ctx)),
     view.chain && view.chain.jumped.length > 0 &&
-      h('p', { class: 'th-note' }, `Jumped this turn (not again): ${view.chain.jumped.join(', ')}.`),
+      h('p', { class: 'th-note' }, t('top_hats.jumped', { cells: view.chain.jumped.join(', ') })),
     view.phase === 'playing' &&
-      h('p', { class: 'th-note' }, `Turns without a hat removed: ${view.quiet_turns} of ${view.quiet_turn_limit}.`),
+      h('p', { class: 'th-note' }, t('top_hats.quiet', { n: view.quiet_turns, of: view.quiet_turn_limit })),
     legend(view));
 }
 
@@ -188,16 +194,16 @@ function player({ view, ctx }, colour, seat) {
   const onTop = view.board.filter((st) => st.owner === seat).length;
   const lost = view.removed.find((r) => r.colour === colour)?.count ?? 0;
   const facts = {
-    building: `built ${view.stacks_built[seat]} of ${STACKS}`,
-    placing: `placed ${view.stacks_placed[seat]} of ${STACKS}`,
-  }[view.phase] ?? `${onTop} ${onTop === 1 ? 'stack' : 'stacks'} showing · ${lost} ${lost === 1 ? 'hat' : 'hats'} lost`;
+    building: t('top_hats.built', { n: view.stacks_built[seat], of: STACKS }),
+    placing: t('top_hats.placed', { n: view.stacks_placed[seat], of: STACKS }),
+  }[view.phase] ?? `${t('top_hats.showing', { n: onTop })} · ${t('top_hats.lost', { n: lost })}`;
   const classes = ['th-player', includes(view.to_act, seat) && 'th-to-act', seat === ctx.mySeat && 'th-me'];
   return h('li', { class: classes.filter(Boolean).join(' ') },
-    mini([colour], `${colour} hats`),
-    h('span', { class: 'th-name' }, nameOf(ctx, seat), seat === ctx.mySeat ? ' (you)' : ''),
-    h('span', { class: 'th-facts' }, `${colour} · ${facts}`),
-    includes(view.to_act, seat) && h('span', { class: 'tag turn' }, 'to play'),
-    view.winner === seat && h('span', { class: 'tag' }, 'winner'));
+    mini([colour], t('top_hats.colour_hats', { colour: colourName(colour) })),
+    h('span', { class: 'th-name' }, nameOf(ctx, seat), seat === ctx.mySeat ? ` ${t('top_hats.you')}` : ''),
+    h('span', { class: 'th-facts' }, `${colourName(colour)} · ${facts}`),
+    includes(view.to_act, seat) && h('span', { class: 'tag turn' }, term('to play')),
+    view.winner === seat && h('span', { class: 'tag' }, term('winner')));
 }
 
 /**
@@ -207,21 +213,21 @@ function player({ view, ctx }, colour, seat) {
  */
 function material({ view, ctx, moves, picked, pick }, p) {
   const own = p.seat === ctx.mySeat;
-  const left = p.pool.filter((c) => c.count > 0).map((c) => `${c.count} ${c.colour}`).join(', ');
+  const left = p.pool.filter((c) => c.count > 0).map((c) => `${c.count} ${colourName(c.colour)}`).join(', ');
   const stacks = p.stacks.filter((st) => !st.placed).map((st) => {
     const key = `stack:${st.stack}`;
-    const label = `stack ${st.stack + 1}: ${st.hats.join(', ')} (bottom to top)`;
+    const label = t('top_hats.stack_label', { n: st.stack + 1, hats: st.hats.map(colourName).join(', ') });
     const picture = [mini(st.hats, label), h('span', {}, st.stack + 1)];
     if (moves.sources.has(key)) {
       return selectControl(h('button', { type: 'button', class: 'th-stack' }, picture),
-        key, `${capital(label)}: pick, then a cell`, picked === key, pick);
+        key, t('top_hats.pick_then_cell', { what: capital(label) }), picked === key, pick);
     }
     return h('span', { class: 'th-stack' }, picture);
   });
-  return h('section', { class: 'th-material', 'aria-label': own ? 'Your hats' : `${nameOf(ctx, p.seat)}'s hats` },
-    h('h3', { title: own ? help('Your hats') : null }, own ? 'Your hats' : `${nameOf(ctx, p.seat)}'s hats`),
-    view.phase === 'building' && h('p', { class: 'th-note' }, `Left to build with: ${left || 'none'}.`),
-    stacks.length > 0 && h('p', { class: 'th-note' }, view.phase === 'placing' ? 'Stacks to place:' : 'Stacks built:'),
+  return h('section', { class: 'th-material', 'aria-label': own ? term('Your hats') : t('top_hats.their_hats', { name: nameOf(ctx, p.seat) }) },
+    h('h3', { title: own ? help('Your hats') : null }, own ? term('Your hats') : t('top_hats.their_hats', { name: nameOf(ctx, p.seat) })),
+    view.phase === 'building' && h('p', { class: 'th-note' }, t('top_hats.left', { hats: left || t('new.none') })),
+    stacks.length > 0 && h('p', { class: 'th-note' }, view.phase === 'placing' ? t('top_hats.to_place') : t('top_hats.stacks_built')),
     stacks.length > 0 && h('div', { class: 'th-stacks' }, stacks));
 }
 
@@ -230,23 +236,23 @@ function buildButton(command, top, ctx) {
   const [bottom, middle] = command.under;
   return moveControl(
     h('button', { type: 'button', class: 'th-build' },
-      mini([bottom, middle, top], ''), `${bottom}, ${middle}`),
-    command, `Build a stack: ${bottom} at the bottom, ${middle} in the middle, ${top} on top`, ctx.send);
+      mini([bottom, middle, top], ''), `${colourName(bottom)}, ${colourName(middle)}`),
+    command, t('top_hats.build_label', { bottom: colourName(bottom), middle: colourName(middle), top: colourName(top) }), ctx.send);
 }
 
 /** What the marks on the board mean. */
 function legend(view) {
   const item = (picture, text) => h('li', {}, picture, text);
   const swatch = (...shapes) => s('svg', { viewBox: '0 0 40 40', class: 'th-swatch', 'aria-hidden': 'true' }, shapes);
-  return h('ul', { class: 'th-legend', 'aria-label': 'Key' },
+  return h('ul', { class: 'th-legend', 'aria-label': t('top_hats.key') },
     item(swatch(s('rect', { x: 2, y: 2, width: 36, height: 36, class: 'th-cell th-edge' }),
       s('rect', { x: 2, y: 2, width: 36, height: 36, class: 'th-hatch' })),
-    ` Edge zone (${view.edge_zone.length} cells): enter only by taking a hat; leave at once.`),
+    ` ${t('top_hats.key_edge', { n: view.edge_zone.length })}`),
     view.phase === 'placing' && item(swatch(s('rect', { x: 2, y: 2, width: 36, height: 36, class: 'th-cell' }),
-      s('path', { d: 'M12 12 L28 28 M28 12 L12 28', class: 'th-x' })), ' Where stacks may be placed.'),
-    view.last_move && item(swatch(s('rect', { x: 4, y: 4, width: 32, height: 32, class: 'th-last-to' })), ' The last move.'),
+      s('path', { d: 'M12 12 L28 28 M28 12 L12 28', class: 'th-x' })), ` ${t('top_hats.key_place')}`),
+    view.last_move && item(swatch(s('rect', { x: 4, y: 4, width: 32, height: 32, class: 'th-last-to' })), ` ${t('top_hats.key_last')}`),
     item(swatch(s('circle', { cx: 26, cy: 14, r: 11, class: 'th-badge' }),
-      s('text', { x: 26, y: 14, class: 'th-badge-n th-small' }, 3)), ' Hats in the stack; the letter is the colour on top.'));
+      s('text', { x: 26, y: 14, class: 'th-badge-n th-small' }, 3)), ` ${t('top_hats.key_badge')}`));
 }
 
 // ---------------------------------------------------------------- the board
@@ -294,7 +300,7 @@ function boardPicture(parts) {
   const cells = allCells();
   const placeable = new Set(view.place_cells);
   return h('div', { class: 'th-board' },
-    s('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'th-svg', role: 'group', 'aria-label': 'Top Hats board' },
+    s('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'th-svg', role: 'group', 'aria-label': t('top_hats.board') },
       s('defs', {},
         s('pattern', { id: 'th-hatch', width: 16, height: 16, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
           s('line', { x1: 0, y1: 0, x2: 0, y2: 16, class: 'th-hatch-line' })),
@@ -359,10 +365,11 @@ function taken(view) {
 
 /** What a viewer can tell of a stack, for its tooltip and control label. */
 function stackText({ ctx }, st) {
-  const owner = st.owner === null ? 'neutral hat' : `${st.top} on top (${nameOf(ctx, st.owner)}${st.owner === ctx.mySeat ? ', yours' : ''})`;
-  const under = st.hats.slice(0, -1).map((c) => c ?? 'hidden');
-  return `${st.cell}: ${st.height} ${st.height === 1 ? 'hat' : 'hats'}, ${owner}` +
-    (under.length ? `; under it, from the bottom: ${under.join(', ')}` : '');
+  const owner = st.owner === null ? t('top_hats.neutral_hat')
+    : t(st.owner === ctx.mySeat ? 'top_hats.on_top_yours' : 'top_hats.on_top', { colour: colourName(st.top), name: nameOf(ctx, st.owner) });
+  const under = st.hats.slice(0, -1).map((c) => (c ? colourName(c) : t('top_hats.hidden')));
+  return `${st.cell}: ${t('top_hats.height', { n: st.height })}, ${owner}` +
+    (under.length ? t('top_hats.under', { hats: under.join(', ') }) : '');
 }
 
 /** Rings on stacks that can move, the picked one, its targets, the chain's jumped stacks. */
@@ -406,7 +413,7 @@ function controls(parts, cells) {
   const targetControl = ({ cell, command }) =>
     moveControl(hit(cell), command, capital(targetLabel(command, stacks, ctx)), ctx.send);
   const sourceControl = (cell) =>
-    selectControl(hit(cell), cell, `${stackText(parts, stacks.get(cell))}: pick to move it`, picked === cell, pick);
+    selectControl(hit(cell), cell, t('top_hats.pick_to_move', { what: stackText(parts, stacks.get(cell)) }), picked === cell, pick);
   const out = [];
   if (picked?.startsWith('stack:')) out.push(...targets.map(targetControl));
   for (const cell of cells) {
@@ -421,8 +428,8 @@ function controls(parts, cells) {
 function targetLabel(command, stacks, ctx) {
   if (command.type !== 'jump') return describe(command);
   const over = stacks.get(between(command.from, command.to));
-  const takes = over.owner !== null && over.owner !== ctx.mySeat ? `, taking its ${over.top} hat` : '';
-  return `${describe(command)} (${over.top} on top${takes})`;
+  const takes = over.owner !== null && over.owner !== ctx.mySeat;
+  return t(takes ? 'top_hats.jump_takes' : 'top_hats.jump_over', { move: describe(command), colour: colourName(over.top) });
 }
 
 /**
