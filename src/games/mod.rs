@@ -38,6 +38,7 @@ pub mod salts;
 pub mod seat_cap;
 pub mod snapshot;
 pub mod step;
+pub mod substitute;
 pub mod takeback;
 pub mod vacation;
 pub mod watchers;

@@ -709,6 +709,14 @@ fn replay_and_compare<R: BotRules>(
             .state
             .as_ref()
             .ok_or("a command before the game started")?;
+        if let Some(user) = event.actor_user
+            && replay.holder(seat_no) != Some(user)
+        {
+            return Err(format!(
+                "event {}: a command of seat {seat_no} by a player who does not hold it",
+                event.seq
+            ));
+        }
         if let Some(turn) = forced.take() {
             check_forced::<R>(state, turn, seat_no, event, &command)?;
         } else if event.actor_user.is_none() {

@@ -1,0 +1,369 @@
+//! Substitutes (docs/seats.md): a seat whose player left a game that goes
+//! on is vacant, listed in the lobby, and taken over by a new player, who
+//! sees that seat's view and no more.
+
+use futures_util::future::join_all;
+use serde_json::{Value, json};
+
+use crate::audit::verify_cli;
+use crate::play::{play_out, verified_audit};
+use crate::support::{Reply, TestApp, User};
+use crate::talk::fetched;
+
+/// The rows a refused takeover must leave as they are.
+async fn footprint(app: &TestApp) -> Vec<i64> {
+    let mut out = app.footprint().await;
+    out.push(app.count("seat_substitutions").await);
+    out.push(app.count("notifications").await);
+    out.push(app.count("seats WHERE resigned_at IS NOT NULL").await);
+    out.push(app.count("user_records").await);
+    out
+}
+
+async fn take(app: &TestApp, id: &str, seat: u8, user: &User) -> Reply {
+    app.post(
+        &format!("/v1/games/{id}/seats/{seat}/take"),
+        Some(&user.token),
+        &json!({}),
+    )
+    .await
+}
+
+async fn resign(app: &TestApp, id: &str, user: &User) {
+    app.post(
+        &format!("/v1/games/{id}/resign"),
+        Some(&user.token),
+        &json!({}),
+    )
+    .await
+    .ok(200);
+}
+
+/// A started 3-player Hats game of `users` where player2 (seat 2) left.
+async fn vacated(app: &TestApp, users: &[User], options: Value) -> String {
+    let id = app.started_game(users, "hats", options).await;
+    resign(app, &id, &users[2]).await;
+    id
+}
+
+async fn named(app: &TestApp, names: &[&str]) -> Vec<User> {
+    let mut out = Vec::new();
+    for name in names {
+        out.push(app.register(name).await);
+    }
+    out
+}
+
+async fn vacant(app: &TestApp) -> Value {
+    app.get("/v1/seats/vacant", None).await.ok(200)
+}
+
+#[actix_web::test]
+async fn a_vacant_seat_is_listed_taken_over_told_and_the_record_verifies_offline() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    assert_eq!(vacant(app).await["seats"], json!([]));
+    // Given player2 left a public game of three that goes on …
+    let id = vacated(app, &users, json!({})).await;
+    let game = app.game(&id, None).await;
+    assert_eq!(game["status"], "active");
+    // … its seat is listed in the lobby, …
+    let listed = vacant(app).await;
+    assert_eq!(listed["seats"].as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed["seats"][0]["game_id"], json!(id));
+    assert_eq!(listed["seats"][0]["seat"], 2);
+    assert_eq!(listed["seats"][0]["ruleset"], "hats");
+    // … one page at a time.
+    let page = app.get("/v1/seats/vacant?limit=1", None).await.ok(200);
+    assert_eq!(page["seats"].as_array().unwrap().len(), 1);
+    assert_eq!(page["next_cursor"], Value::Null);
+    app.get("/v1/seats/vacant?cursor=nope", None)
+        .await
+        .assert_problem(400, "bad_request");
+    // When a substitute takes it
+    let taken = take(app, &id, 2, sub).await.ok(200);
+    // Then they hold seat 2 with its view, the lobby lists it no more, …
+    assert_eq!(taken["my_seat"], 2);
+    assert_eq!(taken["seats"][2]["username"], "sub");
+    assert_eq!(vacant(app).await["seats"], json!([]));
+    // … the record says who took it from whom, …
+    let events = app
+        .get(&format!("/v1/games/{id}/events"), None)
+        .await
+        .ok(200);
+    let took: Vec<&Value> = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "seat_substituted")
+        .collect();
+    assert_eq!(took.len(), 1, "{events}");
+    assert_eq!(
+        took[0]["data"],
+        json!({"seat": 2, "from": users[2].id, "to": sub.id, "username": "sub"})
+    );
+    // … the players still seated are told, the leaver is not, …
+    for (user, told) in [(&users[0], 1), (&users[1], 1), (&users[2], 0), (sub, 0)] {
+        let n = app
+            .count(&format!(
+                "notifications WHERE user_id = '{}' AND kind = 'seat_substituted'",
+                user.id
+            ))
+            .await;
+        assert_eq!(n, told, "{}", user.id);
+    }
+    let note = app
+        .get("/v1/me/notifications", Some(&users[0].token))
+        .await
+        .ok(200)
+        .to_string();
+    assert!(note.contains("seat_substituted") && note.contains("\"sub\""), "{note}");
+    // … and the leaver's record counts the game played and left.
+    let profile = app.get("/v1/users/player2", None).await.ok(200);
+    assert_eq!(profile["reliability"]["played"], 1, "{profile}");
+    assert_eq!(profile["reliability"]["left"], 1, "{profile}");
+    // The substitute plays the seat to the end; the record shows whose
+    // moves were whose, and verifies in process and offline.
+    let players = vec![users[0].clone(), users[1].clone(), sub.clone()];
+    play_out(app, id.clone(), players, 7).await;
+    let audit = verified_audit(app, &id).await;
+    let (ok, text) = verify_cli(&audit);
+    assert!(ok, "{text}");
+    let mut after = false;
+    let mut subs_moves = 0;
+    for e in audit["events"].as_array().unwrap() {
+        after |= e["type"] == "seat_substituted";
+        if e["command"].is_null() || e["actor"]["seat"] != 2 || e["actor"]["user_id"].is_null() {
+            continue;
+        }
+        assert_eq!(e["actor"]["user_id"], json!(if after { sub.id } else { users[2].id }));
+        subs_moves += usize::from(after);
+    }
+    assert!(subs_moves > 0, "the substitute moved");
+    // A record whose later moves are claimed by the leaver fails to verify.
+    let mut forged = audit.clone();
+    let forged_at = forged["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rposition(|e| !e["command"].is_null() && e["actor"]["user_id"] == json!(sub.id))
+        .unwrap();
+    forged["events"][forged_at]["actor"]["user_id"] = json!(users[2].id);
+    let (ok, _) = verify_cli(&forged);
+    assert!(!ok, "a move claimed by the leaver after the takeover");
+}
+
+#[actix_web::test]
+async fn each_refusal_answers_its_code_and_writes_nothing() {
+    let app = &TestApp::spawn_with(|s| s.limits.seats_at_once = 1).await;
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    let id = vacated(app, &users, json!({})).await;
+    let before = footprint(app).await;
+    // A seat its player holds, a seat that does not exist.
+    take(app, &id, 0, sub)
+        .await
+        .assert_problem(409, "seat_not_vacant");
+    take(app, &id, 7, sub)
+        .await
+        .assert_problem(409, "no_such_seat");
+    // A player of the game already seated.
+    take(app, &id, 2, &users[0])
+        .await
+        .assert_problem(409, "already_joined");
+    // A player of the game blocks the substitute (or is blocked by them).
+    app.post(
+        "/v1/me/blocks",
+        Some(&users[1].token),
+        &json!({"username": "sub"}),
+    )
+    .await
+    .ok(200);
+    let blocked_before = footprint(app).await;
+    take(app, &id, 2, sub)
+        .await
+        .assert_problem(403, "seat_refused");
+    assert_eq!(footprint(app).await, blocked_before);
+    app.send(
+        "DELETE",
+        "/v1/me/blocks/sub",
+        Some(&users[1].token),
+        &[],
+        &json!(null),
+    )
+    .await
+    .ok(200);
+    // Over the cap on games at once.
+    let busy = &app.register("busy").await;
+    app.created_game(busy, &json!({"ruleset": "hats", "players": 3}))
+        .await;
+    let capped_before = footprint(app).await;
+    take(app, &id, 2, busy)
+        .await
+        .assert_problem(409, "too_many_games");
+    assert_eq!(footprint(app).await, capped_before);
+    // Below the table's minimum reliability.
+    let flaky = &app.register("flaky").await;
+    app.sql(&format!(
+        "INSERT INTO user_records (user_id, played, left_seats) VALUES ('{}', 10, 5)",
+        flaky.id
+    ))
+    .await;
+    let strict = vacated(
+        app,
+        &named(app, &["s0", "s1", "s2"]).await,
+        json!({"min_reliability": 80}),
+    )
+    .await;
+    let strict_before = footprint(app).await;
+    take(app, &strict, 2, flaky)
+        .await
+        .assert_problem(403, "reliability_too_low");
+    assert_eq!(footprint(app).await, strict_before);
+    // A game that takes no substitutes.
+    let closed = vacated(
+        app,
+        &named(app, &["c0", "c1", "c2"]).await,
+        json!({"substitutes": false}),
+    )
+    .await;
+    let closed_before = footprint(app).await;
+    take(app, &closed, 2, sub)
+        .await
+        .assert_problem(409, "substitutes_forbidden");
+    // A game not on: open, or over.
+    let open = app
+        .created_game(&users[0], &json!({"ruleset": "hats", "players": 3, "join": false}))
+        .await;
+    let open = open["id"].as_str().unwrap();
+    take(app, open, 0, sub)
+        .await
+        .assert_problem(409, "seat_not_vacant");
+    assert_eq!(footprint(app).await, closed_before);
+    let _ = before;
+    // Nothing of it is listed but the vacancies of games taking substitutes.
+    let listed = vacant(app).await.to_string();
+    assert!(listed.contains(&id) && listed.contains(&strict), "{listed}");
+    assert!(!listed.contains(&closed), "{listed}");
+}
+
+#[actix_web::test]
+async fn two_taking_one_seat_at_once_seat_exactly_one() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(3).await;
+    let id = vacated(app, &users, json!({})).await;
+    let takers = named(app, &["t0", "t1", "t2", "t3"]).await;
+    let replies = join_all(takers.iter().map(|t| take(app, &id, 2, t))).await;
+    let won: Vec<&Reply> = replies.iter().filter(|r| r.status.as_u16() == 200).collect();
+    assert_eq!(won.len(), 1, "{replies:?}");
+    for r in replies.iter().filter(|r| r.status.as_u16() != 200) {
+        r.assert_problem(409, "seat_not_vacant");
+    }
+    assert_eq!(app.count("seat_substitutions").await, 1);
+    assert_eq!(
+        app.count("events WHERE type = 'seat_substituted'").await,
+        1
+    );
+}
+
+#[actix_web::test]
+async fn a_rated_game_of_two_takes_no_substitutes_unless_it_says_so() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(2).await;
+    let sub = &app.register("sub").await;
+    // A player of two leaving ends the game by forfeit: no seat to take.
+    let id = app.started_game(&users, "hats", json!({})).await;
+    resign(app, &id, &users[1]).await;
+    take(app, &id, 1, sub)
+        .await
+        .assert_problem(409, "seat_not_vacant");
+    let game = app.game(&id, None).await;
+    assert_eq!(game["status"], "finished");
+}
+
+/// A 3-player Hats deal; `twin` swaps seat 0's first card with the deck's
+/// last: a difference seat 2 never sees.
+fn deal(twin: bool) -> Value {
+    let mut deck: Vec<String> = ["T", "S", "H", "C", "D", "F", "W"]
+        .iter()
+        .flat_map(|t| (1..=6).map(move |n| format!("{t}{n}")))
+        .collect();
+    if twin {
+        deck.swap(6, 41);
+    }
+    json!({
+        "line": deck[0..6],
+        "hands": [deck[6..15], deck[15..24], deck[24..33]],
+        "deck": deck[33..],
+    })
+}
+
+/// Plays `moves` commands, each the first legal one that leaves the two
+/// swapped cards alone and draws nothing.
+async fn play_alike(app: &TestApp, id: &str, users: &[User], moves: usize) {
+    let swapped = ["S1", "W6"];
+    for _ in 0..moves {
+        let any = app.game(id, None).await;
+        let seat = any["to_act"][0].as_u64().unwrap() as usize;
+        let game = app.game(id, Some(&users[seat])).await;
+        let command = game["legal_commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| {
+                c["type"] != "discard_draw" && !swapped.contains(&c["card"].as_str().unwrap_or(""))
+            })
+            .unwrap()
+            .clone();
+        app.command(id, &users[seat], game["version"].as_i64().unwrap(), &command)
+            .await
+            .ok(200);
+    }
+}
+
+/// Twin games, identical but for a card seat 2 never saw (seat 0's first,
+/// swapped with the deck's last): after seat 2's player leaves and a
+/// substitute takes it over, every fetch of the substitute's (the take's
+/// answer, the game, its feed, its log, its talk) answers the same bytes
+/// in both, and the game's tags are the same.
+#[actix_web::test]
+async fn a_substitute_sees_in_twin_games_nothing_that_differs() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    let twins: Vec<String> = {
+        let mut out = Vec::new();
+        for twin in [false, true] {
+            let options = json!({"seed": "twins", "deals": [deal(twin)]});
+            let id = vacated(app, &users, options).await;
+            out.push(id);
+        }
+        out
+    };
+    let (a, b) = (&twins[0], &twins[1]);
+    let taken_a = take(app, a, 2, sub).await.ok(200).to_string();
+    let taken_b = take(app, b, 2, sub).await.ok(200).to_string();
+    let alike = crate::talk::alike;
+    assert_eq!(alike(&taken_a), alike(&taken_b));
+    let seated = vec![users[0].clone(), users[1].clone(), sub.clone()];
+    let paths = [
+        "/v1/games/{id}",
+        "/v1/games/{id}/events",
+        "/v1/games/{id}/log",
+        "/v1/games/{id}/talk",
+    ];
+    for round in 0..3 {
+        for path in paths {
+            let in_a = fetched(app, &path.replace("{id}", a), Some(&sub.token)).await;
+            let in_b = fetched(app, &path.replace("{id}", b), Some(&sub.token)).await;
+            assert_eq!(in_a.0, 200, "{path}: {}", in_a.2);
+            assert_eq!(in_a.2, in_b.2, "round {round}: {path}");
+            if path == "/v1/games/{id}" {
+                assert_eq!(in_a.1, in_b.1, "round {round}: {path}");
+            }
+        }
+        play_alike(app, a, &seated, 2).await;
+        play_alike(app, b, &seated, 2).await;
+    }
+}
