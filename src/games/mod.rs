@@ -36,6 +36,7 @@ pub mod rematch_offer;
 pub mod rulesets;
 pub mod salts;
 pub mod seat_cap;
+pub mod seat_offer;
 pub mod snapshot;
 pub mod step;
 pub mod substitute;

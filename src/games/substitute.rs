@@ -181,8 +181,14 @@ impl OpenChange for Take {
             vacation_secs: leaver.vacation_used_secs,
             at: tx.now,
         };
+        // The write checks the seat again: a taker who waited on the
+        // game's lock may have loaded its seats as they were before the
+        // first taker's commit.
         if !substitutes::take(tx.conn, &takeover).await? {
-            return Err(Failure::internal("the vacant seat changed under its lock"));
+            return Err(Failure::new(
+                ErrorCode::SeatNotVacant,
+                format!("seat {seat} was just taken"),
+            ));
         }
         let row = tx
             .loaded

@@ -131,6 +131,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 // Substitutes (docs/seats.md).
                 .service(seats::vacant)
                 .service(seats::take)
+                .service(seats::offer)
                 // Table talk (docs/talk.md).
                 .service(talk::say)
                 .service(talk::list)

@@ -13,6 +13,7 @@ use super::{Answer, Reply, State};
 use crate::auth::{Caller, MaybeCaller};
 use crate::games::open_game;
 use crate::games::projection::Game;
+use crate::games::seat_offer::{Offer, OfferSeat};
 use crate::games::substitute::{self, Take, TakeSeat, VacantPage};
 
 /// A page of vacant seats.
@@ -80,7 +81,43 @@ pub async fn take(
     Ok(web::Json(taken))
 }
 
+/// A player still in the game offers a vacant seat to a named player, who
+/// is invited to the game (`invited` notification; a private game then
+/// lets them see it and take the seat without its code). The record holds
+/// no offer, only the takeover. A user who blocks the caller is neither
+/// invited nor told, and the caller is not told either.
+#[utoipa::path(
+    operation_id = "offer_seat", tag = "games",
+    params(("id" = Uuid, Path, description = "The game id"), ("seat" = u8, Path, description = "The vacant seat", maximum = 5)),
+    request_body = OfferSeat, security(("bearer" = [])),
+    responses((status = 200, description = "The game, the seat offered", body = Game), OfferSeatProblems)
+)]
+#[post("/games/{id}/seats/{seat}/offer")]
+pub async fn offer(
+    state: State,
+    caller: Caller,
+    path: web::Path<(Uuid, u8)>,
+    body: super::strict_json::Json<OfferSeat>,
+) -> Reply<Game> {
+    let (id, seat) = path.into_inner();
+    let offer = Offer::new(seat, body.into_inner());
+    Ok(web::Json(
+        open_game::change(&state, &caller, id, offer).await?,
+    ))
+}
+
 problems! {
+    /// What `offer_seat` answers besides the common problems.
+    OfferSeatProblems {
+        BadRequest: "a malformed body or seat",
+        NotAPlayer: "the caller holds no seat in the game, or left it",
+        NotFound: "no user of that name",
+        NoSuchSeat,
+        SeatNotVacant: "the seat's player has not left it, it was taken already, or the game is not on",
+        SubstitutesForbidden: "the game's `substitutes` option is off",
+        AlreadyJoined: "the named player holds a seat in the game already",
+        SeatRefused: "the caller blocks the named player",
+    }
     /// What `list_vacant_seats` answers besides the common problems.
     ListVacantSeatsProblems { BadRequest: "a bad limit or cursor" }
     /// What `take_seat` answers besides the common problems.

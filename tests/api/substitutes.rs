@@ -41,8 +41,28 @@ async fn resign(app: &TestApp, id: &str, user: &User) {
 
 /// A started 3-player Hats game of `users` where player2 (seat 2) left.
 async fn vacated(app: &TestApp, users: &[User], options: Value) -> String {
-    let id = app.started_game(users, "hats", options).await;
+    let id = started(app, users, options).await;
     resign(app, &id, &users[2]).await;
+    id
+}
+
+/// A started 3-player Hats game of `users` created with `options` (a
+/// private one with its code).
+async fn started(app: &TestApp, users: &[User], mut options: Value) -> String {
+    if options.get("private") != Some(&json!(true)) {
+        return app.started_game(users, "hats", options).await;
+    }
+    options.as_object_mut().unwrap().remove("private");
+    let mut body = json!({"ruleset": "hats", "players": 3, "private": true});
+    body["options"] = options;
+    let game = app.created_game(&users[0], &body).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let code = game["invite_code"].as_str().unwrap().to_owned();
+    for user in &users[1..] {
+        app.post(&format!("/v1/games/{id}/join"), Some(&user.token), &json!({"code": code}))
+            .await
+            .ok(200);
+    }
     id
 }
 
@@ -167,11 +187,12 @@ async fn each_refusal_answers_its_code_and_writes_nothing() {
         .assert_problem(409, "seat_not_vacant");
     take(app, &id, 7, sub)
         .await
-        .assert_problem(409, "no_such_seat");
+        .assert_problem(422, "no_such_seat");
     // A player of the game already seated.
     take(app, &id, 2, &users[0])
         .await
         .assert_problem(409, "already_joined");
+    assert_eq!(footprint(app).await, before);
     // A player of the game blocks the substitute (or is blocked by them).
     app.post(
         "/v1/me/blocks",
@@ -212,7 +233,7 @@ async fn each_refusal_answers_its_code_and_writes_nothing() {
     .await;
     let strict = vacated(
         app,
-        &named(app, &["s0", "s1", "s2"]).await,
+        &named(app, &["strict0", "strict1", "strict2"]).await,
         json!({"min_reliability": 80}),
     )
     .await;
@@ -224,7 +245,7 @@ async fn each_refusal_answers_its_code_and_writes_nothing() {
     // A game that takes no substitutes.
     let closed = vacated(
         app,
-        &named(app, &["c0", "c1", "c2"]).await,
+        &named(app, &["closed0", "closed1", "closed2"]).await,
         json!({"substitutes": false}),
     )
     .await;
@@ -232,16 +253,17 @@ async fn each_refusal_answers_its_code_and_writes_nothing() {
     take(app, &closed, 2, sub)
         .await
         .assert_problem(409, "substitutes_forbidden");
-    // A game not on: open, or over.
+    assert_eq!(footprint(app).await, closed_before);
+    // A game not on (open).
     let open = app
         .created_game(&users[0], &json!({"ruleset": "hats", "players": 3, "join": false}))
         .await;
     let open = open["id"].as_str().unwrap();
+    let open_before = footprint(app).await;
     take(app, open, 0, sub)
         .await
         .assert_problem(409, "seat_not_vacant");
-    assert_eq!(footprint(app).await, closed_before);
-    let _ = before;
+    assert_eq!(footprint(app).await, open_before);
     // Nothing of it is listed but the vacancies of games taking substitutes.
     let listed = vacant(app).await.to_string();
     assert!(listed.contains(&id) && listed.contains(&strict), "{listed}");
@@ -253,7 +275,7 @@ async fn two_taking_one_seat_at_once_seat_exactly_one() {
     let app = &TestApp::spawn().await;
     let users = app.users(3).await;
     let id = vacated(app, &users, json!({})).await;
-    let takers = named(app, &["t0", "t1", "t2", "t3"]).await;
+    let takers = named(app, &["taker0", "taker1", "taker2", "taker3"]).await;
     let replies = join_all(takers.iter().map(|t| take(app, &id, 2, t))).await;
     let won: Vec<&Reply> = replies.iter().filter(|r| r.status.as_u16() == 200).collect();
     assert_eq!(won.len(), 1, "{replies:?}");
@@ -366,4 +388,148 @@ async fn a_substitute_sees_in_twin_games_nothing_that_differs() {
         play_alike(app, a, &seated, 2).await;
         play_alike(app, b, &seated, 2).await;
     }
+}
+
+/// Every player's record, as the profile reads it.
+async fn records(url: &str) -> Vec<String> {
+    use diesel_async::RunQueryDsl;
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        row: String,
+    }
+    let mut conn = hatstand::db::locate::connect(url).await.unwrap();
+    diesel::sql_query(
+        "SELECT format('%s %s %s %s %s %s', user_id, played, lost, left_seats, timeouts,
+                       vacation_secs) AS row
+           FROM user_records ORDER BY user_id",
+    )
+    .load::<Row>(&mut conn)
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|r| r.row)
+    .collect()
+}
+
+/// A database the release before substitutes wrote (players' records of
+/// games over, some left), upgraded in place: the rebuild counts the same
+/// as before, and after a takeover the leaver's game is counted once, by
+/// the takeover and by the rebuild alike.
+#[actix_web::test]
+async fn records_written_before_substitutes_and_takeovers_after_are_counted_alike_by_the_rebuild()
+{
+    use diesel_async::SimpleAsyncConnection;
+    let db = crate::support::TestDb::before("2026-12-10-000300_substitutes").await;
+    let url = db.url.clone();
+    let mut conn = hatstand::db::locate::connect(&url).await.unwrap();
+    let users: Vec<uuid::Uuid> = (0..3).map(|_| uuid::Uuid::new_v4()).collect();
+    let mut sql = String::new();
+    for (i, u) in users.iter().enumerate() {
+        sql += &format!(
+            "INSERT INTO users (id, username, password_hash, created_at) VALUES ('{u}', 'old{i}', 'x', now());"
+        );
+    }
+    for g in 0..6usize {
+        let id = uuid::Uuid::new_v4();
+        let (a, b) = (users[g % 3], users[(g + 1) % 3]);
+        sql += &format!(
+            "INSERT INTO games (id, ruleset, players, options, seed, seed_public, seed_commitment, status,
+               version, last_hash, to_act, created_by, created_at, updated_at, server_options, private, rules_version)
+             VALUES ('{id}', 'hats', 2, '{{}}', 's', false, 'c', 'active', 1, 'h', '{{}}', '{a}', now(), now(),
+                     '{{}}', false, 1);
+             INSERT INTO seats (game_id, seat, user_id, joined_at, timeouts, vacation_used_secs, resigned_at)
+             VALUES ('{id}', 0, '{a}', now(), {}, 0, NULL),
+                    ('{id}', 1, '{b}', now(), 0, 0, {});
+             UPDATE games SET status = 'finished', version = 2, result = '{{\"winners\": [0]}}',
+                    updated_at = now()
+              WHERE id = '{id}';",
+            g % 3,
+            if g % 2 == 0 { "now()" } else { "NULL" },
+        );
+    }
+    conn.batch_execute(&sql).await.unwrap();
+    drop(conn);
+    let app = &TestApp::spawn_on(db, |_| {}).await;
+    let rebuild = async || {
+        let mut conn = hatstand::db::locate::connect(&url).await.unwrap();
+        hatstand::ratings::reliability::rebuild(&mut conn)
+            .await
+            .unwrap();
+    };
+    let upgraded = records(&url).await;
+    assert!(!upgraded.is_empty());
+    rebuild().await;
+    assert_eq!(records(&url).await, upgraded);
+    // A takeover after the upgrade, played to the end.
+    let players = named(app, &["new0", "new1", "new2"]).await;
+    let sub = &app.register("sub").await;
+    let id = vacated(app, &players, json!({})).await;
+    take(app, &id, 2, sub).await.ok(200);
+    play_out(
+        app,
+        id,
+        vec![players[0].clone(), players[1].clone(), sub.clone()],
+        3,
+    )
+    .await;
+    let counted = records(&url).await;
+    let leaver = counted
+        .iter()
+        .find(|r| r.starts_with(&players[2].id.to_string()))
+        .unwrap();
+    assert!(leaver.ends_with(" 1 1 1 0 0"), "played, lost, left: {leaver}");
+    rebuild().await;
+    assert_eq!(records(&url).await, counted);
+}
+
+#[actix_web::test]
+async fn a_player_offers_a_private_games_vacant_seat_to_a_named_player_who_takes_it() {
+    let app = &TestApp::spawn().await;
+    let users = app.users(3).await;
+    let cand = &app.register("cand").await;
+    let shy = &app.register("shy").await;
+    let id = vacated(app, &users, json!({"private": true})).await;
+    let offer = |by: &User, name: &str| {
+        let path = format!("/v1/games/{id}/seats/2/offer");
+        let token = by.token.clone();
+        let body = json!({"username": name});
+        async move { app.post(&path, Some(&token), &body).await }
+    };
+    // A private game's vacant seat is not listed, nor taken without its code.
+    assert_eq!(vacant(app).await["seats"], json!([]));
+    take(app, &id, 2, cand)
+        .await
+        .assert_problem(403, "not_invited");
+    // Who may not offer, and to whom not: nothing is written.
+    let before = footprint(app).await;
+    let invitations = app.count("invitations").await;
+    offer(cand, "cand").await.assert_problem(403, "not_a_player");
+    offer(&users[2], "cand")
+        .await
+        .assert_problem(403, "not_a_player");
+    offer(&users[0], "nobody").await.assert_problem(404, "not_found");
+    offer(&users[0], "player1")
+        .await
+        .assert_problem(409, "already_joined");
+    assert_eq!(footprint(app).await, before);
+    // One who blocks the offerer is neither invited nor told; the offerer
+    // is answered as ever.
+    app.post("/v1/me/blocks", Some(&shy.token), &json!({"username": "player0"}))
+        .await
+        .ok(200);
+    offer(&users[0], "shy").await.ok(200);
+    assert_eq!(app.count("invitations").await, invitations);
+    // The named player is invited and told, and takes the seat without the code.
+    offer(&users[0], "cand").await.ok(200);
+    assert_eq!(app.count("invitations").await, invitations + 1);
+    let told = app
+        .count(&format!(
+            "notifications WHERE user_id = '{}' AND kind = 'invited'",
+            cand.id
+        ))
+        .await;
+    assert_eq!(told, 1);
+    let taken = take(app, &id, 2, cand).await.ok(200);
+    assert_eq!(taken["my_seat"], 2);
 }

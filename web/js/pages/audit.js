@@ -320,6 +320,7 @@ function summary(event, people, board) {
     case 'turn_taken_back': return `${seat(d.seat)}'s last move is taken back (the state of version ${d.to_version})`;
     case 'seat_vacation': return `${seat(d.seat)} takes a break until ${d.until}`;
     case 'player_resigned': return `${seat(d.seat)} is out (${d.reason})`;
+    case 'seat_substituted': return `${d.username} takes over seat ${d.seat + 1}`;
     case 'game_forfeited': return 'the game ends by forfeit';
     default: break;
   }
