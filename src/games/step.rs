@@ -455,8 +455,8 @@ impl<'a, R: Ruleset> Step<'a, R> {
         }
         // A seat out of a game still on, which takes substitutes and is
         // public, is listed in the lobby from now (`substitute`).
-        let listed = row.status == status::ACTIVE
-            && super::substitute::listed(old, self.loaded.has_bots());
+        let listed =
+            row.status == status::ACTIVE && super::substitute::listed(old, self.loaded.has_bots());
         let seat_updates = seats
             .iter()
             .filter(|s| !self.loaded.seats.contains(s))

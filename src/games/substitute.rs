@@ -90,7 +90,10 @@ pub fn vacancy(loaded: &LoadedGame, seat: u8, user: Uuid) -> Result<&SeatRow, Fa
     if game.status != status::ACTIVE {
         return Err(Failure::new(
             ErrorCode::SeatNotVacant,
-            format!("the game is {}: only a game on has vacant seats", game.status),
+            format!(
+                "the game is {}: only a game on has vacant seats",
+                game.status
+            ),
         ));
     }
     let row = loaded
@@ -328,9 +331,13 @@ pub async fn vacant_seats(
             vacant_since: r.vacant_since,
         })
         .collect();
-    let next_cursor = more
-        .then(|| seats.last())
-        .flatten()
-        .map(|s| format!("{}_{}_{}", s.vacant_since.timestamp_micros(), s.game_id, s.seat));
+    let next_cursor = more.then(|| seats.last()).flatten().map(|s| {
+        format!(
+            "{}_{}_{}",
+            s.vacant_since.timestamp_micros(),
+            s.game_id,
+            s.seat
+        )
+    });
     Ok(VacantPage { seats, next_cursor })
 }

@@ -146,13 +146,24 @@ mod tests {
     #[test]
     fn given_a_seat_that_changed_hands_then_its_leaver_is_rated_last() {
         // Given seat 0 won, but its first player left it to a substitute
-        let mut g = game(false, &[false, false, false], json!({}), json!({
-            "scores": [5, 3, 1], "winners": [0], "rounds": []
-        }));
+        let mut g = game(
+            false,
+            &[false, false, false],
+            json!({}),
+            json!({
+                "scores": [5, 3, 1], "winners": [0], "rounds": []
+            }),
+        );
         g.left = vec![0];
         // Then the leaver is placed after everyone, the others as they finished
         let sides = sides_to_rate(&g).unwrap();
-        let place = |seat: u8| sides.iter().find(|s| s.seats.contains(&seat)).unwrap().place;
+        let place = |seat: u8| {
+            sides
+                .iter()
+                .find(|s| s.seats.contains(&seat))
+                .unwrap()
+                .place
+        };
         assert!(place(0) > place(1) && place(0) > place(2));
         assert!(place(1) < place(2));
     }

@@ -220,7 +220,11 @@ impl<R: Ruleset> Replay<R> {
     /// A substitute takes a seat that is out (docs/seats.md): only in a
     /// game on and not over, from the player who held it, and never a
     /// player already seated; the seat is in again, held by `to`.
-    fn substitute(&mut self, sub: &super::server_event::Substituted, at: i64) -> Result<(), String> {
+    fn substitute(
+        &mut self,
+        sub: &super::server_event::Substituted,
+        at: i64,
+    ) -> Result<(), String> {
         if self.state.as_ref().is_none_or(|s| R::result(s).is_some()) {
             return Err(format!("event {at}: a substitute while no game is on"));
         }

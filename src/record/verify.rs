@@ -709,6 +709,14 @@ fn replay_and_compare<R: BotRules>(
             .state
             .as_ref()
             .ok_or("a command before the game started")?;
+        if let Some(turn) = forced.take() {
+            check_forced::<R>(state, turn, seat_no, event, &command)?;
+        } else if event.actor_user.is_none() {
+            autoplay.check(state, seat_no, &command, &randomness, event.seq)?;
+        }
+        autoplay.timed_out = None;
+        // A player's command is the seat's holder's: the player who joined
+        // it, or its last substitute (`seat_substituted`).
         if let Some(user) = event.actor_user
             && replay.holder(seat_no) != Some(user)
         {
@@ -717,12 +725,6 @@ fn replay_and_compare<R: BotRules>(
                 event.seq
             ));
         }
-        if let Some(turn) = forced.take() {
-            check_forced::<R>(state, turn, seat_no, event, &command)?;
-        } else if event.actor_user.is_none() {
-            autoplay.check(state, seat_no, &command, &randomness, event.seq)?;
-        }
-        autoplay.timed_out = None;
         let produced = R::decide(state, seat(usize::from(seat_no)), &command, &randomness)
             .map_err(|e| {
                 format!(

@@ -59,9 +59,13 @@ async fn started(app: &TestApp, users: &[User], mut options: Value) -> String {
     let id = game["id"].as_str().unwrap().to_owned();
     let code = game["invite_code"].as_str().unwrap().to_owned();
     for user in &users[1..] {
-        app.post(&format!("/v1/games/{id}/join"), Some(&user.token), &json!({"code": code}))
-            .await
-            .ok(200);
+        app.post(
+            &format!("/v1/games/{id}/join"),
+            Some(&user.token),
+            &json!({"code": code}),
+        )
+        .await
+        .ok(200);
     }
     id
 }
@@ -138,7 +142,10 @@ async fn a_vacant_seat_is_listed_taken_over_told_and_the_record_verifies_offline
         .await
         .ok(200)
         .to_string();
-    assert!(note.contains("seat_substituted") && note.contains("\"sub\""), "{note}");
+    assert!(
+        note.contains("seat_substituted") && note.contains("\"sub\""),
+        "{note}"
+    );
     // … and the leaver's record counts the game played and left.
     let profile = app.get("/v1/users/player2", None).await.ok(200);
     assert_eq!(profile["reliability"]["played"], 1, "{profile}");
@@ -157,7 +164,10 @@ async fn a_vacant_seat_is_listed_taken_over_told_and_the_record_verifies_offline
         if e["command"].is_null() || e["actor"]["seat"] != 2 || e["actor"]["user_id"].is_null() {
             continue;
         }
-        assert_eq!(e["actor"]["user_id"], json!(if after { sub.id } else { users[2].id }));
+        assert_eq!(
+            e["actor"]["user_id"],
+            json!(if after { sub.id } else { users[2].id })
+        );
         subs_moves += usize::from(after);
     }
     assert!(subs_moves > 0, "the substitute moved");
@@ -256,7 +266,10 @@ async fn each_refusal_answers_its_code_and_writes_nothing() {
     assert_eq!(footprint(app).await, closed_before);
     // A game not on (open).
     let open = app
-        .created_game(&users[0], &json!({"ruleset": "hats", "players": 3, "join": false}))
+        .created_game(
+            &users[0],
+            &json!({"ruleset": "hats", "players": 3, "join": false}),
+        )
         .await;
     let open = open["id"].as_str().unwrap();
     let open_before = footprint(app).await;
@@ -277,16 +290,16 @@ async fn two_taking_one_seat_at_once_seat_exactly_one() {
     let id = vacated(app, &users, json!({})).await;
     let takers = named(app, &["taker0", "taker1", "taker2", "taker3"]).await;
     let replies = join_all(takers.iter().map(|t| take(app, &id, 2, t))).await;
-    let won: Vec<&Reply> = replies.iter().filter(|r| r.status.as_u16() == 200).collect();
+    let won: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.status.as_u16() == 200)
+        .collect();
     assert_eq!(won.len(), 1, "{replies:?}");
     for r in replies.iter().filter(|r| r.status.as_u16() != 200) {
         r.assert_problem(409, "seat_not_vacant");
     }
     assert_eq!(app.count("seat_substitutions").await, 1);
-    assert_eq!(
-        app.count("events WHERE type = 'seat_substituted'").await,
-        1
-    );
+    assert_eq!(app.count("events WHERE type = 'seat_substituted'").await, 1);
 }
 
 #[actix_web::test]
@@ -338,9 +351,14 @@ async fn play_alike(app: &TestApp, id: &str, users: &[User], moves: usize) {
             })
             .unwrap()
             .clone();
-        app.command(id, &users[seat], game["version"].as_i64().unwrap(), &command)
-            .await
-            .ok(200);
+        app.command(
+            id,
+            &users[seat],
+            game["version"].as_i64().unwrap(),
+            &command,
+        )
+        .await
+        .ok(200);
     }
 }
 
@@ -417,8 +435,7 @@ async fn records(url: &str) -> Vec<String> {
 /// as before, and after a takeover the leaver's game is counted once, by
 /// the takeover and by the rebuild alike.
 #[actix_web::test]
-async fn records_written_before_substitutes_and_takeovers_after_are_counted_alike_by_the_rebuild()
-{
+async fn records_written_before_substitutes_and_takeovers_after_are_counted_alike_by_the_rebuild() {
     use diesel_async::SimpleAsyncConnection;
     let db = crate::support::TestDb::before("2026-12-10-000300_substitutes").await;
     let url = db.url.clone();
@@ -478,7 +495,10 @@ async fn records_written_before_substitutes_and_takeovers_after_are_counted_alik
         .iter()
         .find(|r| r.starts_with(&players[2].id.to_string()))
         .unwrap();
-    assert!(leaver.ends_with(" 1 1 1 0 0"), "played, lost, left: {leaver}");
+    assert!(
+        leaver.ends_with(" 1 1 1 0 0"),
+        "played, lost, left: {leaver}"
+    );
     rebuild().await;
     assert_eq!(records(&url).await, counted);
 }
@@ -504,20 +524,28 @@ async fn a_player_offers_a_private_games_vacant_seat_to_a_named_player_who_takes
     // Who may not offer, and to whom not: nothing is written.
     let before = footprint(app).await;
     let invitations = app.count("invitations").await;
-    offer(cand, "cand").await.assert_problem(403, "not_a_player");
+    offer(cand, "cand")
+        .await
+        .assert_problem(403, "not_a_player");
     offer(&users[2], "cand")
         .await
         .assert_problem(403, "not_a_player");
-    offer(&users[0], "nobody").await.assert_problem(404, "not_found");
+    offer(&users[0], "nobody")
+        .await
+        .assert_problem(404, "not_found");
     offer(&users[0], "player1")
         .await
         .assert_problem(409, "already_joined");
     assert_eq!(footprint(app).await, before);
     // One who blocks the offerer is neither invited nor told; the offerer
     // is answered as ever.
-    app.post("/v1/me/blocks", Some(&shy.token), &json!({"username": "player0"}))
-        .await
-        .ok(200);
+    app.post(
+        "/v1/me/blocks",
+        Some(&shy.token),
+        &json!({"username": "player0"}),
+    )
+    .await
+    .ok(200);
     offer(&users[0], "shy").await.ok(200);
     assert_eq!(app.count("invitations").await, invitations);
     // The named player is invited and told, and takes the seat without the code.

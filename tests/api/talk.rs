@@ -516,7 +516,11 @@ pub(crate) fn alike(raw: &str) -> String {
 }
 
 /// GET `path` as `token`: the status, the tag, and the body made [`alike`].
-pub(crate) async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String, String) {
+pub(crate) async fn fetched(
+    app: &TestApp,
+    path: &str,
+    token: Option<&str>,
+) -> (u16, String, String) {
     let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
     let status = response.status().as_u16();
     let tag = response
