@@ -561,3 +561,28 @@ async fn a_player_offers_a_private_games_vacant_seat_to_a_named_player_who_takes
     let taken = take(app, &id, 2, cand).await.ok(200);
     assert_eq!(taken["my_seat"], 2);
 }
+
+/// A seat out after `abandon_after` turns run out (inactive) is vacant and
+/// listed as a resigned one is, and taken over the same way.
+#[actix_web::test]
+async fn a_seat_out_for_inactivity_is_listed_and_taken_over() {
+    let app = &TestApp::spawn_with(|s| s.background.deadline_tick_ms = 0).await;
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    let options = json!({"turn_timeout": "PT1H", "abandon_after": 1});
+    let id = app.started_game(&users, "hats", options).await;
+    let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap() as u8;
+    app.expire(&id).await;
+    let pool = hatstand::db::pool(&app.db.url, 1).unwrap();
+    assert_eq!(hatstand::deadlines::tick(&pool).await.unwrap(), 1);
+    let events = app
+        .get(&format!("/v1/games/{id}/events"), None)
+        .await
+        .ok(200)
+        .to_string();
+    assert!(events.contains("\"inactive\""), "{events}");
+    let listed = vacant(app).await;
+    assert_eq!(listed["seats"][0]["seat"], seat, "{listed}");
+    let taken = take(app, &id, seat, sub).await.ok(200);
+    assert_eq!(taken["my_seat"], seat);
+}
