@@ -57,6 +57,8 @@ SELECT create_distributed_table('idempotency_keys', 'game_id', colocate_with => 
 SELECT create_distributed_table('archived_games', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('talk_messages', 'game_id', colocate_with => 'games');
 SELECT create_distributed_table('talk_reports', 'game_id', colocate_with => 'games');
+-- Substitutes (docs/seats.md): each takeover with its game.
+SELECT create_distributed_table('seat_substitutions', 'game_id', colocate_with => 'games');
 
 -- Distributed by user.
 SELECT create_distributed_table('notifications', 'user_id', colocate_with => 'none');

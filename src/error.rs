@@ -186,6 +186,11 @@ error_codes! {
     /// player seated (or the creator's invitee list) block one another;
     /// the same whoever blocked whom (docs/seats.md).
     SeatRefused = "seat_refused",
+    /// Taking a seat that is not vacant: its player has not left it, it was
+    /// taken already, or the game is not on (docs/seats.md).
+    SeatNotVacant = "seat_not_vacant",
+    /// Taking a vacant seat in a game whose `substitutes` option is off.
+    SubstitutesForbidden = "substitutes_forbidden",
     /// An account that has played cannot become a bot account (or is one already).
     BotAccountRefused = "bot_account_refused",
     /// A `language` the server does not speak (it speaks `en` and `fr`).

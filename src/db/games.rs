@@ -391,7 +391,8 @@ pub struct Update<'a> {
     pub events: &'a [LoggedEvent],
     /// The new deadline (the clock restarts at every version).
     pub deadline: Option<DateTime<Utc>>,
-    /// Seats whose counters changed: `[{seat, timeouts, vacation_used_secs, resigned_at, clock}]`.
+    /// Seats whose counters changed: `[{seat, timeouts, vacation_used_secs,
+    /// resigned_at, clock, vacant_since}]`.
     pub seats: &'a Value,
     /// Notifications to write: `[{user_id, kind, payload}]`.
     pub notifications: &'a Value,
@@ -459,10 +460,13 @@ const SEATED: &str = "
 , seated AS (
     UPDATE seats s
        SET timeouts = u.timeouts, vacation_used_secs = u.vacation_used_secs, resigned_at = u.resigned_at,
-           clock = u.clock
+           clock = u.clock,
+           vacant_since = CASE WHEN u.vacant_since IS NOT NULL
+                               THEN coalesce(s.vacant_since, u.vacant_since) END
       FROM bumped b,
            jsonb_to_recordset($17) AS u(seat smallint, timeouts integer, vacation_used_secs bigint,
-                                        resigned_at timestamptz, clock jsonb)
+                                        resigned_at timestamptz, clock jsonb,
+                                        vacant_since timestamptz)
      WHERE s.game_id = b.id AND s.seat = u.seat
     RETURNING 1
 )";

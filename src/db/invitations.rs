@@ -37,6 +37,34 @@ pub async fn insert(
     Ok(())
 }
 
+/// Invites `user` to `game` (a vacant seat offered, docs/seats.md): a new
+/// invitation, or one declined made pending again.
+///
+/// # Errors
+/// Database errors.
+pub async fn offer(
+    conn: &mut AsyncPgConnection,
+    game: Uuid,
+    user: Uuid,
+    at: DateTime<Utc>,
+) -> QueryResult<()> {
+    diesel::insert_into(invitations::table)
+        .values((
+            invitations::game_id.eq(game),
+            invitations::user_id.eq(user),
+            invitations::invited_at.eq(at),
+        ))
+        .on_conflict((invitations::game_id, invitations::user_id))
+        .do_update()
+        .set((
+            invitations::invited_at.eq(at),
+            invitations::declined_at.eq(None::<DateTime<Utc>>),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// The invitation of `user` to `game`: `Some(declined)` when invited.
 ///
 /// # Errors

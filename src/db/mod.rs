@@ -29,6 +29,7 @@ pub mod seat_holds;
 pub mod secrets;
 pub mod sessions;
 pub mod storage;
+pub mod substitutes;
 pub mod talk;
 pub mod throttle;
 pub mod transparency;

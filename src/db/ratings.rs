@@ -92,9 +92,13 @@ pub struct Pending {
     pub finish_seq: i64,
     #[diesel(sql_type = Bool)]
     pub archived: bool,
-    /// `[[user_id, is_bot], …]` in seat order.
+    /// `[[user_id, is_bot], …]` in seat order; a seat that changed hands
+    /// (docs/seats.md) names the player who first left it.
     #[diesel(sql_type = Jsonb)]
     pub seats: Value,
+    /// The seats that changed hands: `[seat, …]`.
+    #[diesel(sql_type = Jsonb)]
+    pub changed_hands: Value,
     /// For a forfeit whose events are still in the log: whether a player
     /// moved (null when archived: the archive says).
     #[diesel(sql_type = Nullable<Bool>)]
@@ -114,10 +118,18 @@ pub async fn pending(
     diesel::sql_query(
         "SELECT g.id, g.ruleset, g.players, g.private, g.server_options, g.result, g.finish_seq,
                 g.archived_at IS NOT NULL AS archived,
-                COALESCE((SELECT jsonb_agg(jsonb_build_array(s.user_id, u.kind <> 'human')
+                COALESCE((SELECT jsonb_agg(jsonb_build_array(h.user_id, u.kind <> 'human')
                                            ORDER BY s.seat)
-                            FROM seats s JOIN users u ON u.id = s.user_id
+                            FROM seats s
+                            CROSS JOIN LATERAL (
+                                SELECT COALESCE((SELECT x.from_user FROM seat_substitutions x
+                                                  WHERE x.game_id = g.id AND x.seat = s.seat
+                                                  ORDER BY x.version LIMIT 1),
+                                                s.user_id) AS user_id) h
+                            JOIN users u ON u.id = h.user_id
                            WHERE s.game_id = g.id), '[]'::jsonb) AS seats,
+                COALESCE((SELECT jsonb_agg(DISTINCT x.seat)
+                            FROM seat_substitutions x WHERE x.game_id = g.id), '[]'::jsonb) AS changed_hands,
                 CASE WHEN g.result->>'outcome' = 'forfeit' AND g.archived_at IS NULL
                      THEN EXISTS (SELECT 1 FROM events e
                                    WHERE e.game_id = g.id AND e.command IS NOT NULL

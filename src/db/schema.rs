@@ -271,6 +271,20 @@ diesel::table! {
         counted -> Nullable<Bool>,
         salt -> Nullable<Text>,
         clock -> Nullable<Jsonb>,
+        vacant_since -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    seat_substitutions (game_id, version) {
+        game_id -> Uuid,
+        version -> Int8,
+        seat -> Int2,
+        from_user -> Uuid,
+        to_user -> Uuid,
+        timeouts -> Int4,
+        vacation_secs -> Int8,
+        at -> Timestamptz,
     }
 }
 
@@ -479,6 +493,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     ratings_cursor,
     rematches,
+    seat_substitutions,
     seats,
     server_secrets,
     sessions,

@@ -283,6 +283,11 @@ pub struct ServerOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0, maximum = 100, example = 80)]
     pub min_reliability: Option<u8>,
+    /// Whether a seat whose player left may be taken by a substitute
+    /// (docs/seats.md). Unset: no in a rated two-player game, yes in every
+    /// other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substitutes: Option<bool>,
 }
 
 fn default_level() -> Level {
@@ -317,12 +322,13 @@ impl Default for ServerOptions {
             rating_max: None,
             takebacks: false,
             min_reliability: None,
+            substitutes: None,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "takebacks",
     "turn_timeout",
     "clock",
@@ -340,6 +346,7 @@ pub const NAMES: [&str; 17] = [
     "rating_min",
     "rating_max",
     "min_reliability",
+    "substitutes",
 ];
 
 impl ServerOptions {

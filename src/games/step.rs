@@ -300,7 +300,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 ErrorCode::AlreadyResigned,
                 "the seat is already out of the game",
             ),
-            NotOut::NoSeat(_) => Failure::internal(e),
+            NotOut::NoSeat(_) | NotOut::NotVacant(_) => Failure::internal(e),
         })?;
         self.seat_mut(seat_no)?.resigned = true;
         let resigned = ServerEvent::PlayerResigned(PlayerResigned {
@@ -453,6 +453,10 @@ impl<'a, R: Ruleset> Step<'a, R> {
                 row.clock = Some(clock.clone());
             }
         }
+        // A seat out of a game still on, which takes substitutes and is
+        // public, is listed in the lobby from now (`substitute`).
+        let listed =
+            row.status == status::ACTIVE && super::substitute::listed(old, self.loaded.has_bots());
         let seat_updates = seats
             .iter()
             .filter(|s| !self.loaded.seats.contains(s))
@@ -463,6 +467,7 @@ impl<'a, R: Ruleset> Step<'a, R> {
                     "vacation_used_secs": s.vacation_used_secs,
                     "resigned_at": s.resigned.then(|| format_time(self.now)),
                     "clock": s.clock,
+                    "vacant_since": (s.resigned && listed).then(|| format_time(self.now)),
                 })
             })
             .collect::<Vec<_>>();

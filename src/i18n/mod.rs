@@ -160,7 +160,7 @@ pub fn problem_title(language: Language, code: ErrorCode) -> &'static str {
 
 /// The kinds of push notification, by their stable names (the push's
 /// `kind`).
-pub const PUSH_KINDS: [&str; 7] = [
+pub const PUSH_KINDS: [&str; 8] = [
     "your_turn",
     "takeback_offered",
     "invited",
@@ -168,6 +168,7 @@ pub const PUSH_KINDS: [&str; 7] = [
     "timed_out",
     "deadline_soon",
     "talk",
+    "seat_substituted",
 ];
 
 /// The short text of a push of `kind` (one of [`PUSH_KINDS`]) about a game

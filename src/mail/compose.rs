@@ -429,6 +429,26 @@ pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     draft
 }
 
+/// A substitute took over a seat whose player had left (docs/seats.md): one
+/// line to each other player, naming the seat and the substitute.
+#[must_use]
+pub fn substituted(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
+    let who = row.payload["username"].as_str().unwrap_or("a new player");
+    let seat = row.payload["seat"].as_u64().unwrap_or(0);
+    let mut draft = Draft {
+        subject: subject(game, &format!("{who} takes over seat {seat}"), ""),
+        unsubscribe: Some(row.kind.clone()),
+        ..Draft::default()
+    };
+    draft.paragraph(&format!(
+        "Hello {}, {who} took over seat {seat} in {}, which its player had left: its moves are theirs from now on.",
+        row.username,
+        title(game)
+    ));
+    draft.link("See the game", &game_link(head, game.id));
+    draft
+}
+
 /// A talk message the reader reads (docs/talk.md): who said it, where, and
 /// the text, quoted as plain text; while the game is played, a reply
 /// address that says the answer (at the table, or to the author alone when
@@ -583,6 +603,11 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
             Some(Kind::YourTurn) => format!("Your turn in {ruleset} [{game_tag}]"),
             Some(Kind::Invited) => format!("Invited to {ruleset} [{game_tag}]"),
             Some(Kind::GameFinished) => format!("{ruleset} [{game_tag}] is over"),
+            Some(Kind::SeatSubstituted) => format!(
+                "{} takes over seat {} in {ruleset} [{game_tag}]",
+                row.payload["username"].as_str().unwrap_or("a new player"),
+                row.payload["seat"].as_u64().unwrap_or(0)
+            ),
             Some(Kind::Talk) => format!(
                 "{} said something in {ruleset} [{game_tag}]",
                 row.payload["message"]["from"]["username"]

@@ -106,6 +106,9 @@ async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan,
         (Some(Kind::Invited), Some(seen)) => Plan::Send(compose::invited(head, row, &seen.game)),
         (Some(Kind::GameFinished), Some(seen)) => Plan::Send(compose::finished(head, row, &seen)),
         (Some(Kind::Talk), Some(seen)) => Plan::Send(compose::talk(head, row, &seen.game)),
+        (Some(Kind::SeatSubstituted), Some(seen)) => {
+            Plan::Send(compose::substituted(head, row, &seen.game))
+        }
         (Some(Kind::TakebackOffered), Some(_)) => {
             Plan::Skip("a takeback offer is answered in the game, not by mail")
         }

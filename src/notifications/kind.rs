@@ -55,6 +55,8 @@ kinds! {
     Talk = "talk",
     /// Another player offers a takeback (docs/turn-conveniences.md).
     TakebackOffered = "takeback_offered",
+    /// A substitute took over a seat of a game the user sits at (docs/seats.md).
+    SeatSubstituted = "seat_substituted",
 }
 
 impl Kind {

@@ -98,6 +98,20 @@ pub enum Notification {
         /// The game's version with the offer.
         version: i64,
     },
+    /// A substitute took over a seat whose player had left, in a game the
+    /// user sits at (docs/seats.md): its moves are theirs from now on.
+    SeatSubstituted {
+        game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
+        ruleset: String,
+        /// The seat taken over.
+        seat: u8,
+        /// The substitute's username.
+        #[schema(example = "cyd")]
+        username: String,
+        /// The game's version with the takeover.
+        version: i64,
+    },
     /// Someone said something the user reads in a game they sit at: at the
     /// table, or to their seat (docs/talk.md). Never from a user they muted.
     Talk {
@@ -138,6 +152,7 @@ pub enum NotificationKind {
     Invited,
     Talk,
     TakebackOffered,
+    SeatSubstituted,
 }
 
 /// A notification for one user.

@@ -28,7 +28,7 @@ pub struct PushMessage {
     /// The game's version when it was queued (absent for an invitation or a message).
     pub version: Option<i64>,
     /// `your_turn`, `reminder` (a clock runs out soon), `invited`,
-    /// `game_finished`, `talk` or `takeback_offered`.
+    /// `game_finished`, `talk`, `takeback_offered` or `seat_substituted`.
     #[schema(example = "your_turn")]
     pub kind: String,
     /// A short text to show, in the reader's chosen language (else English).
@@ -67,6 +67,7 @@ pub fn delivery(
         Kind::GameFinished => ("game_finished", 24 * HOUR, "low"),
         Kind::Talk => ("talk", 24 * HOUR, "low"),
         Kind::TakebackOffered => ("takeback_offered", 24 * HOUR, "normal"),
+        Kind::SeatSubstituted => ("seat_substituted", 24 * HOUR, "low"),
         Kind::MoveAccepted | Kind::MoveRefused | Kind::ConfirmAddress => return None,
     };
     let text = push_text(language, name, ruleset);

@@ -9,6 +9,10 @@
 //! - nor is a game where one account holds two seats, or whose result does
 //!   not place every seat.
 //!
+//! A seat that changed hands (a substitute took it over, docs/seats.md)
+//! is rated for the player who left it, in last place (tied with any other
+//! such seat), as if they had lost; the substitute's part is not rated.
+//!
 //! Bots rated by a game that chose to be are rated like anyone, in the same
 //! pool, so their strength reads on the players' scale.
 
@@ -31,6 +35,9 @@ pub struct Finished {
     pub seats: Vec<(Uuid, bool)>,
     /// Whether any player made a move (asked only for forfeits).
     pub moved: Option<bool>,
+    /// The seats that changed hands; their user in `seats` is the player
+    /// who first left them.
+    pub left: Vec<u8>,
 }
 
 /// Why a finished game is not rated.
@@ -81,7 +88,15 @@ pub fn sides_to_rate(game: &Finished) -> Result<Vec<Side>, Unrated> {
     if game.seats.len() != players {
         return Err(Unrated::NoPlaces);
     }
-    sides(&game.result, players).ok_or(Unrated::NoPlaces)
+    let mut sides = sides(&game.result, players).ok_or(Unrated::NoPlaces)?;
+    // After every place the result gives: the leavers' sides, tied last.
+    let last = u16::try_from(sides.len() + 1).unwrap_or(u16::MAX);
+    for side in &mut sides {
+        if side.seats.iter().any(|s| game.left.contains(s)) {
+            side.place = last;
+        }
+    }
+    Ok(sides)
 }
 
 #[cfg(test)]
@@ -99,6 +114,7 @@ mod tests {
             result,
             seats: bots.iter().map(|b| (Uuid::new_v4(), *b)).collect(),
             moved: None,
+            left: Vec::new(),
         }
     }
 
@@ -125,6 +141,31 @@ mod tests {
         let public = game(false, &[false, false], json!({"rated": false}), won());
         assert!(sides_to_rate(&bot).is_ok());
         assert_eq!(sides_to_rate(&public), Err(Unrated::Casual));
+    }
+
+    #[test]
+    fn given_a_seat_that_changed_hands_then_its_leaver_is_rated_last() {
+        // Given seat 0 won, but its first player left it to a substitute
+        let mut g = game(
+            false,
+            &[false, false, false],
+            json!({}),
+            json!({
+                "scores": [5, 3, 1], "winners": [0], "rounds": []
+            }),
+        );
+        g.left = vec![0];
+        // Then the leaver is placed after everyone, the others as they finished
+        let sides = sides_to_rate(&g).unwrap();
+        let place = |seat: u8| {
+            sides
+                .iter()
+                .find(|s| s.seats.contains(&seat))
+                .unwrap()
+                .place
+        };
+        assert!(place(0) > place(1) && place(0) > place(2));
+        assert!(place(1) < place(2));
     }
 
     #[test]

@@ -171,6 +171,16 @@ async fn finished(conn: &mut Conn, row: db::ratings::Pending) -> Result<(Finishe
                 .collect()
         })
         .unwrap_or_default();
+    let left = row
+        .changed_hands
+        .as_array()
+        .map(|seats| {
+            seats
+                .iter()
+                .filter_map(|s| u8::try_from(s.as_u64()?).ok())
+                .collect()
+        })
+        .unwrap_or_default();
     let result = row.result.unwrap_or(Value::Null);
     let forfeit = result.get("outcome").and_then(Value::as_str) == Some("forfeit");
     let moved = match row.moved {
@@ -196,6 +206,7 @@ async fn finished(conn: &mut Conn, row: db::ratings::Pending) -> Result<(Finishe
             result,
             seats,
             moved,
+            left,
         },
         row.finish_seq,
     ))

@@ -37,6 +37,9 @@ pub enum NotOut {
     /// The seat is out already.
     #[error("seat {0} is already out")]
     AlreadyOut(u8),
+    /// The seat is not out: nobody left it for a substitute to take.
+    #[error("seat {0} is not out")]
+    NotVacant(u8),
 }
 
 impl OutSeats {
@@ -83,6 +86,23 @@ impl OutSeats {
             return Err(NotOut::AlreadyOut(seat));
         }
         *slot = true;
+        Ok(())
+    }
+
+    /// `seat`, out, is in again: a substitute took it (`seat_substituted`).
+    /// The server stops playing it; it may go out again later.
+    ///
+    /// # Errors
+    /// A seat the game does not have, or one that is not out.
+    pub fn restore(&mut self, seat: u8) -> Result<(), NotOut> {
+        let slot = self
+            .0
+            .get_mut(usize::from(seat))
+            .ok_or(NotOut::NoSeat(seat))?;
+        if !*slot {
+            return Err(NotOut::NotVacant(seat));
+        }
+        *slot = false;
         Ok(())
     }
 
@@ -178,6 +198,18 @@ mod tests {
         out.mark(0).unwrap();
         assert_eq!(out.mark(0), Err(NotOut::AlreadyOut(0)));
         assert_eq!(out.mark(5), Err(NotOut::NoSeat(5)));
+    }
+
+    #[test]
+    fn given_a_seat_out_when_a_substitute_takes_it_then_it_is_in_and_may_go_out_again() {
+        let mut out = OutSeats::none_of(3);
+        assert_eq!(out.restore(1), Err(NotOut::NotVacant(1)));
+        out.mark(1).unwrap();
+        out.restore(1).unwrap();
+        assert!(!out.is_out(1));
+        assert_eq!(out.restore(7), Err(NotOut::NoSeat(7)));
+        out.mark(1).unwrap();
+        assert!(out.is_out(1));
     }
 
     #[test]

@@ -198,6 +198,7 @@ impl<R: Ruleset> Replay<R> {
                     .mark(resigned.seat)
                     .map_err(|e| format!("event {at}: {e}"))?;
             }
+            ServerEvent::SeatSubstituted(sub) => self.substitute(&sub, at)?,
             ServerEvent::GameForfeited(result) => {
                 let due = self.out.forfeit().filter(|_| started);
                 match due {
@@ -214,6 +215,55 @@ impl<R: Ruleset> Replay<R> {
             }
         }
         Ok(())
+    }
+
+    /// A substitute takes a seat that is out (docs/seats.md): only in a
+    /// game on and not over, from the player who held it, and never a
+    /// player already seated; the seat is in again, held by `to`.
+    fn substitute(
+        &mut self,
+        sub: &super::server_event::Substituted,
+        at: i64,
+    ) -> Result<(), String> {
+        if self.state.as_ref().is_none_or(|s| R::result(s).is_some()) {
+            return Err(format!("event {at}: a substitute while no game is on"));
+        }
+        if self.holder(sub.seat) != Some(sub.from) {
+            return Err(format!(
+                "event {at}: seat {} was not held by the player it names",
+                sub.seat
+            ));
+        }
+        if self.seat_of(sub.to).is_some() {
+            return Err(format!("event {at}: the substitute holds a seat already"));
+        }
+        self.out
+            .restore(sub.seat)
+            .map_err(|e| format!("event {at}: {e}"))?;
+        if let Some(Some(joined)) = self.seats.get_mut(usize::from(sub.seat)) {
+            joined.user_id = sub.to;
+            joined.username.clone_from(&sub.username);
+        }
+        Ok(())
+    }
+
+    /// The user holding `seat` now (the one who joined it, or its last
+    /// substitute).
+    #[must_use]
+    pub fn holder(&self, seat: u8) -> Option<uuid::Uuid> {
+        self.seats
+            .get(usize::from(seat))
+            .and_then(Option::as_ref)
+            .map(|j| j.user_id)
+    }
+
+    /// The seat `user` holds now.
+    #[must_use]
+    pub fn seat_of(&self, user: uuid::Uuid) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|j| j.user_id == user))
+            .and_then(|s| u8::try_from(s).ok())
     }
 
     /// Whether the game takes salts (`record::salts`): its rules salt the

@@ -17,8 +17,9 @@
 //!   under version 1 of its ruleset.
 //! - 2: `game_created` always names its `rules`. `turn_forced` and the
 //!   takeback's `turn_takeback_offered`, `turn_takeback_accepted`,
-//!   `turn_takeback_declined` and `turn_taken_back` (kinds added later,
-//!   under the same schema: no older event changes shape).
+//!   `turn_takeback_declined` and `turn_taken_back`, and `seat_substituted`
+//!   (kinds added later, under the same schema: no older event changes
+//!   shape).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -38,7 +39,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 17] = [
+pub const KINDS: [&str; 18] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -56,6 +57,7 @@ pub const KINDS: [&str; 17] = [
     "game_forfeited",
     "game_clock_started",
     "seat_bank_changed",
+    "seat_substituted",
 ];
 
 /// An event of the server's, as its `{"type", "data"}` document.
@@ -103,6 +105,24 @@ pub enum ServerEvent {
     /// A seat's time bank after its move: charged for the time it ran,
     /// plus the increment, at most the maximum (docs/clocks.md).
     SeatBankChanged(BankChanged),
+    /// A substitute takes a vacant seat (one that is out: docs/seats.md):
+    /// the seat is in again, and its commands are `to`'s from here on.
+    /// Actor: the substitute and the seat.
+    SeatSubstituted(Substituted),
+}
+
+/// The data of `seat_substituted`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Substituted {
+    pub seat: u8,
+    /// The player who held the seat and left it.
+    pub from: Uuid,
+    /// The substitute, who holds it from now on.
+    pub to: Uuid,
+    /// The substitute's username.
+    #[schema(example = "cyd")]
+    pub username: String,
 }
 
 /// The data of `game_clock_started`.
@@ -387,6 +407,12 @@ mod tests {
             ServerEvent::TurnTakenBack(Takeback {
                 seat: 0,
                 to_version: 7,
+            }),
+            ServerEvent::SeatSubstituted(Substituted {
+                seat: 2,
+                from: Uuid::nil(),
+                to: Uuid::max(),
+                username: "cyd".into(),
             }),
         ];
         for event in events {

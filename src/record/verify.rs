@@ -715,6 +715,16 @@ fn replay_and_compare<R: BotRules>(
             autoplay.check(state, seat_no, &command, &randomness, event.seq)?;
         }
         autoplay.timed_out = None;
+        // A player's command is the seat's holder's: the player who joined
+        // it, or its last substitute (`seat_substituted`).
+        if let Some(user) = event.actor_user
+            && replay.holder(seat_no) != Some(user)
+        {
+            return Err(format!(
+                "event {}: a command of seat {seat_no} by a player who does not hold it",
+                event.seq
+            ));
+        }
         let produced = R::decide(state, seat(usize::from(seat_no)), &command, &randomness)
             .map_err(|e| {
                 format!(

@@ -21,6 +21,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod request;
 pub mod rulesets;
+pub mod seats;
 pub mod service;
 pub mod sse;
 pub mod strict_json;
@@ -127,6 +128,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(blocks::list)
                 .service(blocks::block)
                 .service(blocks::unblock)
+                // Substitutes (docs/seats.md).
+                .service(seats::vacant)
+                .service(seats::take)
+                .service(seats::offer)
                 // Table talk (docs/talk.md).
                 .service(talk::say)
                 .service(talk::list)

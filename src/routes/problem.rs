@@ -74,6 +74,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TooManyPushSubscriptions
         | C::HumansOnly
         | C::TooManyGames
+        | C::SeatNotVacant
+        | C::SubstitutesForbidden
         | C::TooManyBlocks
         | C::BotAccountRefused
         | C::ConditionalOnYourTurn

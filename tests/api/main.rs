@@ -43,6 +43,7 @@ mod sessions;
 mod sharding;
 mod snapshots;
 mod streams;
+mod substitutes;
 mod takeback;
 mod talk;
 mod transparency;

@@ -88,6 +88,7 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
                             hatstand::games::read::CURSOR_PATTERN,
                             hatstand::ratings_read::BOARD_CURSOR_PATTERN,
                             hatstand::ratings_read::HISTORY_CURSOR_PATTERN,
+                            hatstand::games::substitute::VACANT_CURSOR_PATTERN,
                         ]
                         .contains(&pattern),
                         "{pattern:?}"
@@ -97,8 +98,8 @@ fn every_cursor_parameter_declares_the_shape_the_server_parses() {
         }
     }
     assert_eq!(
-        cursors, 5,
-        "list_games, list_my_games, list_user_games, get_leaderboard and get_rating_history take a cursor"
+        cursors, 6,
+        "list_games, list_my_games, list_user_games, get_leaderboard, get_rating_history and list_vacant_seats take a cursor"
     );
 }
 

@@ -473,7 +473,7 @@ async fn an_operator_hides_a_reported_message_and_the_record_keeps_who() {
 /// UUIDs numbered by first appearance, RFC 3339 times, page cursors,
 /// SHA-256 hashes (the chain's, the commitments') and messages' random salts. Everything else stays
 /// byte for byte.
-fn alike(raw: &str) -> String {
+pub(crate) fn alike(raw: &str) -> String {
     let mut uuids: Vec<String> = Vec::new();
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
@@ -516,7 +516,11 @@ fn alike(raw: &str) -> String {
 }
 
 /// GET `path` as `token`: the status, the tag, and the body made [`alike`].
-async fn fetched(app: &TestApp, path: &str, token: Option<&str>) -> (u16, String, String) {
+pub(crate) async fn fetched(
+    app: &TestApp,
+    path: &str,
+    token: Option<&str>,
+) -> (u16, String, String) {
     let mut response = app.request("GET", path, token, &[]).send().await.unwrap();
     let status = response.status().as_u16();
     let tag = response

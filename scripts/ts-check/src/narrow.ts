@@ -53,6 +53,8 @@ export function narrowEvent(e: Schemas["EventOut"]): string {
       return `${e.kind}: zones ${e.data.zones.join(",")}`;
     case "seat_bank_changed":
       return `${e.kind}: ${e.data.seat} has ${e.data.bank_ms} ms`;
+    case "seat_substituted":
+      return `${e.kind}: ${e.data.username} takes seat ${e.data.seat}`;
     case "seat_vacation":
       return `${e.kind}: ${e.data.seat} until ${e.data.until}`;
     case "player_resigned":
@@ -174,6 +176,8 @@ function serverAudited(e: ServerAudited): string {
       return `${e.type}: zones ${e.data.zones.join(",")}`;
     case "seat_bank_changed":
       return `${e.type}: ${e.data.seat} has ${e.data.bank_ms} ms`;
+    case "seat_substituted":
+      return `${e.type}: ${e.data.to} takes seat ${e.data.seat} from ${e.data.from}`;
     case "game_forfeited":
       return `${e.type}: ${e.data.outcome}`;
   }
@@ -326,6 +330,8 @@ export function narrowNotification(note: Schemas["WebhookPayload"]): string {
       return `${note.type}: ${note.data.message.from.username} in ${note.data.message.room}: ${note.data.message.text ?? "(hidden)"}`;
     case "takeback_offered":
       return `${note.type}: seat ${note.data.seat} asks to go back to version ${note.data.to_version}`;
+    case "seat_substituted":
+      return `${note.type}: ${note.data.username} takes seat ${note.data.seat}`;
   }
   return unknown(note);
 }

@@ -48,6 +48,14 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
             story.say(event.seq, &format!("{} refused the takeback", who()));
         }
         "turn_taken_back" => story.say(event.seq, &format!("{}'s last move was taken back", who())),
+        "seat_substituted" => story.say(
+            event.seq,
+            &format!(
+                "{} took over seat {} as a substitute",
+                d["username"].as_str().unwrap_or("a player"),
+                d["seat"].as_u64().unwrap_or(0)
+            ),
+        ),
         "seat_vacation" => story.say(
             event.seq,
             &format!(

@@ -315,6 +315,7 @@ function summary(event, people, board) {
     case 'turn_taken_back': return t('audit.ev.turn_taken_back', { name: seat(d.seat), version: d.to_version });
     case 'seat_vacation': return t('audit.ev.seat_vacation', { name: seat(d.seat), until: d.until });
     case 'player_resigned': return t('audit.ev.player_resigned', { name: seat(d.seat), reason: d.reason });
+    case 'seat_substituted': return t('audit.ev.seat_substituted', { name: d.username, seat: d.seat + 1 });
     case 'game_forfeited': return t('audit.ev.game_forfeited');
     default: break;
   }

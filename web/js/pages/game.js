@@ -194,6 +194,7 @@ export async function show(root, { id, code }) {
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
+      game.status === 'active' ? vacantSeats(game, code, act, names) : null,
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, t('game.table')), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
       conditional.el,
@@ -466,6 +467,32 @@ function ratingsPanel(game) {
   const into = h('div', { id: 'game-ratings' });
   if (game.status === 'finished') gameRatings(game, into).catch(() => into.replaceChildren());
   return into;
+}
+
+/** Whether `game` takes substitutes (docs/seats.md): its `substitutes`
+ * option, else all but a rated game of two. */
+export function takesSubstitutes(game) {
+  return game.options?.substitutes ?? !(game.rated && game.players === 2);
+}
+
+/**
+ * The seats whose player left a game that goes on, each with a Take button
+ * for a signed-in viewer without a seat (`POST …/seats/{seat}/take`).
+ */
+function vacantSeats(game, code, act, names) {
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const vacant = game.seats.filter((s) => s.resigned);
+  if (seated || !vacant.length || !takesSubstitutes(game)) return null;
+  const me = session();
+  return h('section', { id: 'vacant-seats', class: 'panel' },
+    h('h2', {}, t('seats.vacant_here')),
+    h('p', { class: 'hint' }, t('seats.take_hint')),
+    h('ul', {}, vacant.map((s) => h('li', { 'data-seat': s.seat },
+      t('seats.left_by', { seat: s.seat + 1, name: names[s.seat] }), ' ',
+      me
+        ? h('button', { type: 'button', 'data-action': 'take', onClick: () => act(t('seats.cannot_take'),
+          () => post(`/v1/games/${game.id}/seats/${s.seat}/take`, code ? { code } : {})) }, t('seats.take'))
+        : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, t('game.sign_in_to_join'))))));
 }
 
 function footer(game, act) {

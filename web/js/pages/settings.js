@@ -38,7 +38,9 @@ export async function show(root) {
     turnsForm(),
     h('h2', {}, t('settings.device')),
     deviceForm(),
-    pushForm());
+    pushForm(),
+    h('h2', {}, t('blocks.title')),
+    blocksSection());
 
   const draw = (settings) => {
     section.dataset.emailState = !settings ? 'none' : settings.confirmed ? 'confirmed' : 'unconfirmed';
@@ -59,6 +61,37 @@ export async function show(root) {
     if (error.code !== 'not_found') throw error;
     draw(null);
   }
+}
+
+/** Whom the user blocks (`/v1/me/blocks`, docs/seats.md), each with an
+ * Unblock button, and a form to block another. */
+function blocksSection() {
+  const section = h('section', { id: 'blocks' });
+  const draw = (blocks) => {
+    const name = h('input', { type: 'text', id: 'block-name', name: 'username', required: true,
+      autocomplete: 'off', autocapitalize: 'off', maxlength: 64 });
+    const submit = h('button', { type: 'submit' }, t('blocks.block'));
+    const form = h('form', { id: 'block-form' },
+      h('label', { for: 'block-name' }, t('blocks.name')), name,
+      h('div', { class: 'actions' }, submit));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      busy(submit, async () => draw(await post('/v1/me/blocks', { username: name.value.trim() })));
+    });
+    section.replaceChildren(
+      h('p', { class: 'hint' }, t('blocks.hint')),
+      blocks.usernames.length
+        ? h('ul', { id: 'blocked' }, blocks.usernames.map((username) => {
+          const unblock = h('button', { type: 'button', class: 'quiet', 'data-action': 'unblock' }, t('blocks.unblock'));
+          unblock.addEventListener('click', () => busy(unblock, async () =>
+            draw(await call('DELETE', `/v1/me/blocks/${encodeURIComponent(username)}`))));
+          return h('li', { 'data-username': username }, username, ' ', unblock);
+        }))
+        : h('p', { class: 'muted', id: 'blocked' }, t('blocks.none')),
+      form);
+  };
+  get('/v1/me/blocks').then(draw).catch((error) => flash(explain(error)));
+  return section;
 }
 
 /** Runs `action` with `button` disabled, showing a refusal in words. */
