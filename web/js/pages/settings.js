@@ -17,12 +17,11 @@ import { LANGUAGES, chosenLanguage, t, useLanguage } from '../i18n.js';
 
 /** Each kind of mail, its label, and the modes it may take. */
 const KINDS = [
-  ['your_turn', 'A game waits for your move', ['immediately', 'digest', 'never']],
-  ['reminder', 'A quarter of your turn’s time is left', ['immediately', 'never']],
-  ['invited', 'You are invited to a game', ['immediately', 'digest', 'never']],
-  ['game_finished', 'A game you play has ended', ['immediately', 'digest', 'never']],
+  ['your_turn', ['immediately', 'digest', 'never']],
+  ['reminder', ['immediately', 'never']],
+  ['invited', ['immediately', 'digest', 'never']],
+  ['game_finished', ['immediately', 'digest', 'never']],
 ];
-const MODE_NAMES = { immediately: 'Right away', digest: 'In the daily digest', never: 'Never' };
 
 export async function show(root) {
   if (!session()) return requireSignIn('#/settings');
@@ -31,8 +30,7 @@ export async function show(root) {
     h('h2', {}, t('settings.language')),
     languageForm(),
     h('h2', {}, t('settings.email')),
-    h('p', { class: 'muted' }, 'The server can write to you when a game waits for your move, ',
-      'and you can answer with your move by replying to that mail.'),
+    h('p', { class: 'muted' }, t('email.intro')),
     section,
     h('h2', {}, t('settings.turns')),
     turnsForm(),
@@ -48,9 +46,8 @@ export async function show(root) {
     else if (!settings.confirmed) section.replaceChildren(codeForm(settings, draw), addressForm(settings, draw));
     else {
       section.replaceChildren(preferencesForm(settings, draw),
-        h('details', { class: 'panel', id: 'email-change' }, h('summary', {}, 'Use another address'),
-          h('p', { class: 'hint' }, 'The new address gets a code and no other mail until it is confirmed; ',
-            'until then nothing goes to the old one either.'),
+        h('details', { class: 'panel', id: 'email-change' }, h('summary', {}, t('email.use_another')),
+          h('p', { class: 'hint' }, t('email.use_another_hint')),
           addressForm(settings, draw)),
         removeForm(settings, draw));
     }
@@ -110,20 +107,19 @@ function addressForm(current, draw) {
   const address = h('input', { type: 'email', id: 'email-address', name: 'address', required: true,
     maxlength: 254, autocomplete: 'email', value: current?.address ?? '' });
   const submit = h('button', { type: 'submit', class: current ? 'quiet' : null },
-    current?.confirmed ? 'Change the address' : current ? 'Send a new code' : 'Send me a code');
+    current?.confirmed ? t('email.change') : current ? t('email.send_new_code') : t('email.send_code'));
   const form = h('form', { class: current?.confirmed ? null : 'panel', id: 'email-address-form' },
-    h('label', { for: 'email-address' }, current?.confirmed ? 'The new address'
-      : current ? 'Another address, or the same one again' : 'Your email address'),
+    h('label', { for: 'email-address' }, current?.confirmed ? t('email.new_address')
+      : current ? t('email.another_address') : t('email.your_address')),
     address,
-    h('p', { class: 'hint' }, current?.confirmed ? 'At most one code a minute.'
-      : ['We mail it an 8-digit code; it gets nothing else until you give the code back. ',
-        'At most one code a minute.']),
+    h('p', { class: 'hint' }, current?.confirmed ? t('email.one_a_minute')
+      : `${t('email.code_hint')} ${t('email.one_a_minute')}`),
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     busy(submit, async () => {
       const settings = await call('PUT', '/v1/me/email', { body: { address: address.value.trim() } });
-      flash(`A code is on its way to ${settings.address}.`, 'info');
+      flash(t('email.code_sent', { address: settings.address }), 'info');
       draw(settings);
     });
   });
@@ -133,17 +129,17 @@ function addressForm(current, draw) {
 function codeForm(settings, draw) {
   const code = h('input', { type: 'text', id: 'email-code', name: 'code', required: true, inputmode: 'numeric',
     autocomplete: 'one-time-code', pattern: '[0-9]{8}', maxlength: 8, autocapitalize: 'off' });
-  const submit = h('button', { type: 'submit' }, 'Confirm');
+  const submit = h('button', { type: 'submit' }, t('email.confirm'));
   const form = h('form', { class: 'panel', id: 'email-code-form' },
-    h('p', {}, 'A code was mailed to ', h('strong', { id: 'email-pending' }, settings.address), '.'),
-    h('label', { for: 'email-code' }, 'The code'), code,
-    h('p', { class: 'hint' }, 'Good for 24 hours and 5 tries.'),
+    h('p', {}, t('email.code_mailed'), ' ', h('strong', { id: 'email-pending' }, settings.address), '.'),
+    h('label', { for: 'email-code' }, t('email.the_code')), code,
+    h('p', { class: 'hint' }, t('email.code_good_for')),
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     busy(submit, async () => {
       const confirmed = await post('/v1/me/email/confirm', { code: code.value.trim() });
-      flash(`${confirmed.address} is confirmed.`, 'info');
+      flash(t('email.confirmed', { address: confirmed.address }), 'info');
       draw(confirmed);
     });
   });
@@ -151,24 +147,24 @@ function codeForm(settings, draw) {
 }
 
 function preferencesForm(settings, draw) {
-  const selects = KINDS.map(([kind, label, modes]) => [kind, label,
+  const selects = KINDS.map(([kind, modes]) => [kind, t(`email.kind.${kind}`),
     h('select', { id: `mail-${kind}`, name: kind },
-      modes.map((m) => h('option', { value: m, selected: settings.preferences[kind] === m }, MODE_NAMES[m])))]);
+      modes.map((m) => h('option', { value: m, selected: settings.preferences[kind] === m }, t(`email.mode.${m}`))))]);
   const hour = h('select', { id: 'digest-hour', name: 'digest_hour' },
     Array.from({ length: 24 }, (_, i) =>
       h('option', { value: i, selected: settings.digest_hour === i }, `${String(i).padStart(2, '0')}:00`)));
   const zone = h('input', { type: 'text', id: 'time-zone', name: 'time_zone', required: true,
     autocapitalize: 'off', value: settings.time_zone });
   const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const submit = h('button', { type: 'submit' }, 'Save');
+  const submit = h('button', { type: 'submit' }, t('email.save'));
   const form = h('form', { class: 'panel', id: 'email-preferences' },
-    h('p', {}, 'Mails go to ', h('strong', { id: 'email-confirmed' }, settings.address), ' (confirmed).'),
+    h('p', {}, t('email.mails_go_to'), ' ', h('strong', { id: 'email-confirmed' }, settings.address), ` ${t('email.confirmed_tag')}`),
     selects.map(([kind, label, select]) => [h('label', { for: `mail-${kind}` }, label), select]),
-    h('label', { for: 'digest-hour' }, 'The daily digest comes at'), hour,
-    h('label', { for: 'time-zone' }, 'in the time zone'), zone,
+    h('label', { for: 'digest-hour' }, t('email.digest_at')), hour,
+    h('label', { for: 'time-zone' }, t('email.in_zone')), zone,
     here && here !== settings.time_zone
       ? h('p', { class: 'hint' }, h('button', { type: 'button', class: 'quiet', onClick: () => { zone.value = here; } },
-        `Use ${here}`))
+        t('email.use_zone', { zone: here })))
       : null,
     h('div', { class: 'actions' }, submit));
   form.addEventListener('submit', (event) => {
@@ -178,7 +174,7 @@ function preferencesForm(settings, draw) {
       const saved = await call('PATCH', '/v1/me/email', {
         body: { ...change, digest_hour: Number(hour.value), time_zone: zone.value.trim() },
       });
-      flash('Saved.', 'info');
+      flash(t('common.saved'), 'info');
       draw(saved);
     });
   });
@@ -186,12 +182,12 @@ function preferencesForm(settings, draw) {
 }
 
 function removeForm(settings, draw) {
-  const remove = h('button', { type: 'button', class: 'danger', id: 'email-remove' }, 'Remove this address');
+  const remove = h('button', { type: 'button', class: 'danger', id: 'email-remove' }, t('email.remove'));
   remove.addEventListener('click', () => {
-    if (!window.confirm(`Stop all mail to ${settings.address}?`)) return;
+    if (!window.confirm(t('email.remove_confirm', { address: settings.address }))) return;
     busy(remove, async () => {
       await call('DELETE', '/v1/me/email');
-      flash('The address is removed; no more mail will come.', 'info');
+      flash(t('email.removed'), 'info');
       draw(null);
     });
   });
@@ -206,8 +202,7 @@ function turnsForm() {
   const forced = h('input', { type: 'checkbox', id: 'auto-play-forced', disabled: true });
   const panel = h('div', { class: 'panel', id: 'turn-settings' },
     h('label', { class: 'check' }, forced, t('settings.forced')),
-    h('p', { class: 'hint' }, 'The server plays such a move at once and does not tell you it was your turn. ',
-      'The other players see that the move was forced: in a card game, that you had one card you could play.'));
+    h('p', { class: 'hint' }, t('settings.forced_hint')));
   get('/v1/me/settings').then((settings) => {
     forced.checked = settings.auto_play_forced;
     forced.disabled = false;
@@ -241,7 +236,7 @@ function deviceForm() {
       }
       if (notify.checked && !notificationsAllowed()) {
         notify.checked = false;
-        flash('This browser does not allow notifications from this page.');
+        flash(t('push.not_allowed'));
       }
       choose({ notify: notify.checked });
     } });
