@@ -102,6 +102,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalNeverMatches
         | C::ConditionalNotSupported
         | C::InvalidPushSubscription
+        | C::UnknownChannel
+        | C::PushChannelNotConfigured
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
         | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
@@ -134,6 +136,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::VersionConflict => "Version conflict",
         C::NotYourTurn => "Not your turn",
         C::InvalidPushSubscription => "Invalid push subscription",
+        C::UnknownChannel => "Unknown channel",
+        C::PushChannelNotConfigured => "Push channel not configured",
         // The other state conflicts (`game_full`, `already_joined`, ...).
         _ if status(code) == StatusCode::CONFLICT => "Conflict",
         C::CursorExpired => "Cursor expired",

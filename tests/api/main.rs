@@ -26,6 +26,7 @@ mod log;
 mod mail;
 mod mail_play;
 mod metrics;
+mod native_push;
 mod plans;
 mod play;
 mod processes;
