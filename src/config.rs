@@ -586,3 +586,22 @@ pub struct Background {
     )]
     pub apns_base_url: String,
 }
+
+/// The native push channels the settings turn on (docs/push.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NativeChannels {
+    pub fcm: bool,
+    pub apns: bool,
+}
+
+impl Background {
+    /// Which native push channels are configured: FCM with its service
+    /// account file, APNs with its key file.
+    #[must_use]
+    pub fn native_channels(&self) -> NativeChannels {
+        NativeChannels {
+            fcm: self.fcm_service_account_file.is_some(),
+            apns: self.apns_key_file.is_some(),
+        }
+    }
+}

@@ -43,7 +43,7 @@ pub struct Context {
     /// Whether push endpoints may be `http://`.
     pub push_allow_http: bool,
     /// The native push channels the server is configured for.
-    pub push_native: crate::push::NativeChannels,
+    pub push_native: crate::config::NativeChannels,
     /// The key of mail reply tokens and unsubscribe links.
     pub mail_secret: std::sync::Arc<Vec<u8>>,
     /// What this process counts for `/metrics`.

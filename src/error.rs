@@ -105,6 +105,11 @@ error_codes! {
     UnknownChannel = "unknown_channel",
     /// A push channel (`fcm`, `apns`) this server is not configured for.
     PushChannelNotConfigured = "push_channel_not_configured",
+    /// A notification kind one cannot choose about (`your_turn`,
+    /// `reminder`, `invited`, `game_finished`, `talk`, `takeback_offered`).
+    UnknownNotificationKind = "unknown_notification_kind",
+    /// Quiet hours whose `start` or `end` is not `HH:MM`, or that are equal.
+    InvalidQuietHours = "invalid_quiet_hours",
     /// Talk the game's `talk` option does not allow (`none`; press at a
     /// `table` game), or a room the caller may not speak in.
     TalkNotAllowed = "talk_not_allowed",

@@ -10,9 +10,12 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// The push outbox's CTE (see `db::notifications::OUTBOXES`): for every new
-/// notification of a kind that is pushed, one row per subscription of its
-/// user, and for a `your_turn` with a deadline also a `reminder`, first due
-/// when a quarter of the turn's time is left (as the mail reminder is).
+/// notification of a kind that is pushed and that the user has not left
+/// out of `push` in their notification preferences, one row per
+/// registration of its user, and for a `your_turn` with a deadline also a
+/// `reminder`, first due the user's chosen lead before the deadline, else
+/// when a quarter of the turn's time is left (`hatstand_reminder_due`, as
+/// the mail reminder is).
 pub const OUTBOX: &str =
     "INSERT INTO push_outbox (user_id, subscription_id, notification_id, kind, game_id,
                              version, ruleset, not_before, next_attempt_at)
@@ -20,13 +23,18 @@ pub const OUTBOX: &str =
            n.payload ->> 'ruleset', k.due, k.due
       FROM noted n
       JOIN push_subscriptions s ON s.user_id = n.user_id
+      LEFT JOIN notification_preferences p ON p.user_id = n.user_id
       CROSS JOIN LATERAL (
             VALUES (n.kind, n.created_at),
-                   (CASE WHEN n.kind = 'your_turn' AND n.payload ->> 'deadline' IS NOT NULL
-                         THEN 'reminder' END,
-                    (n.payload ->> 'deadline')::timestamptz
-                      - ((n.payload ->> 'deadline')::timestamptz - n.created_at) / 4)) k(kind, due)
-     WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk')
+                   ('reminder',
+                    CASE WHEN n.kind = 'your_turn'
+                         THEN hatstand_reminder_due((n.payload ->> 'deadline')::timestamptz,
+                                                    n.created_at, p.reminder_before_minutes)
+                    END)) k(kind, due)
+     WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk',
+                      'takeback_offered')
+       AND k.due IS NOT NULL
+       AND NOT (k.kind = ANY (COALESCE(p.push_off, '{}')))
     RETURNING notification_id";
 
 /// A device's push registration.
@@ -204,6 +212,9 @@ pub struct Claimed {
     pub p256dh: Option<String>,
     #[diesel(sql_type = Nullable<Text>)]
     pub auth: Option<String>,
+    /// Until when it was held in quiet hours, if it was.
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    pub held_until: Option<DateTime<Utc>>,
 }
 
 /// The due pushes: a range of the partial index `push_outbox_due` (pending
@@ -228,7 +239,7 @@ pub(crate) const CLAIM: &str = "WITH due AS (
              WHERE o.user_id = due.user_id AND o.id = due.id
             RETURNING o.*)
          SELECT t.user_id, t.id, t.subscription_id, t.kind, t.game_id, t.version, t.ruleset,
-                t.attempts, s.channel, s.endpoint, s.p256dh, s.auth
+                t.attempts, s.channel, s.endpoint, s.p256dh, s.auth, t.held_until
            FROM taken t
            JOIN push_subscriptions s ON s.user_id = t.user_id AND s.id = t.subscription_id
           ORDER BY t.user_id, t.id";
@@ -305,6 +316,58 @@ pub async fn failed(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Holds push `id` of `user` in quiet hours until `until`: due then, the
+/// claim's attempt not counted.
+///
+/// # Errors
+/// Database errors.
+pub async fn hold(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: i64,
+    until: DateTime<Utc>,
+) -> diesel::QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE push_outbox
+            SET next_attempt_at = $3, held_until = $3, attempts = greatest(attempts - 1, 0)
+          WHERE user_id = $1 AND id = $2",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(id)
+    .bind::<Timestamptz, _>(until)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Whether held push `row` is replaced: a newer push of its game to its
+/// device is due. Every due push of that game and device but the newest
+/// (`row` among them) is then `skipped`: they all waited behind `row`'s
+/// hold, and the newest says what is true now.
+///
+/// # Errors
+/// Database errors.
+pub async fn replaced(conn: &mut AsyncPgConnection, row: &Claimed) -> diesel::QueryResult<bool> {
+    let Some(game) = row.game_id else {
+        return Ok(false);
+    };
+    let skipped = diesel::sql_query(
+        "UPDATE push_outbox SET state = 'skipped', last_error = 'replaced by a newer push'
+          WHERE user_id = $1 AND subscription_id = $2 AND game_id = $3
+            AND state = 'pending' AND not_before <= now()
+            AND id <> (SELECT id FROM push_outbox
+                        WHERE user_id = $1 AND subscription_id = $2 AND game_id = $3
+                          AND state = 'pending' AND not_before <= now()
+                        ORDER BY not_before DESC, id DESC LIMIT 1)",
+    )
+    .bind::<SqlUuid, _>(row.user_id)
+    .bind::<SqlUuid, _>(row.subscription_id)
+    .bind::<SqlUuid, _>(game)
+    .execute(conn)
+    .await?;
+    Ok(skipped > 0)
 }
 
 /// The version `game` is at now, if there is such a game.

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::message::Delivery;
-use super::native::Verdict;
+use super::verdict::Verdict;
 use crate::config::Background;
 
 /// How long one provider token is used.

@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::message::Delivery;
-use super::native::{Client, Verdict};
+use super::verdict::Verdict;
+use crate::notifications::webhooks::target::Sender;
 
 /// The OAuth 2 scope of FCM's HTTP v1 API.
 pub const SCOPE: &str = "https://www.googleapis.com/auth/firebase.messaging";
@@ -120,7 +121,7 @@ impl Fcm {
     ///
     /// # Errors
     /// When `token_uri` gives none.
-    pub async fn access_token(&self, client: &Client) -> Result<String, String> {
+    pub async fn access_token(&self, client: &Sender) -> Result<String, String> {
         let mut kept = self.token.lock().await;
         if let Some((token, until)) = kept.as_ref()
             && Instant::now() < *until

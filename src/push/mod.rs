@@ -31,6 +31,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::auth::Caller;
+use crate::config::NativeChannels;
 use crate::context::Context;
 use crate::db::errors::unknown_user_is_unauthenticated;
 pub use crate::db::push::PushSubscription;
@@ -44,6 +45,7 @@ pub mod message;
 pub mod native;
 pub mod outbox;
 pub mod vapid;
+pub mod verdict;
 
 /// The most push subscriptions one user may have.
 pub const MAX_SUBSCRIPTIONS: i64 = 10;
@@ -142,13 +144,6 @@ impl PushChannel {
             PushChannel::Apns => "apns",
         }
     }
-}
-
-/// The native channels this server is configured for (its settings).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NativeChannels {
-    pub fcm: bool,
-    pub apns: bool,
 }
 
 /// A subscription as stored (`201`: new; `200`: an endpoint the caller had

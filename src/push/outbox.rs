@@ -14,6 +14,9 @@
 //!   retried after the larger of `Retry-After` and 1 s, 2 s, 4 s... (from
 //!   `--push-retry-ms`, at most an hour), and given up (`failed`) after
 //!   `--push-attempts`. Any other answer (400, 403, 413...): `failed` at once.
+//! - A push due in its user's quiet hours is held until they end (not an
+//!   attempt); when it may go, a newer push of its game to its device that
+//!   is due by then replaces it (docs/push.md).
 //! - A reminder is not sent once the game has moved on from the version it
 //!   was queued at (`skipped`), nor a push for a native channel the server
 //!   is no longer configured for.
@@ -24,10 +27,14 @@ use std::time::Duration;
 use data_encoding::BASE64URL_NOPAD;
 
 use super::message::{self, Delivery};
-use super::native::{Native, Verdict};
+use super::native::Native;
 use super::vapid::Vapid;
+use super::verdict::Verdict;
 use super::{PushChannel, apns, fcm};
+use chrono::{DateTime, Utc};
+
 use crate::config::Background;
+use crate::db::notification_preferences;
 use crate::db::push::{self, Claimed};
 use crate::db::{Conn, Pool};
 use crate::error::Failure;
@@ -35,6 +42,7 @@ use crate::i18n::Language;
 use crate::mail::compose::ruleset_name;
 use crate::notifications::channel::Channel;
 use crate::notifications::kind::Kind;
+use crate::notifications::preferences;
 use crate::notifications::webhooks::{backoff, target};
 
 /// The push channel.
@@ -80,12 +88,32 @@ enum Outcome {
     /// Not worth another try.
     Failed(Option<u16>, String),
     Skipped(&'static str),
+    /// In the user's quiet hours: due again when they end.
+    Held(DateTime<Utc>),
 }
 
-/// The push for `row`, or why none goes.
-async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Result<Delivery, &'static str>, Failure> {
+/// What to do with a claimed row.
+enum Planned {
+    Send(Delivery),
+    Skip(&'static str),
+    Hold(DateTime<Utc>),
+}
+
+/// When `user`'s quiet hours that hold `now` end, if they do.
+async fn quiet_until(conn: &mut Conn, user: uuid::Uuid) -> Result<Option<DateTime<Utc>>, Failure> {
+    let Some((start, end, zone)) = notification_preferences::quiet_hours(conn, user).await? else {
+        return Ok(None);
+    };
+    let zone = zone
+        .and_then(|z| z.parse::<chrono_tz::Tz>().ok())
+        .unwrap_or(chrono_tz::UTC);
+    Ok(preferences::quiet_until(Utc::now(), zone, start, end))
+}
+
+/// The push for `row`, or why none goes now.
+async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Planned, Failure> {
     let Some(kind) = Kind::parse(&row.kind) else {
-        return Ok(Err("not a kind of push"));
+        return Ok(Planned::Skip("not a kind of push"));
     };
     if kind == Kind::Reminder {
         let now = match row.game_id {
@@ -93,8 +121,14 @@ async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Result<Delivery, &'stati
             None => None,
         };
         if now.is_none() || now != row.version {
-            return Ok(Err("the game has moved on"));
+            return Ok(Planned::Skip("the game has moved on"));
         }
+    }
+    if let Some(until) = quiet_until(conn, row.user_id).await? {
+        return Ok(Planned::Hold(until));
+    }
+    if row.held_until.is_some() && push::replaced(conn, row).await? {
+        return Ok(Planned::Skip("replaced by a newer push"));
     }
     let ruleset = ruleset_name(row.ruleset.as_deref().unwrap_or("a game"));
     // The reader's chosen language (docs/i18n.md); none chosen: English,
@@ -106,8 +140,10 @@ async fn plan(conn: &mut Conn, row: &Claimed) -> Result<Result<Delivery, &'stati
         .and_then(Language::from_code)
         .unwrap_or(Language::En);
     Ok(
-        message::delivery(kind, row.game_id, row.version, ruleset, language)
-            .ok_or("not a kind of push"),
+        match message::delivery(kind, row.game_id, row.version, ruleset, language) {
+            Some(delivery) => Planned::Send(delivery),
+            None => Planned::Skip("not a kind of push"),
+        },
     )
 }
 
@@ -245,6 +281,9 @@ impl Push {
                 )
                 .await?;
             }
+            Outcome::Held(until) => {
+                push::hold(conn, row.user_id, row.id, until).await?;
+            }
             Outcome::Skipped(why) => {
                 push::finish(conn, row.user_id, row.id, "skipped", None, Some(why)).await?;
             }
@@ -331,8 +370,9 @@ impl Channel for Push {
         let outcomes = futures_util::future::join_all(claimed.iter().zip(&planned).map(
             |(row, planned)| async move {
                 match planned {
-                    Ok(delivery) => self.attempt(row, delivery).await,
-                    Err(why) => Outcome::Skipped(why),
+                    Planned::Send(delivery) => self.attempt(row, delivery).await,
+                    Planned::Skip(why) => Outcome::Skipped(why),
+                    Planned::Hold(until) => Outcome::Held(*until),
                 }
             },
         ))

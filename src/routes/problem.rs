@@ -104,6 +104,8 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::InvalidPushSubscription
         | C::UnknownChannel
         | C::PushChannelNotConfigured
+        | C::UnknownNotificationKind
+        | C::InvalidQuietHours
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
         | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
@@ -138,6 +140,8 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::InvalidPushSubscription => "Invalid push subscription",
         C::UnknownChannel => "Unknown channel",
         C::PushChannelNotConfigured => "Push channel not configured",
+        C::UnknownNotificationKind => "Unknown notification kind",
+        C::InvalidQuietHours => "Invalid quiet hours",
         // The other state conflicts (`game_full`, `already_joined`, ...).
         _ if status(code) == StatusCode::CONFLICT => "Conflict",
         C::CursorExpired => "Cursor expired",

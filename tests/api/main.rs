@@ -27,6 +27,7 @@ mod mail;
 mod mail_play;
 mod metrics;
 mod native_push;
+mod notification_preferences;
 mod plans;
 mod play;
 mod processes;

@@ -212,7 +212,7 @@ impl Device {
     }
 }
 
-async fn server_key(app: &TestApp) -> String {
+pub async fn server_key(app: &TestApp) -> String {
     let key = app.get("/v1/push/key", None).await.ok(200);
     key["public_key"].as_str().unwrap().to_owned()
 }
