@@ -111,7 +111,7 @@ pub async fn insert_capped(
                 .bind::<SqlUuid, _>(row.user)
                 .execute(conn)
                 .await?;
-            let mut rows: Vec<Row> = diesel::sql_query(&format!(
+            let mut rows: Vec<Row> = diesel::sql_query(format!(
                 "WITH renewed AS (
                     UPDATE push_subscriptions SET p256dh = $4, auth = $5, channel = $8
                      WHERE user_id = $2 AND endpoint = $3

@@ -44,10 +44,8 @@ impl Native {
             )),
             None => None,
         };
-        let apns = match Apns::from_settings(settings)? {
-            Some(apns) => Some((apns, Sender::new(tls, timeout, true))),
-            None => None,
-        };
+        let apns =
+            Apns::from_settings(settings)?.map(|apns| (apns, Sender::new(tls, timeout, true)));
         Ok(Native { fcm, apns })
     }
 }
