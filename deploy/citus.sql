@@ -46,6 +46,8 @@ SELECT create_reference_table('talk_mutes');
 SELECT create_reference_table('user_blocks');
 -- A user's turn settings, read per seat by the command's load, as users are.
 SELECT create_reference_table('user_settings');
+-- Notification preferences, read with each user's notifications by the outboxes.
+SELECT create_reference_table('notification_preferences');
 SELECT create_reference_table('operators');
 
 -- Distributed by game. `games` is keyed by its own id; the rest by `game_id`.

@@ -548,4 +548,60 @@ pub struct Background {
     /// local push service in tests is not).
     #[arg(long, env = "HATSTAND_PUSH_ALLOW_HTTP", global = true)]
     pub push_allow_http: bool,
+    /// Firebase Cloud Messaging (docs/push.md): the service account's JSON
+    /// key file (`project_id`, `private_key_id`, `private_key`,
+    /// `client_email`, `token_uri`). Unset: no FCM channel.
+    #[arg(long, env = "HATSTAND_FCM_SERVICE_ACCOUNT_FILE", global = true)]
+    pub fcm_service_account_file: Option<PathBuf>,
+    /// The FCM HTTP v1 API's base URL.
+    #[arg(
+        long,
+        env = "HATSTAND_FCM_BASE_URL",
+        default_value = "https://fcm.googleapis.com",
+        global = true
+    )]
+    pub fcm_base_url: String,
+    /// Apple Push Notification service (docs/push.md): the token-auth key
+    /// (`AuthKey_<id>.p8`, a P-256 key in PKCS#8 PEM). Unset: no APNs
+    /// channel; set, `--apns-key-id`, `--apns-team-id` and `--apns-topic`
+    /// are needed too.
+    #[arg(long, env = "HATSTAND_APNS_KEY_FILE", global = true)]
+    pub apns_key_file: Option<PathBuf>,
+    /// The APNs key's id (the JWT's `kid`).
+    #[arg(long, env = "HATSTAND_APNS_KEY_ID", global = true)]
+    pub apns_key_id: Option<String>,
+    /// The Apple developer team id (the JWT's `iss`).
+    #[arg(long, env = "HATSTAND_APNS_TEAM_ID", global = true)]
+    pub apns_team_id: Option<String>,
+    /// The app's bundle id (`apns-topic`).
+    #[arg(long, env = "HATSTAND_APNS_TOPIC", global = true)]
+    pub apns_topic: Option<String>,
+    /// The APNs base URL (`https://api.sandbox.push.apple.com` for
+    /// development builds of the app).
+    #[arg(
+        long,
+        env = "HATSTAND_APNS_BASE_URL",
+        default_value = "https://api.push.apple.com",
+        global = true
+    )]
+    pub apns_base_url: String,
+}
+
+/// The native push channels the settings turn on (docs/push.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NativeChannels {
+    pub fcm: bool,
+    pub apns: bool,
+}
+
+impl Background {
+    /// Which native push channels are configured: FCM with its service
+    /// account file, APNs with its key file.
+    #[must_use]
+    pub fn native_channels(&self) -> NativeChannels {
+        NativeChannels {
+            fcm: self.fcm_service_account_file.is_some(),
+            apns: self.apns_key_file.is_some(),
+        }
+    }
 }

@@ -42,6 +42,8 @@ pub struct Context {
     pub push_key: Arc<str>,
     /// Whether push endpoints may be `http://`.
     pub push_allow_http: bool,
+    /// The native push channels the server is configured for.
+    pub push_native: crate::config::NativeChannels,
     /// The key of mail reply tokens and unsubscribe links.
     pub mail_secret: std::sync::Arc<Vec<u8>>,
     /// What this process counts for `/metrics`.

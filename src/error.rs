@@ -100,6 +100,16 @@ error_codes! {
     /// A push subscription whose endpoint is not `https://`, names a
     /// non-public address, or whose keys are not a P-256 key and a 16-byte secret.
     InvalidPushSubscription = "invalid_push_subscription",
+    /// A notification channel the server does not know (push: `web`,
+    /// `fcm`, `apns`; preferences: `push`, `email`, `webhooks`).
+    UnknownChannel = "unknown_channel",
+    /// A push channel (`fcm`, `apns`) this server is not configured for.
+    PushChannelNotConfigured = "push_channel_not_configured",
+    /// A notification kind one cannot choose about (`your_turn`,
+    /// `reminder`, `invited`, `game_finished`, `talk`, `takeback_offered`).
+    UnknownNotificationKind = "unknown_notification_kind",
+    /// Quiet hours whose `start` or `end` is not `HH:MM`, or that are equal.
+    InvalidQuietHours = "invalid_quiet_hours",
     /// Talk the game's `talk` option does not allow (`none`; press at a
     /// `table` game), or a room the caller may not speak in.
     TalkNotAllowed = "talk_not_allowed",

@@ -91,7 +91,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
     if background.push_tick_ms > 0 {
         let tls = webhooks::target::tls_config(background.webhook_ca_file.as_deref())?;
         actix_web::rt::spawn(channel::deliver_forever(
-            crate::push::outbox::Push::new(background.clone(), tls, Arc::clone(&vapid)),
+            crate::push::outbox::Push::new(background.clone(), tls, Arc::clone(&vapid))?,
             pool.clone(),
             Arc::clone(&listeners.outbox),
         ));
@@ -139,6 +139,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         webhook_allow_private: background.webhook_allow_private,
         push_key: vapid.public_key().into(),
         push_allow_http: background.push_allow_http,
+        push_native: background.native_channels(),
         mail_secret: Arc::clone(&mail_secret),
         metrics,
         signer,
@@ -214,6 +215,7 @@ pub async fn tool_context(
         webhook_allow_private: settings.background.webhook_allow_private,
         push_key,
         push_allow_http: settings.background.push_allow_http,
+        push_native: settings.background.native_channels(),
         mail_secret,
         metrics: Arc::new(Metrics::new().map_err(|e| format!("metrics: {e}"))?),
         signer,

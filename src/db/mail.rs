@@ -11,28 +11,34 @@ use uuid::Uuid;
 
 /// The mail outbox's CTE (see `db::notifications::OUTBOXES`): for every new
 /// notification of a user with a confirmed address, one row per kind of mail
-/// it causes that the user has not turned off — the notification's own kind,
-/// and for a `your_turn` with a deadline also a `reminder`, due when a quarter
-/// of the turn's time is left. A kind in `digest` mode is due at the user's
-/// next digest hour.
+/// it causes that the user has not turned off (`never`, or left out of
+/// `email` in their notification preferences) — the notification's own
+/// kind, and for a `your_turn` with a deadline also a `reminder`, due the
+/// user's chosen lead before the deadline, else when a quarter of the
+/// turn's time is left (`hatstand_reminder_due`; none when the lead is as
+/// long as the turn). A kind in `digest` mode is due at the user's next
+/// digest hour.
 pub const OUTBOX: &str =
     "INSERT INTO mail_outbox (user_id, kind, notification_id, game_id, payload, digest, due_at)
     SELECT n.user_id, k.kind, n.id, n.game_id, n.payload, k.mode = 'digest',
-           CASE WHEN k.kind = 'reminder'
-                     THEN (n.payload ->> 'deadline')::timestamptz
-                          - ((n.payload ->> 'deadline')::timestamptz - n.created_at) / 4
+           CASE WHEN k.kind = 'reminder' THEN k.reminder_due
                 WHEN k.mode = 'digest'
                      THEN hatstand_next_digest(e.digest_hour, e.time_zone, n.created_at)
                 ELSE n.created_at END
       FROM noted n
       JOIN email_addresses e ON e.user_id = n.user_id AND e.confirmed_at IS NOT NULL
+      LEFT JOIN notification_preferences p ON p.user_id = n.user_id
       CROSS JOIN LATERAL (
-            SELECT kk.kind, COALESCE(e.preferences ->> kk.kind, 'immediately') AS mode
+            SELECT kk.kind, COALESCE(e.preferences ->> kk.kind, 'immediately') AS mode,
+                   hatstand_reminder_due((n.payload ->> 'deadline')::timestamptz, n.created_at,
+                                         p.reminder_before_minutes) AS reminder_due
               FROM (VALUES (n.kind),
                            (CASE WHEN n.kind = 'your_turn' AND n.payload ->> 'deadline' IS NOT NULL
                                  THEN 'reminder' END)) kk(kind)
              WHERE kk.kind IS NOT NULL) k
      WHERE k.mode <> 'never'
+       AND NOT (k.kind = ANY (COALESCE(p.email_off, '{}')))
+       AND (k.kind <> 'reminder' OR k.reminder_due IS NOT NULL)
     RETURNING notification_id";
 
 /// A user's address and mail preferences.

@@ -15,6 +15,7 @@ pub mod json_text;
 pub mod listen;
 pub mod locate;
 pub mod mail;
+pub mod notification_preferences;
 pub mod notifications;
 pub mod plans;
 pub mod pools;

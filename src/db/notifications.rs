@@ -32,6 +32,8 @@ pub const OUTBOXES: &[(&str, &str)] = &[
         "webhooks_queued",
         "INSERT INTO webhook_deliveries (user_id, webhook_id, notification_id)
     SELECT n.user_id, w.id, n.id FROM noted n JOIN webhooks w ON w.user_id = n.user_id
+      LEFT JOIN notification_preferences p ON p.user_id = n.user_id
+     WHERE NOT (n.kind = ANY (COALESCE(p.webhooks_off, '{}')))
     RETURNING notification_id",
     ),
     ("mail_queued", super::mail::OUTBOX),

@@ -1,4 +1,5 @@
-//! Web Push subscriptions and the push outbox.
+//! Push registrations (Web Push subscriptions and the device tokens of the
+//! native app channels, FCM and APNs) and the push outbox.
 
 use chrono::{DateTime, Utc};
 use diesel::QueryableByName;
@@ -9,9 +10,12 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// The push outbox's CTE (see `db::notifications::OUTBOXES`): for every new
-/// notification of a kind that is pushed, one row per subscription of its
-/// user, and for a `your_turn` with a deadline also a `reminder`, first due
-/// when a quarter of the turn's time is left (as the mail reminder is).
+/// notification of a kind that is pushed and that the user has not left
+/// out of `push` in their notification preferences, one row per
+/// registration of its user, and for a `your_turn` with a deadline also a
+/// `reminder`, first due the user's chosen lead before the deadline, else
+/// when a quarter of the turn's time is left (`hatstand_reminder_due`, as
+/// the mail reminder is).
 pub const OUTBOX: &str =
     "INSERT INTO push_outbox (user_id, subscription_id, notification_id, kind, game_id,
                              version, ruleset, not_before, next_attempt_at)
@@ -19,37 +23,59 @@ pub const OUTBOX: &str =
            n.payload ->> 'ruleset', k.due, k.due
       FROM noted n
       JOIN push_subscriptions s ON s.user_id = n.user_id
+      LEFT JOIN notification_preferences p ON p.user_id = n.user_id
       CROSS JOIN LATERAL (
             VALUES (n.kind, n.created_at),
-                   (CASE WHEN n.kind = 'your_turn' AND n.payload ->> 'deadline' IS NOT NULL
-                         THEN 'reminder' END,
-                    (n.payload ->> 'deadline')::timestamptz
-                      - ((n.payload ->> 'deadline')::timestamptz - n.created_at) / 4)) k(kind, due)
-     WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk')
+                   ('reminder',
+                    CASE WHEN n.kind = 'your_turn'
+                         THEN hatstand_reminder_due((n.payload ->> 'deadline')::timestamptz,
+                                                    n.created_at, p.reminder_before_minutes)
+                    END)) k(kind, due)
+     WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk',
+                      'takeback_offered')
+       AND k.due IS NOT NULL
+       AND NOT (k.kind = ANY (COALESCE(p.push_off, '{}')))
     RETURNING notification_id";
 
-/// A device's push subscription.
+/// A device's push registration.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, QueryableByName)]
 pub struct PushSubscription {
     #[diesel(sql_type = SqlUuid)]
     pub id: Uuid,
-    /// The push service's URL for this device.
+    /// `web` (Web Push), `fcm` (Firebase Cloud Messaging) or `apns` (Apple).
     #[diesel(sql_type = Text)]
+    #[schema(example = "web")]
+    pub channel: String,
+    /// The push service's URL for this device (`web`; else null).
+    #[diesel(sql_type = Nullable<Text>)]
     #[schema(example = "https://fcm.googleapis.com/fcm/send/dX3c0Yk2u8Q:APA91bH")]
-    pub endpoint: String,
+    pub endpoint: Option<String>,
+    /// The device token (`fcm`, `apns`; else null).
+    #[diesel(sql_type = Nullable<Text>)]
+    #[schema(example = json!(null))]
+    pub token: Option<String>,
     #[diesel(sql_type = Timestamptz)]
     pub created_at: DateTime<Utc>,
 }
 
-/// A subscription to store.
+/// A registration to store.
 pub struct NewSubscription<'a> {
     pub id: Uuid,
     pub user: Uuid,
+    /// `web`, `fcm` or `apns`.
+    pub channel: &'a str,
+    /// The endpoint (`web`) or the device token (`fcm`, `apns`).
     pub endpoint: &'a str,
-    pub p256dh: &'a str,
-    pub auth: &'a str,
+    /// The keys, for `web` only.
+    pub p256dh: Option<&'a str>,
+    pub auth: Option<&'a str>,
     pub at: DateTime<Utc>,
 }
+
+/// The columns of [`PushSubscription`], from `push_subscriptions` (or a
+/// CTE returning its columns).
+const COLUMNS: &str = "id, channel, CASE WHEN channel = 'web' THEN endpoint END AS endpoint,
+       CASE WHEN channel <> 'web' THEN endpoint END AS token, created_at";
 
 /// What [`insert_capped`] did.
 pub enum Stored {
@@ -85,28 +111,30 @@ pub async fn insert_capped(
                 .bind::<SqlUuid, _>(row.user)
                 .execute(conn)
                 .await?;
-            let mut rows: Vec<Row> = diesel::sql_query(
+            let mut rows: Vec<Row> = diesel::sql_query(format!(
                 "WITH renewed AS (
-                    UPDATE push_subscriptions SET p256dh = $4, auth = $5
+                    UPDATE push_subscriptions SET p256dh = $4, auth = $5, channel = $8
                      WHERE user_id = $2 AND endpoint = $3
-                    RETURNING id, endpoint, created_at),
+                    RETURNING id, channel, endpoint, created_at),
                  created AS (
-                    INSERT INTO push_subscriptions (user_id, id, endpoint, p256dh, auth, created_at)
-                    SELECT $2, $1, $3, $4, $5, $6
+                    INSERT INTO push_subscriptions
+                           (user_id, id, endpoint, p256dh, auth, created_at, channel)
+                    SELECT $2, $1, $3, $4, $5, $6, $8
                      WHERE NOT EXISTS (SELECT 1 FROM renewed)
                        AND (SELECT count(*) FROM push_subscriptions WHERE user_id = $2) < $7
-                    RETURNING id, endpoint, created_at)
-                 SELECT id, endpoint, created_at, true AS renewed FROM renewed
+                    RETURNING id, channel, endpoint, created_at)
+                 SELECT {COLUMNS}, true AS renewed FROM renewed
                  UNION ALL
-                 SELECT id, endpoint, created_at, false AS renewed FROM created",
-            )
+                 SELECT {COLUMNS}, false AS renewed FROM created"
+            ))
             .bind::<SqlUuid, _>(row.id)
             .bind::<SqlUuid, _>(row.user)
             .bind::<Text, _>(row.endpoint)
-            .bind::<Text, _>(row.p256dh)
-            .bind::<Text, _>(row.auth)
+            .bind::<Nullable<Text>, _>(row.p256dh)
+            .bind::<Nullable<Text>, _>(row.auth)
             .bind::<Timestamptz, _>(row.at)
             .bind::<BigInt, _>(max)
+            .bind::<Text, _>(row.channel)
             .load(conn)
             .await?;
             Ok(rows.pop())
@@ -127,10 +155,10 @@ pub async fn list(
     conn: &mut AsyncPgConnection,
     user: Uuid,
 ) -> diesel::QueryResult<Vec<PushSubscription>> {
-    diesel::sql_query(
-        "SELECT id, endpoint, created_at FROM push_subscriptions
-          WHERE user_id = $1 ORDER BY created_at, id",
-    )
+    diesel::sql_query(format!(
+        "SELECT {COLUMNS} FROM push_subscriptions
+          WHERE user_id = $1 ORDER BY created_at, id"
+    ))
     .bind::<SqlUuid, _>(user)
     .load(conn)
     .await
@@ -174,12 +202,19 @@ pub struct Claimed {
     pub ruleset: Option<String>,
     #[diesel(sql_type = Int4)]
     pub attempts: i32,
+    /// `web`, `fcm` or `apns`.
+    #[diesel(sql_type = Text)]
+    pub channel: String,
+    /// The endpoint (`web`) or the device token.
     #[diesel(sql_type = Text)]
     pub endpoint: String,
-    #[diesel(sql_type = Text)]
-    pub p256dh: String,
-    #[diesel(sql_type = Text)]
-    pub auth: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub p256dh: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub auth: Option<String>,
+    /// Until when it was held in quiet hours, if it was.
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    pub held_until: Option<DateTime<Utc>>,
 }
 
 /// The due pushes: a range of the partial index `push_outbox_due` (pending
@@ -204,7 +239,7 @@ pub(crate) const CLAIM: &str = "WITH due AS (
              WHERE o.user_id = due.user_id AND o.id = due.id
             RETURNING o.*)
          SELECT t.user_id, t.id, t.subscription_id, t.kind, t.game_id, t.version, t.ruleset,
-                t.attempts, s.endpoint, s.p256dh, s.auth
+                t.attempts, s.channel, s.endpoint, s.p256dh, s.auth, t.held_until
            FROM taken t
            JOIN push_subscriptions s ON s.user_id = t.user_id AND s.id = t.subscription_id
           ORDER BY t.user_id, t.id";
@@ -281,6 +316,58 @@ pub async fn failed(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Holds push `id` of `user` in quiet hours until `until`: due then, the
+/// claim's attempt not counted.
+///
+/// # Errors
+/// Database errors.
+pub async fn hold(
+    conn: &mut AsyncPgConnection,
+    user: Uuid,
+    id: i64,
+    until: DateTime<Utc>,
+) -> diesel::QueryResult<()> {
+    diesel::sql_query(
+        "UPDATE push_outbox
+            SET next_attempt_at = $3, held_until = $3, attempts = greatest(attempts - 1, 0)
+          WHERE user_id = $1 AND id = $2",
+    )
+    .bind::<SqlUuid, _>(user)
+    .bind::<BigInt, _>(id)
+    .bind::<Timestamptz, _>(until)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Whether held push `row` is replaced: a newer push of its game to its
+/// device is due. Every due push of that game and device but the newest
+/// (`row` among them) is then `skipped`: they all waited behind `row`'s
+/// hold, and the newest says what is true now.
+///
+/// # Errors
+/// Database errors.
+pub async fn replaced(conn: &mut AsyncPgConnection, row: &Claimed) -> diesel::QueryResult<bool> {
+    let Some(game) = row.game_id else {
+        return Ok(false);
+    };
+    let skipped = diesel::sql_query(
+        "UPDATE push_outbox SET state = 'skipped', last_error = 'replaced by a newer push'
+          WHERE user_id = $1 AND subscription_id = $2 AND game_id = $3
+            AND state = 'pending' AND not_before <= now()
+            AND id <> (SELECT id FROM push_outbox
+                        WHERE user_id = $1 AND subscription_id = $2 AND game_id = $3
+                          AND state = 'pending' AND not_before <= now()
+                        ORDER BY not_before DESC, id DESC LIMIT 1)",
+    )
+    .bind::<SqlUuid, _>(row.user_id)
+    .bind::<SqlUuid, _>(row.subscription_id)
+    .bind::<SqlUuid, _>(game)
+    .execute(conn)
+    .await?;
+    Ok(skipped > 0)
 }
 
 /// The version `game` is at now, if there is such a game.

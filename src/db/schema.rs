@@ -199,9 +199,10 @@ diesel::table! {
         user_id -> Uuid,
         id -> Uuid,
         endpoint -> Text,
-        p256dh -> Text,
-        auth -> Text,
+        p256dh -> Nullable<Text>,
+        auth -> Nullable<Text>,
         created_at -> Timestamptz,
+        channel -> Text,
     }
 }
 

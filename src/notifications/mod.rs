@@ -19,6 +19,8 @@
 pub mod channel;
 pub mod inbox;
 pub mod kind;
+pub mod preferences;
+pub mod preferences_change;
 pub mod talk_message;
 pub mod webhooks;
 

@@ -15,6 +15,7 @@ pub mod events;
 pub mod fallback;
 pub mod games;
 pub mod me;
+pub mod notification_preferences;
 pub mod problem;
 pub mod push;
 pub mod ratings;
@@ -114,6 +115,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(push::create)
                 .service(push::list)
                 .service(push::remove)
+                .service(notification_preferences::get)
+                .service(notification_preferences::change)
                 .service(email::get_email)
                 .service(email::set_email)
                 .service(email::confirm_email)

@@ -105,6 +105,10 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalHiddenStep
         | C::ConditionalNotSupported
         | C::InvalidPushSubscription
+        | C::UnknownChannel
+        | C::PushChannelNotConfigured
+        | C::UnknownNotificationKind
+        | C::InvalidQuietHours
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
         | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
@@ -137,6 +141,10 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::VersionConflict => "Version conflict",
         C::NotYourTurn => "Not your turn",
         C::InvalidPushSubscription => "Invalid push subscription",
+        C::UnknownChannel => "Unknown channel",
+        C::PushChannelNotConfigured => "Push channel not configured",
+        C::UnknownNotificationKind => "Unknown notification kind",
+        C::InvalidQuietHours => "Invalid quiet hours",
         // The other state conflicts (`game_full`, `already_joined`, ...).
         _ if status(code) == StatusCode::CONFLICT => "Conflict",
         C::CursorExpired => "Cursor expired",

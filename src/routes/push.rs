@@ -76,7 +76,9 @@ pub async fn remove(state: State, caller: Caller, id: Id) -> Answer {
 problems! {
     /// What `create_push_subscription` answers besides the common problems.
     CreatePushSubscriptionProblems {
-        InvalidPushSubscription: "the endpoint is not https://, or names a non-public address; the keys are not a P-256 public key and a 16-byte secret",
+        InvalidPushSubscription: "the endpoint is not https://, or names a non-public address; the keys are not a P-256 public key and a 16-byte secret; a token is malformed, or given with an endpoint",
+        UnknownChannel: "the channel is not web, fcm or apns",
+        PushChannelNotConfigured: "the server does not push over this channel (fcm or apns unset)",
         TooManyPushSubscriptions,
     }
     /// What `delete_push_subscription` answers besides the common problems.

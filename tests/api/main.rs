@@ -27,6 +27,8 @@ mod log;
 mod mail;
 mod mail_play;
 mod metrics;
+mod native_push;
+mod notification_preferences;
 mod plans;
 mod play;
 mod processes;

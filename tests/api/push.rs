@@ -212,7 +212,7 @@ impl Device {
     }
 }
 
-async fn server_key(app: &TestApp) -> String {
+pub async fn server_key(app: &TestApp) -> String {
     let key = app.get("/v1/push/key", None).await.ok(200);
     key["public_key"].as_str().unwrap().to_owned()
 }
@@ -348,7 +348,7 @@ async fn bad_subscriptions_are_refused_and_nothing_is_stored() {
             "invalid_push_subscription",
         ),
         (with(&["keys", "extra"], json!("x")), "bad_request"),
-        (with(&["keys"], json!(null)), "bad_request"),
+        (with(&["keys"], json!(null)), "invalid_push_subscription"),
     ];
     for (body, code) in &cases {
         let reply = subscribe(&app, &user, body).await;
@@ -369,7 +369,7 @@ async fn bad_subscriptions_are_refused_and_nothing_is_stored() {
 }
 
 /// The notifications of `user`, in order, as pushes tell them: (kind, game, version).
-async fn pushable_notes(app: &TestApp, user: &User) -> Vec<(String, Value, Value)> {
+pub async fn pushable_notes(app: &TestApp, user: &User) -> Vec<(String, Value, Value)> {
     let mut out = Vec::new();
     let mut after = 0;
     loop {

@@ -290,6 +290,73 @@ impl Poster {
     }
 }
 
+/// An answer: status, `Retry-After` in seconds, and the body.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub retry_after: Option<u64>,
+    pub body: Vec<u8>,
+}
+
+/// An HTTP client for a service the operator names (a native push
+/// service): not held to the public-address guard, since its URL is the
+/// operator's setting, not a user's.
+pub struct Sender {
+    client: awc::Client,
+}
+
+impl Sender {
+    /// A client speaking HTTP/2 only (`h2` over TLS) when `http2`, else as
+    /// the service agrees.
+    #[must_use]
+    pub fn new(tls: &Arc<rustls::ClientConfig>, timeout: Duration, http2: bool) -> Sender {
+        let mut config = (**tls).clone();
+        config.alpn_protocols = if http2 {
+            vec![b"h2".to_vec()]
+        } else {
+            vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+        };
+        Sender {
+            client: client(Arc::new(config), timeout, true),
+        }
+    }
+
+    /// POSTs `body` (its content type in `headers`) to `url`: the answer,
+    /// whatever its status, or why none came.
+    ///
+    /// # Errors
+    /// A request that got no answer.
+    pub async fn post(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> Result<Answer, String> {
+        let mut request = self.client.post(url);
+        for (name, value) in headers {
+            request = request.insert_header((*name, value.as_str()));
+        }
+        let mut response = request
+            .send_body(body)
+            .await
+            .map_err(|e| format!("request failed: {e}"))?;
+        let body = response
+            .body()
+            .limit(64 * 1024)
+            .await
+            .map_err(|e| format!("reading the answer: {e}"))?;
+        Ok(Answer {
+            status: response.status().as_u16(),
+            retry_after: response
+                .headers()
+                .get("Retry-After")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse().ok()),
+            body: body.to_vec(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
