@@ -56,9 +56,6 @@ pub struct AddressRow {
     pub digest_hour: i16,
     #[diesel(sql_type = Text)]
     pub time_zone: String,
-    /// The reader's language setting (`en`, `fr`), if they chose one.
-    #[diesel(sql_type = Nullable<Text>)]
-    pub language: Option<String>,
 }
 
 /// The `SET` item that drops a confirmation code from a mail's payload when
@@ -326,6 +323,9 @@ pub struct Claimed {
     /// The reader's time zone (IANA): their profile's, else their digest's.
     #[diesel(sql_type = Text)]
     pub time_zone: String,
+    /// The reader's language setting (`en`, `fr`), if they chose one.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub language: Option<String>,
 }
 
 /// The due mails: a range of the partial index `mail_outbox_due` (pending

@@ -27,10 +27,11 @@ use utoipa::ToSchema;
 use crate::error::ErrorCode;
 
 /// A language the server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
-    /// English.
+    /// English (the default).
+    #[default]
     En,
     /// French.
     Fr,

@@ -29,9 +29,10 @@ mod trick;
 use serde_json::Value;
 
 pub use counters::{Counters, counters};
+pub(crate) use result::winners;
 pub use result::result_text_in;
-pub use goathead::contract as goathead_contract;
-pub use hat_trick::trump as hat_trick_trump;
+pub use goathead::{contract as goathead_contract, contract_in as goathead_contract_in};
+pub use hat_trick::{trump as hat_trick_trump, trump_in as hat_trick_trump_in};
 pub use hats::line as hats_line;
 pub use result::result_text;
 
