@@ -176,9 +176,15 @@ fn when(lang: Language, rfc3339: &str, zone: &str) -> String {
                 lang,
                 "mail-date",
                 &[
-                    ("weekday", Arg::Text(&w(lang, &format!("mail-weekday-{weekday}")))),
+                    (
+                        "weekday",
+                        Arg::Text(&w(lang, &format!("mail-weekday-{weekday}"))),
+                    ),
                     ("day", Arg::Text(&d.day().to_string())),
-                    ("month", Arg::Text(&w(lang, &format!("mail-month-{}", d.month())))),
+                    (
+                        "month",
+                        Arg::Text(&w(lang, &format!("mail-month-{}", d.month()))),
+                    ),
                     ("year", Arg::Text(&d.year().to_string())),
                     (
                         "time",
@@ -241,7 +247,14 @@ impl Draft {
             return;
         }
         let lang = self.lang;
-        self.heading(&w(lang, if seen.since_own { heading } else { "mail-so-far" }));
+        self.heading(&w(
+            lang,
+            if seen.since_own {
+                heading
+            } else {
+                "mail-so-far"
+            },
+        ));
         let mut lines: Vec<String> = Vec::new();
         if seen.cut {
             lines.push(w(lang, "mail-earlier-moves"));
@@ -418,11 +431,7 @@ fn unfired_lines(draft: &mut Draft, payload: &serde_json::Value, my_seat: u8) {
             .map(|step| {
                 let who = match step["seat"].as_u64() {
                     Some(s) if s == u64::from(my_seat) => w(lang, "narration-you"),
-                    Some(s) => words(
-                        lang,
-                        "mail-seat",
-                        &[("n", Arg::Text(&(s + 1).to_string()))],
-                    ),
+                    Some(s) => words(lang, "mail-seat", &[("n", Arg::Text(&(s + 1).to_string()))]),
                     None => "?".to_owned(),
                 };
                 format!("{who}: {}", step["command"])
@@ -473,18 +482,17 @@ pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
         let why = row.payload["error"]
             .as_str()
             .map_or_else(|| w(lang, "mail-unreadable"), str::to_owned);
-        draft.paragraph(&words(
-            lang,
-            "mail-not-played",
-            &[("why", Arg::Text(&why))],
-        ));
+        draft.paragraph(&words(lang, "mail-not-played", &[("why", Arg::Text(&why))]));
     }
     if let Some(seen) = seen {
         if seen.game.status == "active" {
             draft.story(seen, "mail-since-your-last-move");
             draft.table_and_moves(head, row.user_id, &seen.game);
         } else {
-            draft.link(&w(lang, "mail-game-on-the-web"), &game_link(head, seen.game.id));
+            draft.link(
+                &w(lang, "mail-game-on-the-web"),
+                &game_link(head, seen.game.id),
+            );
         }
     }
     draft.paragraph(&w(lang, "mail-transactional"));
@@ -528,7 +536,14 @@ pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
         .as_str()
         .map_or_else(|| w(lang, "mail-someone"), str::to_owned);
     let press = message["room"] == "press";
-    let room = w(lang, if press { "mail-to-you" } else { "mail-at-the-table" });
+    let room = w(
+        lang,
+        if press {
+            "mail-to-you"
+        } else {
+            "mail-at-the-table"
+        },
+    );
     let mut draft = Draft {
         subject: subject(
             lang,
@@ -576,7 +591,10 @@ pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
             ));
         }
     }
-    draft.link(&w(lang, "mail-answer-on-the-web"), &game_link(head, game.id));
+    draft.link(
+        &w(lang, "mail-answer-on-the-web"),
+        &game_link(head, game.id),
+    );
     draft
 }
 
@@ -640,7 +658,11 @@ pub fn finished(head: &Letterhead, row: &Claimed, seen: &Seen) -> Draft {
             ("title", Arg::Text(&title(lang, game))),
             (
                 "abandoned",
-                Arg::Text(if game.status == "abandoned" { "yes" } else { "no" }),
+                Arg::Text(if game.status == "abandoned" {
+                    "yes"
+                } else {
+                    "no"
+                }),
             ),
             ("length", Arg::Text(&length(lang, seen))),
         ],

@@ -96,7 +96,10 @@ pub fn facts(game: &Game) -> Vec<Fact> {
 pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
     let view = view_of(game);
     if view.is_null() {
-        return vec![Fact::Line(w(lang, "fact-game"), w(lang, "fact-not-started"))];
+        return vec![Fact::Line(
+            w(lang, "fact-game"),
+            w(lang, "fact-not-started"),
+        )];
     }
     let table = table_of(game);
     let line = |label: &str, text: String| Fact::Line(w(lang, label), text);
@@ -194,7 +197,10 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                     lang,
                     "fact-round-text",
                     &[
-                        ("n", Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string())),
+                        (
+                            "n",
+                            Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                        ),
                         ("of", Arg::Text(&view["rounds"].to_string())),
                         ("dealer", Arg::Text(&who(&view["dealer"]))),
                         ("me", Arg::Text(yes(table.is_me(&view["dealer"])))),
@@ -208,7 +214,10 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                 ) => p,
                 _ => "over",
             };
-            out.push(line("fact-phase", w(lang, &format!("fact-goathead-phase-{phase}"))));
+            out.push(line(
+                "fact-phase",
+                w(lang, &format!("fact-goathead-phase-{phase}")),
+            ));
             if !view["contract"].is_null() {
                 let contract =
                     crate::games::narration::goathead_contract_in(lang, &view["contract"]);
@@ -248,7 +257,10 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                 out.push(Fact::Cards(w(lang, "fact-your-hand"), codes(&view["hand"])));
             }
             if view["kitty"].is_array() {
-                out.push(Fact::Cards(w(lang, "fact-the-kitty"), codes(&view["kitty"])));
+                out.push(Fact::Cards(
+                    w(lang, "fact-the-kitty"),
+                    codes(&view["kitty"]),
+                ));
             } else if view["kitty_size"].as_u64().is_some_and(|n| n > 0) {
                 out.push(line(
                     "fact-the-kitty",
@@ -269,7 +281,10 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                     lang,
                     "fact-deal-text",
                     &[
-                        ("n", Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string())),
+                        (
+                            "n",
+                            Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                        ),
                         ("of", Arg::Text(&view["rounds"].to_string())),
                         ("dealer", Arg::Text(&who(&view["dealer"]))),
                         ("me", Arg::Text(yes(table.is_me(&view["dealer"])))),
@@ -293,7 +308,10 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                         ),
                         ("shown", Arg::Text(yes(shown_by.is_some()))),
                         ("indicator", Arg::Text(shown_by.as_deref().unwrap_or(""))),
-                        ("negative", Arg::Text(yes(view["negative"] == Value::Bool(true)))),
+                        (
+                            "negative",
+                            Arg::Text(yes(view["negative"] == Value::Bool(true))),
+                        ),
                     ],
                 ),
             ));
@@ -360,28 +378,29 @@ fn yes(b: bool) -> &'static str {
 
 /// The cards of a trick so far.
 fn trick(lang: Language, ruleset: &str, table: &Table, plays: &Value) -> String {
-    let plays: Vec<String> = plays
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            words(
-                lang,
-                "fact-played",
-                &[
-                    ("who", Arg::Text(&table.who_in(lang, &p["seat"]))),
-                    ("me", Arg::Text(yes(table.is_me(&p["seat"])))),
-                    (
-                        "card",
-                        Arg::Text(&p["card"].as_str().map_or_else(
-                            || w(lang, "card-hidden"),
-                            |c| card_in(lang, ruleset, c),
-                        )),
-                    ),
-                ],
-            )
-        })
-        .collect();
+    let plays: Vec<String> =
+        plays
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                words(
+                    lang,
+                    "fact-played",
+                    &[
+                        ("who", Arg::Text(&table.who_in(lang, &p["seat"]))),
+                        ("me", Arg::Text(yes(table.is_me(&p["seat"])))),
+                        (
+                            "card",
+                            Arg::Text(&p["card"].as_str().map_or_else(
+                                || w(lang, "card-hidden"),
+                                |c| card_in(lang, ruleset, c),
+                            )),
+                        ),
+                    ],
+                )
+            })
+            .collect();
     if plays.is_empty() {
         w(lang, "fact-no-card-played")
     } else {
@@ -401,7 +420,10 @@ fn top_hats(lang: Language, out: &mut Vec<Fact>, table: &Table, view: &Value) {
         Some(p @ ("building" | "placing" | "playing")) => p,
         _ => "over",
     };
-    out.push(line("fact-phase", w(lang, &format!("fact-top-hats-phase-{phase}"))));
+    out.push(line(
+        "fact-phase",
+        w(lang, &format!("fact-top-hats-phase-{phase}")),
+    ));
     let colours: Vec<String> = view["colours"]
         .as_array()
         .into_iter()
@@ -460,7 +482,10 @@ fn top_hats(lang: Language, out: &mut Vec<Fact>, table: &Table, view: &Value) {
                     "fact-stack-text",
                     &[
                         ("hats", Arg::Text(&hats.join(", "))),
-                        ("placed", Arg::Text(yes(stack["placed"] == Value::Bool(true)))),
+                        (
+                            "placed",
+                            Arg::Text(yes(stack["placed"] == Value::Bool(true))),
+                        ),
                     ],
                 ),
             ));
@@ -480,7 +505,10 @@ fn top_hats(lang: Language, out: &mut Vec<Fact>, table: &Table, view: &Value) {
         ));
     }
     if view["phase"] != "building" {
-        out.push(line("fact-hats-taken-off", counted(&view["removed"]).join(", ")));
+        out.push(line(
+            "fact-hats-taken-off",
+            counted(&view["removed"]).join(", "),
+        ));
     }
     if view["phase"] == "playing" {
         out.push(line(

@@ -171,7 +171,12 @@ fn normalised(table: &Table, mail: &Caught) -> String {
     let mut text = format!("Subject: {}\n\n{}", mail.subject(), mail.text())
         .replace(&table.id, "<game>")
         .replace(&format!("[{tag}]"), "[tag]");
-    for phrase in ["Move by ", "runs out on ", "Jouez avant le ", "s’écoule le "] {
+    for phrase in [
+        "Move by ",
+        "runs out on ",
+        "Jouez avant le ",
+        "s’écoule le ",
+    ] {
         while let Some(at) = text.find(phrase) {
             let from = at + phrase.len();
             let end = text[from..].find("UTC").map_or(from, |e| from + e + 3);
@@ -513,9 +518,16 @@ async fn french_goldens_of(ruleset: &str, names: &[&str], options: Value, french
     let mut table = Table::start_in(ruleset, names, options, french).await;
     let r = ruleset.replace('-', "_");
     let first = table.game(None).await["to_act"][0].as_u64().unwrap() as usize;
-    assert!(french.contains(&names[first]), "the first to act reads French");
+    assert!(
+        french.contains(&names[first]),
+        "the first to act reads French"
+    );
     let turn = table.latest_turn_mail(first).unwrap();
-    assert!(turn.subject().contains(": à vous de jouer"), "{}", turn.subject());
+    assert!(
+        turn.subject().contains(": à vous de jouer"),
+        "{}",
+        turn.subject()
+    );
     golden(&format!("{r}/turn.fr"), &normalised(&table, &turn));
     play_out(&mut table, false).await;
     let over = table

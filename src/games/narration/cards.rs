@@ -84,7 +84,10 @@ pub fn card_in(language: Language, ruleset: &str, code: &str) -> String {
             "card",
             &[
                 ("rank", Arg::Text(&rank_name(language, rank))),
-                ("suit", Arg::Text(&words(language, &format!("card-of-{suit}"), &[]))),
+                (
+                    "suit",
+                    Arg::Text(&words(language, &format!("card-of-{suit}"), &[])),
+                ),
             ],
         ),
         _ => code.to_owned(),

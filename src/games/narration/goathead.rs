@@ -36,7 +36,14 @@ pub fn contract_in(language: Language, code: &Value) -> String {
         language,
         "narration-goathead-contract",
         &[
-            ("name", Arg::Text(&words(language, &format!("narration-goathead-contract-{id}"), &[]))),
+            (
+                "name",
+                Arg::Text(&words(
+                    language,
+                    &format!("narration-goathead-contract-{id}"),
+                    &[],
+                )),
+            ),
             ("code", Arg::Text(code)),
         ],
     )
@@ -174,13 +181,22 @@ fn round(story: &Story, table: &Table, d: &Value) -> String {
         &[
             ("round", Arg::Text(&number)),
             ("contract", Arg::Text(&contract_in(lang, &d["contract"]))),
-            ("declared", Arg::Text(if d["declarer"].is_u64() { "yes" } else { "no" })),
+            (
+                "declared",
+                Arg::Text(if d["declarer"].is_u64() { "yes" } else { "no" }),
+            ),
             ("by", Arg::Text(&by)),
             ("outcome", Arg::Text(outcome)),
-            ("counted", Arg::Text(if points.is_some() { "yes" } else { "no" })),
+            (
+                "counted",
+                Arg::Text(if points.is_some() { "yes" } else { "no" }),
+            ),
             ("points", Arg::Text(points.as_deref().unwrap_or(""))),
             ("value", Arg::Text(&value)),
-            ("payments", Arg::Text(&table.per_seat_in(lang, &d["payments"], true))),
+            (
+                "payments",
+                Arg::Text(&table.per_seat_in(lang, &d["payments"], true)),
+            ),
         ],
     )
 }

@@ -42,7 +42,11 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
                     ("card", Arg::Text(&named(&d["card"]))),
                     (
                         "predict",
-                        Arg::Text(if d["predict"] == Value::Bool(true) { "yes" } else { "no" }),
+                        Arg::Text(if d["predict"] == Value::Bool(true) {
+                            "yes"
+                        } else {
+                            "no"
+                        }),
                     ),
                 ],
             );
@@ -55,7 +59,10 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
             let number = d["trick"].to_string();
             let won = Won {
                 seq: event.seq,
-                before: story.words("narration-hat-trick-trick", &[("trick", Arg::Text(&number))]),
+                before: story.words(
+                    "narration-hat-trick-trick",
+                    &[("trick", Arg::Text(&number))],
+                ),
                 after: story.words(
                     "narration-hat-trick-won-it",
                     &[("who", Arg::Text(&who)), ("me", Arg::Text(me))],
@@ -69,14 +76,24 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
             story.words(
                 "narration-hat-trick-dealt",
                 &[
-                    ("deal", Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string())),
+                    (
+                        "deal",
+                        Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                    ),
                     ("dealer", Arg::Text(&table.who_in(lang, &d["dealer"]))),
                     ("trump", Arg::Text(&trump_in(lang, &d["trump"]))),
-                    ("shown", Arg::Text(if shown.is_some() { "yes" } else { "no" })),
+                    (
+                        "shown",
+                        Arg::Text(if shown.is_some() { "yes" } else { "no" }),
+                    ),
                     ("indicator", Arg::Text(shown.as_deref().unwrap_or(""))),
                     (
                         "negative",
-                        Arg::Text(if d["negative"] == Value::Bool(true) { "yes" } else { "no" }),
+                        Arg::Text(if d["negative"] == Value::Bool(true) {
+                            "yes"
+                        } else {
+                            "no"
+                        }),
                     ),
                 ],
             )
@@ -91,12 +108,28 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
             story.words(
                 "narration-hat-trick-round-scored",
                 &[
-                    ("deal", Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string())),
+                    (
+                        "deal",
+                        Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                    ),
                     ("tricks", Arg::Text(&tricks.join(", "))),
-                    ("hat_trick", Arg::Text(if d["hat_trick"].is_null() { "no" } else { "yes" })),
+                    (
+                        "hat_trick",
+                        Arg::Text(if d["hat_trick"].is_null() {
+                            "no"
+                        } else {
+                            "yes"
+                        }),
+                    ),
                     ("holder", Arg::Text(&table.who_in(lang, &d["hat_trick"]))),
-                    ("points", Arg::Text(&table.per_seat_in(lang, &d["points"], true))),
-                    ("totals", Arg::Text(&table.per_seat_in(lang, &d["totals"], false))),
+                    (
+                        "points",
+                        Arg::Text(&table.per_seat_in(lang, &d["points"], true)),
+                    ),
+                    (
+                        "totals",
+                        Arg::Text(&table.per_seat_in(lang, &d["totals"], false)),
+                    ),
                 ],
             )
         }

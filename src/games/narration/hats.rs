@@ -36,14 +36,24 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) {
     let (who, me) = story.who(table, &d["seat"]);
     let named = |code: &Value| card_in(lang, R, code.as_str().unwrap_or("?"));
     let (id, card, other, more): (&str, String, String, String) = match event.kind.as_str() {
-        "dealt" => ("narration-hats-dealt", line(&d["line"]), String::new(), String::new()),
+        "dealt" => (
+            "narration-hats-dealt",
+            line(&d["line"]),
+            String::new(),
+            String::new(),
+        ),
         "discarded" => (
             "narration-hats-discarded",
             a_card_or(story, &d["card"]),
             String::new(),
             String::new(),
         ),
-        "reshuffled" => ("narration-hats-reshuffled", String::new(), String::new(), String::new()),
+        "reshuffled" => (
+            "narration-hats-reshuffled",
+            String::new(),
+            String::new(),
+            String::new(),
+        ),
         "drew" => (
             "narration-hats-drew",
             a_card_or(story, &d["card"]),

@@ -29,12 +29,12 @@ mod trick;
 use serde_json::Value;
 
 pub use counters::{Counters, counters};
-pub(crate) use result::winners;
-pub use result::result_text_in;
 pub use goathead::{contract as goathead_contract, contract_in as goathead_contract_in};
 pub use hat_trick::{trump as hat_trick_trump, trump_in as hat_trick_trump_in};
 pub use hats::line as hats_line;
 pub use result::result_text;
+pub use result::result_text_in;
+pub(crate) use result::winners;
 
 use crate::games::events::EventOut;
 use crate::i18n::{Arg, Language, words};
@@ -232,7 +232,6 @@ impl Story {
             if table.is_me(seat) { "yes" } else { "no" },
         )
     }
-
 
     pub(crate) fn say(&mut self, seq: i64, text: &str) {
         let text = text.trim();

@@ -13,10 +13,18 @@ pub fn result_text(result: &Value, table: &Table) -> String {
 
 /// Who won, for a message: the winners named and joined, how many, and
 /// whether the reader is among them (`"yes"`, `"no"`).
-pub(crate) fn winners(language: Language, table: &Table, seats: &Value) -> (String, i64, &'static str) {
+pub(crate) fn winners(
+    language: Language,
+    table: &Table,
+    seats: &Value,
+) -> (String, i64, &'static str) {
     let list: Vec<&Value> = seats.as_array().into_iter().flatten().collect();
     let named: Vec<String> = list.iter().map(|s| table.who_in(language, s)).collect();
-    let me = if list.iter().any(|s| table.is_me(s)) { "yes" } else { "no" };
+    let me = if list.iter().any(|s| table.is_me(s)) {
+        "yes"
+    } else {
+        "no"
+    };
     (
         and_list_in(language, &named),
         i64::try_from(list.len()).unwrap_or(0),
@@ -33,7 +41,10 @@ pub(super) fn ended(story: &Story, table: &Table, d: &Value) -> String {
             ("winners", Arg::Text(&named)),
             ("count", Arg::Number(count)),
             ("me", Arg::Text(me)),
-            ("scores", Arg::Text(&table.per_seat_in(story.language, &d["scores"], false))),
+            (
+                "scores",
+                Arg::Text(&table.per_seat_in(story.language, &d["scores"], false)),
+            ),
         ],
     )
 }
@@ -80,7 +91,10 @@ pub fn result_text_in(language: Language, result: &Value, table: &Table) -> Stri
         );
     }
     if let Some(forfeited) = result["forfeited"].as_array().filter(|f| !f.is_empty()) {
-        let names: Vec<String> = forfeited.iter().map(|s| table.who_in(language, s)).collect();
+        let names: Vec<String> = forfeited
+            .iter()
+            .map(|s| table.who_in(language, s))
+            .collect();
         more("result-forfeited", &and_list_in(language, &names));
     }
     match result["tie_break"].as_str() {

@@ -78,7 +78,14 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
                     &[
                         ("winners", Arg::Text(&winners)),
                         ("count", Arg::Number(i64::try_from(count).unwrap_or(0))),
-                        ("me", Arg::Text(if winners_include_me(table, d) { "yes" } else { "no" })),
+                        (
+                            "me",
+                            Arg::Text(if winners_include_me(table, d) {
+                                "yes"
+                            } else {
+                                "no"
+                            }),
+                        ),
                     ],
                 );
             }
