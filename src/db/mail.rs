@@ -329,6 +329,9 @@ pub struct Claimed {
     /// The reader's time zone (IANA): their profile's, else their digest's.
     #[diesel(sql_type = Text)]
     pub time_zone: String,
+    /// The reader's language setting (`en`, `fr`), if they chose one.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub language: Option<String>,
 }
 
 /// The due mails: a range of the partial index `mail_outbox_due` (pending
@@ -348,11 +351,12 @@ pub(crate) const CLAIM: &str = "WITH due AS (
          SELECT t.user_id, t.id, t.kind, t.game_id, t.payload, t.digest, t.attempts, t.created_at,
                 CASE WHEN t.kind = 'confirm_address' THEN t.payload ->> 'address' ELSE e.address END AS address,
                 u.username,
-                COALESCE((SELECT st.time_zone FROM user_settings st WHERE st.user_id = t.user_id),
-                         e.time_zone) AS time_zone
+                COALESCE(st.time_zone, e.time_zone) AS time_zone,
+                st.language
            FROM taken t
            JOIN users u ON u.id = t.user_id
            JOIN email_addresses e ON e.user_id = t.user_id
+           LEFT JOIN user_settings st ON st.user_id = t.user_id
           ORDER BY t.user_id, t.id";
 
 /// Claims up to 16 due mails (or digest lines), leasing them for

@@ -27,10 +27,11 @@ use utoipa::ToSchema;
 use crate::error::ErrorCode;
 
 /// A language the server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
-    /// English.
+    /// English (the default).
+    #[default]
     En,
     /// French.
     Fr,
@@ -87,10 +88,20 @@ impl Language {
         setting.unwrap_or_else(|| accept_language.map_or(Language::En, Language::negotiate))
     }
 
-    fn source(self) -> &'static str {
+    /// The language's message files: the API's and pushes' words, the
+    /// mails' frame, table and moves, and the narration of events.
+    fn sources(self) -> [&'static str; 3] {
         match self {
-            Language::En => include_str!("en.ftl"),
-            Language::Fr => include_str!("fr.ftl"),
+            Language::En => [
+                include_str!("en.ftl"),
+                include_str!("mail-en.ftl"),
+                include_str!("narration-en.ftl"),
+            ],
+            Language::Fr => [
+                include_str!("fr.ftl"),
+                include_str!("mail-fr.ftl"),
+                include_str!("narration-fr.ftl"),
+            ],
         }
     }
 }
@@ -105,16 +116,19 @@ static BUNDLES: LazyLock<HashMap<Language, Bundle>> = LazyLock::new(|| {
 });
 
 fn bundle(language: Language) -> Bundle {
-    let resource = FluentResource::try_new(language.source().to_owned())
-        .unwrap_or_else(|(_, errors)| panic!("{}.ftl does not parse: {errors:?}", language.code()));
     let mut bundle =
         FluentBundle::new_concurrent(vec![language.code().parse().expect("a language code")]);
     // Plain text (mails, pushes, JSON): no bidi isolation marks around
     // the values put in.
     bundle.set_use_isolating(false);
-    bundle
-        .add_resource(resource)
-        .expect("every message is defined once");
+    for source in language.sources() {
+        let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(_, errors)| {
+            panic!("a {} file does not parse: {errors:?}", language.code())
+        });
+        bundle
+            .add_resource(resource)
+            .expect("every message is defined once");
+    }
     bundle
 }
 
@@ -140,6 +154,58 @@ pub fn text(language: Language, id: &str, args: &[(&str, &str)]) -> String {
         }
     }
     id.to_owned()
+}
+
+/// The message `id` in `language`, filled from `args`, which may be
+/// numbers (a plural chooses its form by them: French counts 0 and 1 as
+/// singular) or words; as [`text`], the English one where the language
+/// lacks it, else the id itself.
+#[must_use]
+pub fn words(language: Language, id: &str, args: &[(&str, Arg<'_>)]) -> String {
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        match value {
+            Arg::Text(text) => fluent_args.set(*name, *text),
+            Arg::Number(n) => fluent_args.set(*name, *n),
+        }
+    }
+    for candidate in [language, Language::En] {
+        let bundle = &BUNDLES[&candidate];
+        if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
+            let mut errors = vec![];
+            return bundle
+                .format_pattern(pattern, Some(&fluent_args), &mut errors)
+                .into_owned();
+        }
+    }
+    id.to_owned()
+}
+
+/// A value put into a message by [`words`].
+#[derive(Debug, Clone, Copy)]
+pub enum Arg<'a> {
+    /// Words, put in as they are.
+    Text(&'a str),
+    /// A number: written as digits, and chooses a plural's form.
+    Number(i64),
+}
+
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(text: &'a str) -> Self {
+        Arg::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for Arg<'a> {
+    fn from(text: &'a String) -> Self {
+        Arg::Text(text)
+    }
+}
+
+impl From<i64> for Arg<'_> {
+    fn from(n: i64) -> Self {
+        Arg::Number(n)
+    }
 }
 
 /// The title of a problem of `code` in `language`.
@@ -206,19 +272,25 @@ mod tests {
 
     /// The ids of the messages of a Fluent file (a line `id = …` at the
     /// start), after checking that it parses.
-    fn ids(source: &str) -> BTreeSet<String> {
-        FluentResource::try_new(source.to_owned()).expect("parses");
-        source
-            .lines()
-            .filter(|line| line.starts_with(|c: char| c.is_ascii_alphabetic()))
-            .filter_map(|line| Some(line.split_once('=')?.0.trim().to_owned()))
-            .collect()
+    fn ids(sources: [&str; 3]) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        for source in sources {
+            FluentResource::try_new(source.to_owned()).expect("parses");
+            for id in source
+                .lines()
+                .filter(|line| line.starts_with(|c: char| c.is_ascii_alphabetic()))
+                .filter_map(|line| Some(line.split_once('=')?.0.trim().to_owned()))
+            {
+                assert!(found.insert(id.clone()), "{id} is defined twice");
+            }
+        }
+        found
     }
 
     #[test]
     fn every_server_message_is_in_english_and_in_french() {
-        let english = ids(Language::En.source());
-        let french = ids(Language::Fr.source());
+        let english = ids(Language::En.sources());
+        let french = ids(Language::Fr.sources());
         let only_english: Vec<_> = english.difference(&french).collect();
         let only_french: Vec<_> = french.difference(&english).collect();
         assert!(

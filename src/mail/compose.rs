@@ -44,7 +44,20 @@ use super::token::{
 use crate::db::mail::Claimed;
 use crate::games::narration::{self, capitalised};
 use crate::games::projection::Game;
+use crate::i18n::{Arg, Language, words};
 use crate::notifications::kind::Kind;
+
+/// The language of `row`'s mail: its reader's setting, else English (a
+/// mail answers no request, so there is no `Accept-Language` to follow).
+#[must_use]
+pub fn language_of(row: &Claimed) -> Language {
+    Language::of_user(row.language.as_deref().and_then(Language::from_code), None)
+}
+
+/// A message of the mail's files with no arguments.
+fn w(lang: Language, id: &str) -> String {
+    words(lang, id, &[])
+}
 
 /// What every mail needs from the server's settings.
 #[derive(Debug, Clone)]
@@ -82,6 +95,8 @@ pub struct Draft {
     pub references: Vec<String>,
     /// What a mail asking for a move showed.
     pub shown: Option<Shown>,
+    /// The language it is written in.
+    pub lang: Language,
 }
 
 /// The name players know a ruleset by.
@@ -102,24 +117,41 @@ pub fn tag(id: Uuid) -> String {
     id.simple().to_string()[..4].to_owned()
 }
 
-/// `Hats vs bruno`, `Goathead vs bruno and bot.greedy`.
-fn title(game: &Game) -> String {
-    let opponents = render::opponents(game);
+/// `Hats vs bruno`, `Goathead vs bruno and bot.greedy` (`Hats contre
+/// bruno`).
+fn title(lang: Language, game: &Game) -> String {
+    let opponents = render::opponents(lang, game);
     if opponents.is_empty() {
         ruleset_name(&game.ruleset).to_owned()
     } else {
-        format!("{} vs {opponents}", ruleset_name(&game.ruleset))
+        words(
+            lang,
+            "mail-title",
+            &[
+                ("game", ruleset_name(&game.ruleset).into()),
+                ("opponents", Arg::Text(&opponents)),
+            ],
+        )
+    }
+}
+
+/// ` (turn 8)`, or nothing when there are no counters.
+fn counted(counters: &str) -> String {
+    if counters.is_empty() {
+        String::new()
+    } else {
+        format!(" ({counters})")
     }
 }
 
 /// A subject: the title, what, the counters (if any), the tag.
-fn subject(game: &Game, what: &str, counters: &str) -> String {
-    let counted = if counters.is_empty() {
-        String::new()
-    } else {
-        format!(" ({counters})")
-    };
-    format!("{}: {what}{counted} [{}]", title(game), tag(game.id))
+fn subject(lang: Language, game: &Game, what: &str, counters: &str) -> String {
+    format!(
+        "{}: {what}{} [{}]",
+        title(lang, game),
+        counted(counters),
+        tag(game.id)
+    )
 }
 
 /// The link to a game's page in the web client.
@@ -128,15 +160,39 @@ fn game_link(head: &Letterhead, id: Uuid) -> String {
 }
 
 /// A deadline as its reader reads it, in their time zone `zone` (UTC when
-/// it is not one): `Tue 1 Dec 2026, 10:00 UTC`, `Tue 1 Dec 2026, 11:00 CET`.
-fn when(rfc3339: &str, zone: &str) -> String {
+/// it is not one) and language: `Tue 1 Dec 2026, 10:00 UTC`, `Tue 1 Dec
+/// 2026, 11:00 CET`; in French `mar. 1 déc. 2026, 11:00 CET` (the
+/// abbreviated weekday and month of French usage, the 24-hour clock, the
+/// zone's abbreviation as in English).
+fn when(lang: Language, rfc3339: &str, zone: &str) -> String {
+    use chrono::{Datelike, Timelike};
     let zone = crate::record::clock::zone(zone).unwrap_or(chrono_tz::Tz::UTC);
     DateTime::parse_from_rfc3339(rfc3339).map_or_else(
         |_| rfc3339.to_owned(),
         |d| {
-            d.with_timezone(&zone)
-                .format("%a %-d %b %Y, %H:%M %Z")
-                .to_string()
+            let d = d.with_timezone(&zone);
+            let weekday = d.weekday().num_days_from_monday();
+            words(
+                lang,
+                "mail-date",
+                &[
+                    (
+                        "weekday",
+                        Arg::Text(&w(lang, &format!("mail-weekday-{weekday}"))),
+                    ),
+                    ("day", Arg::Text(&d.day().to_string())),
+                    (
+                        "month",
+                        Arg::Text(&w(lang, &format!("mail-month-{}", d.month()))),
+                    ),
+                    ("year", Arg::Text(&d.year().to_string())),
+                    (
+                        "time",
+                        Arg::Text(&format!("{:02}:{:02}", d.hour(), d.minute())),
+                    ),
+                    ("zone", Arg::Text(&d.format("%Z").to_string())),
+                ],
+            )
         },
     )
 }
@@ -184,15 +240,24 @@ impl Draft {
         );
     }
 
-    /// What happened since the reader's last move, if anything.
+    /// What happened since the reader's last move, if anything (`heading`
+    /// is a message id).
     fn story(&mut self, seen: &Seen, heading: &str) {
         if seen.story.is_empty() {
             return;
         }
-        self.heading(if seen.since_own { heading } else { "So far:" });
+        let lang = self.lang;
+        self.heading(&w(
+            lang,
+            if seen.since_own {
+                heading
+            } else {
+                "mail-so-far"
+            },
+        ));
         let mut lines: Vec<String> = Vec::new();
         if seen.cut {
-            lines.push("(Earlier moves are on the game's page.)".to_owned());
+            lines.push(w(lang, "mail-earlier-moves"));
         }
         lines.extend(seen.story.iter().map(|l| l.text.clone()));
         self.bullets(&lines);
@@ -203,13 +268,18 @@ impl Draft {
         if heard.messages.is_empty() {
             return;
         }
-        self.heading("Said since your last turn mail:");
+        let lang = self.lang;
+        self.heading(&w(lang, "mail-heard"));
         let mut lines: Vec<String> = Vec::new();
         if heard.more {
-            lines.push("(Earlier messages are on the game's page.)".to_owned());
+            lines.push(w(lang, "mail-earlier-messages"));
         }
         lines.extend(heard.messages.iter().map(|m| {
-            let to = if m.room == "press" { " to you" } else { "" };
+            let to = if m.room == "press" {
+                format!(" {}", w(lang, "mail-to-you"))
+            } else {
+                String::new()
+            };
             format!("{}{to}: {}", m.author_name, m.body)
         }));
         self.bullets(&lines);
@@ -217,33 +287,33 @@ impl Draft {
 
     /// The table in prose.
     fn facts(&mut self, game: &Game) {
-        let facts = render::facts(game);
-        self.heading("The table:");
+        let lang = self.lang;
+        let facts = render::facts_in(lang, game);
+        self.heading(&w(lang, "mail-the-table"));
         self.text
-            .push_str(&render::facts_text(&game.ruleset, &facts));
+            .push_str(&render::facts_text_in(lang, &game.ruleset, &facts));
         self.text.push('\n');
         self.html
-            .push_str(&render::facts_html(&game.ruleset, &facts));
+            .push_str(&render::facts_html(lang, &game.ruleset, &facts));
     }
 
     /// The game as the viewer sees it and, when the game waits for the
     /// viewer, the legal moves, their legend and a reply address at this
     /// version.
     fn table_and_moves(&mut self, head: &Letterhead, user: Uuid, game: &Game) {
+        let lang = self.lang;
         self.facts(game);
         let waits = game.my_seat.is_some_and(|seat| game.to_act.contains(&seat));
         if let (true, Some(seat)) = (waits, game.my_seat) {
-            self.heading("Your moves:");
-            self.paragraph(
-                "Reply to this mail with a move's number (or the move written out) on the first line.",
-            );
+            self.heading(&w(lang, "mail-your-moves"));
+            self.paragraph(&w(lang, "mail-how-to-reply"));
             self.text.push_str(&render::moves(&game.legal_commands));
             self.text.push('\n');
             self.html
                 .push_str(&render::moves_html(&game.legal_commands));
-            let legend = render::legend(&game.ruleset, &game.legal_commands);
+            let legend = render::legend(lang, &game.ruleset, &game.legal_commands);
             if !legend.is_empty() {
-                self.heading("Move words:");
+                self.heading(&w(lang, "mail-move-words"));
                 self.text.push_str(&render::legend_text(&legend));
                 self.text.push('\n');
                 self.html.push_str("<dl>");
@@ -271,12 +341,13 @@ impl Draft {
                 .filter(|s| game.to_act.contains(&s.seat))
                 .map(|s| s.username.clone())
                 .collect();
-            self.paragraph(&format!(
-                "The game now waits for {}.",
-                narration::and_list(&waiting)
+            self.paragraph(&words(
+                lang,
+                "mail-now-waits",
+                &[("who", Arg::Text(&narration::and_list_in(lang, &waiting)))],
             ));
         }
-        self.link("The game on the web", &game_link(head, game.id));
+        self.link(&w(lang, "mail-game-on-the-web"), &game_link(head, game.id));
     }
 }
 
@@ -294,42 +365,49 @@ pub fn turn(head: &Letterhead, row: &Claimed, seen: &Seen, heard: &Heard) -> Opt
     if reminder && Some(game.version) != row.payload["version"].as_i64() {
         return None;
     }
-    let counters = seen.counters.words(&game.ruleset);
+    let lang = language_of(row);
+    let counters = seen.counters.words_in(lang, &game.ruleset);
     let mut draft = Draft {
         subject: subject(
+            lang,
             game,
-            if reminder {
-                "reminder, your turn"
-            } else {
-                "your turn"
-            },
+            &w(
+                lang,
+                if reminder {
+                    "mail-subject-reminder"
+                } else {
+                    "mail-subject-your-turn"
+                },
+            ),
             &counters,
         ),
         unsubscribe: Some(row.kind.clone()),
+        lang,
         ..Draft::default()
     };
     let deadline = row.payload["deadline"].as_str().map_or_else(
-        || "This game has no clock.".to_owned(),
+        || w(lang, "mail-no-clock"),
         |d| {
-            if reminder {
-                format!("Your time runs out on {}.", when(d, &row.time_zone))
+            let at = when(lang, d, &row.time_zone);
+            let id = if reminder {
+                "mail-time-runs-out"
             } else {
-                format!("Move by {}.", when(d, &row.time_zone))
-            }
+                "mail-move-by"
+            };
+            words(lang, id, &[("when", Arg::Text(&at))])
         },
     );
-    let counted = if counters.is_empty() {
-        String::new()
-    } else {
-        format!(" ({counters})")
-    };
-    draft.paragraph(&format!(
-        "Hello {}, it is your turn in {}{counted}.",
-        row.username,
-        title(game)
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-your-turn",
+        &[
+            ("name", Arg::Text(&row.username)),
+            ("title", Arg::Text(&title(lang, game))),
+            ("counted", Arg::Text(&counted(&counters))),
+        ],
     ));
     draft.paragraph(&deadline);
-    draft.story(seen, "Since your last move:");
+    draft.story(seen, "mail-since-your-last-move");
     draft.heard(heard);
     unfired_lines(&mut draft, &row.payload, seat);
     draft.table_and_moves(head, row.user_id, game);
@@ -343,7 +421,8 @@ fn unfired_lines(draft: &mut Draft, payload: &serde_json::Value, my_seat: u8) {
     let Some(lines) = payload["unfired"].as_array().filter(|l| !l.is_empty()) else {
         return;
     };
-    draft.paragraph("Your conditional lines that did not fire (the game left them):");
+    let lang = draft.lang;
+    draft.paragraph(&w(lang, "mail-unfired"));
     for line in lines {
         let steps: Vec<String> = line
             .as_array()
@@ -351,26 +430,28 @@ fn unfired_lines(draft: &mut Draft, payload: &serde_json::Value, my_seat: u8) {
             .flatten()
             .map(|step| {
                 let who = match step["seat"].as_u64() {
-                    Some(s) if s == u64::from(my_seat) => "you".to_owned(),
-                    Some(s) => format!("seat {}", s + 1),
+                    Some(s) if s == u64::from(my_seat) => w(lang, "narration-you"),
+                    Some(s) => words(lang, "mail-seat", &[("n", Arg::Text(&(s + 1).to_string()))]),
                     None => "?".to_owned(),
                 };
                 format!("{who}: {}", step["command"])
             })
             .collect();
-        draft.paragraph(&format!("- {}", steps.join(", then ")));
+        let then = format!(", {} ", w(lang, "narration-top-hats-then"));
+        draft.paragraph(&format!("- {}", steps.join(&then)));
     }
 }
 
 /// The answer to a move sent by mail: accepted or not, then the game now.
 #[must_use]
 pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
+    let lang = language_of(row);
     let accepted = Kind::parse(&row.kind) == Some(Kind::MoveAccepted);
     let said = row.payload["move"].as_str().unwrap_or("");
     let what = if accepted {
-        format!("accepted, {said}")
+        words(lang, "mail-subject-accepted", &[("move", said.into())])
     } else {
-        "not accepted".to_owned()
+        w(lang, "mail-subject-not-accepted")
     };
     let mut references: Vec<String> = row.payload["references"]
         .as_array()
@@ -382,50 +463,64 @@ pub fn reply(head: &Letterhead, row: &Claimed, seen: Option<&Seen>) -> Draft {
     references.extend(in_reply_to.clone());
     let mut draft = Draft {
         subject: match seen {
-            Some(seen) => subject(&seen.game, &what, &seen.counters.words(&seen.game.ruleset)),
+            Some(seen) => subject(
+                lang,
+                &seen.game,
+                &what,
+                &seen.counters.words_in(lang, &seen.game.ruleset),
+            ),
             None => capitalised(&what),
         },
         in_reply_to,
         references,
+        lang,
         ..Draft::default()
     };
     if accepted {
-        draft.paragraph(&format!("Your move \"{said}\" was played."));
+        draft.paragraph(&words(lang, "mail-move-played", &[("move", said.into())]));
     } else {
         let why = row.payload["error"]
             .as_str()
-            .unwrap_or("it could not be read");
-        draft.paragraph(&format!("Your mail was not played: {why}"));
+            .map_or_else(|| w(lang, "mail-unreadable"), str::to_owned);
+        draft.paragraph(&words(lang, "mail-not-played", &[("why", Arg::Text(&why))]));
     }
     if let Some(seen) = seen {
         if seen.game.status == "active" {
-            draft.story(seen, "Since your last move:");
+            draft.story(seen, "mail-since-your-last-move");
             draft.table_and_moves(head, row.user_id, &seen.game);
         } else {
-            draft.link("The game on the web", &game_link(head, seen.game.id));
+            draft.link(
+                &w(lang, "mail-game-on-the-web"),
+                &game_link(head, seen.game.id),
+            );
         }
     }
-    draft.paragraph("This mail answers yours; it is sent whatever your mail settings say.");
+    draft.paragraph(&w(lang, "mail-transactional"));
     draft
 }
 
 /// An invitation to a private game.
 #[must_use]
 pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
+    let lang = language_of(row);
     let mut draft = Draft {
-        subject: subject(game, "you are invited", ""),
+        subject: subject(lang, game, &w(lang, "mail-subject-invited"), ""),
         unsubscribe: Some(row.kind.clone()),
+        lang,
         ..Draft::default()
     };
     let at_table: Vec<String> = game.seats.iter().map(|s| s.username.clone()).collect();
-    draft.paragraph(&format!(
-        "Hello {}, you are invited to a {}-player game of {} (at the table: {}).",
-        row.username,
-        game.players,
-        ruleset_name(&game.ruleset),
-        narration::and_list(&at_table)
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-invited",
+        &[
+            ("name", Arg::Text(&row.username)),
+            ("players", Arg::Text(&game.players.to_string())),
+            ("game", ruleset_name(&game.ruleset).into()),
+            ("table", Arg::Text(&narration::and_list_in(lang, &at_table))),
+        ],
     ));
-    draft.link("Join or decline", &game_link(head, game.id));
+    draft.link(&w(lang, "mail-join-or-decline"), &game_link(head, game.id));
     draft
 }
 
@@ -433,19 +528,33 @@ pub fn invited(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
 /// line to each other player, naming the seat and the substitute.
 #[must_use]
 pub fn substituted(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
-    let who = row.payload["username"].as_str().unwrap_or("a new player");
-    let seat = row.payload["seat"].as_u64().unwrap_or(0);
+    let lang = language_of(row);
+    let who = row.payload["username"]
+        .as_str()
+        .map_or_else(|| w(lang, "mail-a-new-player"), str::to_owned);
+    // Seats are counted from 1 in mails, as on the page.
+    let seat = row.payload["seat"]
+        .as_u64()
+        .map_or(0, |s| s + 1)
+        .to_string();
+    let args = [("who", Arg::Text(&who)), ("seat", Arg::Text(&seat))];
     let mut draft = Draft {
-        subject: subject(game, &format!("{who} takes over seat {seat}"), ""),
+        subject: subject(lang, game, &words(lang, "mail-subject-substituted", &args), ""),
         unsubscribe: Some(row.kind.clone()),
+        lang,
         ..Draft::default()
     };
-    draft.paragraph(&format!(
-        "Hello {}, {who} took over seat {seat} in {}, which its player had left: its moves are theirs from now on.",
-        row.username,
-        title(game)
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-substituted",
+        &[
+            ("name", Arg::Text(&row.username)),
+            args[0],
+            args[1],
+            ("title", Arg::Text(&title(lang, game))),
+        ],
     ));
-    draft.link("See the game", &game_link(head, game.id));
+    draft.link(&w(lang, "mail-see-the-game"), &game_link(head, game.id));
     draft
 }
 
@@ -455,19 +564,40 @@ pub fn substituted(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
 /// the message was press).
 #[must_use]
 pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
+    let lang = language_of(row);
     let message = &row.payload["message"];
-    let from = message["from"]["username"].as_str().unwrap_or("someone");
+    let from = message["from"]["username"]
+        .as_str()
+        .map_or_else(|| w(lang, "mail-someone"), str::to_owned);
     let press = message["room"] == "press";
-    let room = if press { "to you" } else { "at the table" };
+    let room = w(
+        lang,
+        if press {
+            "mail-to-you"
+        } else {
+            "mail-at-the-table"
+        },
+    );
     let mut draft = Draft {
-        subject: subject(game, &format!("{from} says"), ""),
+        subject: subject(
+            lang,
+            game,
+            &words(lang, "mail-subject-says", &[("from", Arg::Text(&from))]),
+            "",
+        ),
         unsubscribe: Some(row.kind.clone()),
+        lang,
         ..Draft::default()
     };
-    draft.paragraph(&format!(
-        "Hello {}, {from} says {room} in {}:",
-        row.username,
-        title(game)
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-talk",
+        &[
+            ("name", Arg::Text(&row.username)),
+            ("from", Arg::Text(&from)),
+            ("room", Arg::Text(&room)),
+            ("title", Arg::Text(&title(lang, game))),
+        ],
     ));
     draft.preformatted(message["text"].as_str().unwrap_or(""));
     draft.text.push('\n');
@@ -485,85 +615,106 @@ pub fn talk(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
                 row.user_id,
                 &head.domain,
             ));
-            draft.paragraph(if press {
-                "Reply to this mail to answer them alone (quoted lines are left out)."
-            } else {
-                "Reply to this mail to answer at the table (quoted lines are left out)."
-            });
+            draft.paragraph(&w(
+                lang,
+                if press {
+                    "mail-talk-reply-press"
+                } else {
+                    "mail-talk-reply-table"
+                },
+            ));
         }
     }
-    draft.link("Answer on the web", &game_link(head, game.id));
+    draft.link(
+        &w(lang, "mail-answer-on-the-web"),
+        &game_link(head, game.id),
+    );
     draft
 }
 
 /// How long a finished game lasted, in what players count.
-fn length(seen: &Seen) -> String {
+fn length(lang: Language, seen: &Seen) -> String {
     let c = seen.counters;
-    let (n, one, many) = match seen.game.ruleset.as_str() {
-        "goathead" => (c.round, "round", "rounds"),
-        "hat-trick" => (c.round, "deal", "deals"),
-        _ => (c.turn, "turn", "turns"),
+    let (n, unit) = match seen.game.ruleset.as_str() {
+        "goathead" => (c.round, "round"),
+        "hat-trick" => (c.round, "deal"),
+        _ => (c.turn, "turn"),
     };
-    match n {
-        Some(1) => format!(" after 1 {one}"),
-        Some(n) => format!(" after {n} {many}"),
-        None => String::new(),
-    }
+    n.map_or_else(String::new, |n| {
+        let said = words(
+            lang,
+            "mail-after",
+            &[("n", Arg::Number(i64::from(n))), ("unit", unit.into())],
+        );
+        format!(" {said}")
+    })
 }
 
 /// The result in a few words for a subject: `you won`, `bruno won`, `drawn`.
-fn outcome(seen: &Seen) -> String {
+fn outcome(lang: Language, seen: &Seen) -> String {
     let game = &seen.game;
     let Some(result) = &game.result else {
-        return "game over".to_owned();
+        return w(lang, "mail-subject-game-over");
     };
     let table = render::table_of(game);
-    let winners: Vec<String> = result["winners"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|s| table.who(s))
-        .collect();
-    if winners.is_empty() || result["outcome"] == "draw" {
-        "game over, drawn".to_owned()
+    let (winners, count, me) = narration::winners(lang, &table, &result["winners"]);
+    if count == 0 || result["outcome"] == "draw" {
+        w(lang, "mail-subject-drawn")
     } else {
-        format!("game over, {} won", narration::and_list(&winners))
+        words(
+            lang,
+            "mail-subject-won",
+            &[
+                ("winners", Arg::Text(&winners)),
+                ("count", Arg::Number(count)),
+                ("me", Arg::Text(me)),
+            ],
+        )
     }
 }
 
 /// A game over: its result and where to check it.
 #[must_use]
 pub fn finished(head: &Letterhead, row: &Claimed, seen: &Seen) -> Draft {
+    let lang = language_of(row);
     let game = &seen.game;
     let mut draft = Draft {
-        subject: subject(game, &outcome(seen), ""),
+        subject: subject(lang, game, &outcome(lang, seen), ""),
         unsubscribe: Some(row.kind.clone()),
+        lang,
         ..Draft::default()
     };
-    let ended = if game.status == "abandoned" {
-        "was abandoned"
-    } else {
-        "is over"
-    };
-    draft.paragraph(&format!(
-        "Hello {}, the game of {} {ended}{}.",
-        row.username,
-        title(game),
-        length(seen)
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-finished",
+        &[
+            ("name", Arg::Text(&row.username)),
+            ("title", Arg::Text(&title(lang, game))),
+            (
+                "abandoned",
+                Arg::Text(if game.status == "abandoned" {
+                    "yes"
+                } else {
+                    "no"
+                }),
+            ),
+            ("length", Arg::Text(&length(lang, seen))),
+        ],
     ));
     if let Some(result) = &game.result {
-        draft.paragraph(&narration::result_text(result, &render::table_of(game)));
+        draft.paragraph(&narration::result_text_in(
+            lang,
+            result,
+            &render::table_of(game),
+        ));
     }
-    draft.story(seen, "The last moves:");
+    draft.story(seen, "mail-the-last-moves");
     if game.status == "finished" {
         // Rematch (docs/ratings.md): offered, accepted or declined at the table.
-        draft.link(
-            "A rematch? Offer one, or answer one offered, at the table",
-            &game_link(head, game.id),
-        );
+        draft.link(&w(lang, "mail-rematch"), &game_link(head, game.id));
     }
     draft.link(
-        "The audit (every event, the seed, the hash chain)",
+        &w(lang, "mail-audit"),
         &format!("{}/#/audit/{}", head.public_url, game.id),
     );
     draft
@@ -572,50 +723,79 @@ pub fn finished(head: &Letterhead, row: &Claimed, seen: &Seen) -> Draft {
 /// The code that confirms an address.
 #[must_use]
 pub fn confirm_address(row: &Claimed) -> Draft {
+    let lang = language_of(row);
     let code = row.payload["code"].as_str().unwrap_or("");
     let mut draft = Draft {
-        subject: format!("Your hatstand confirmation code: {code}"),
+        subject: words(lang, "mail-subject-confirm", &[("code", code.into())]),
+        lang,
         ..Draft::default()
     };
-    draft.paragraph(&format!(
-        "Hello {}, to receive hatstand's mails at this address, confirm it with this code (good for 24 hours):",
-        row.username
+    draft.paragraph(&words(
+        lang,
+        "mail-hello-confirm",
+        &[("name", Arg::Text(&row.username))],
     ));
     draft.preformatted(code);
     draft.text.push('\n');
-    draft.paragraph("If you did not ask for this, ignore this mail: nothing more will be sent.");
+    draft.paragraph(&w(lang, "mail-confirm-ignore"));
     draft
 }
 
 /// One mail for the due lines of a user's digest.
 #[must_use]
 pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
+    let lang = rows.first().map_or(Language::En, |row| language_of(row));
     let mut draft = Draft {
-        subject: format!("Your hatstand digest: {} updates", rows.len()),
+        subject: words(
+            lang,
+            "mail-subject-digest",
+            &[(
+                "n",
+                Arg::Number(i64::try_from(rows.len()).unwrap_or(i64::MAX)),
+            )],
+        ),
         unsubscribe: Some("digest".into()),
+        lang,
         ..Draft::default()
     };
-    draft.paragraph("What happened since your last digest:");
+    draft.paragraph(&w(lang, "mail-digest-intro"));
     for row in rows {
         let ruleset = ruleset_name(row.payload["ruleset"].as_str().unwrap_or("?"));
         let game_tag = row.game_id.map(tag).unwrap_or_default();
-        let what = match Kind::parse(&row.kind) {
-            Some(Kind::YourTurn) => format!("Your turn in {ruleset} [{game_tag}]"),
-            Some(Kind::Invited) => format!("Invited to {ruleset} [{game_tag}]"),
-            Some(Kind::GameFinished) => format!("{ruleset} [{game_tag}] is over"),
-            Some(Kind::SeatSubstituted) => format!(
-                "{} takes over seat {} in {ruleset} [{game_tag}]",
-                row.payload["username"].as_str().unwrap_or("a new player"),
-                row.payload["seat"].as_u64().unwrap_or(0)
-            ),
-            Some(Kind::Talk) => format!(
-                "{} said something in {ruleset} [{game_tag}]",
-                row.payload["message"]["from"]["username"]
-                    .as_str()
-                    .unwrap_or("someone")
-            ),
-            _ => row.kind.clone(),
+        let from = row.payload["message"]["from"]["username"]
+            .as_str()
+            .map_or_else(|| w(lang, "mail-someone"), str::to_owned);
+        let newcomer = row.payload["username"]
+            .as_str()
+            .map_or_else(|| w(lang, "mail-a-new-player"), str::to_owned);
+        let seat = row.payload["seat"]
+            .as_u64()
+            .map_or(0, |s| s + 1)
+            .to_string();
+        let id = match Kind::parse(&row.kind) {
+            Some(Kind::YourTurn) => Some("mail-digest-your-turn"),
+            Some(Kind::Invited) => Some("mail-digest-invited"),
+            Some(Kind::GameFinished) => Some("mail-digest-finished"),
+            Some(Kind::Talk) => Some("mail-digest-talk"),
+            Some(Kind::SeatSubstituted) => Some("mail-digest-substituted"),
+            _ => None,
         };
+        let what = id.map_or_else(
+            || row.kind.clone(),
+            |id| {
+                words(
+                    lang,
+                    id,
+                    &[
+                        ("game", ruleset.into()),
+                        ("tag", Arg::Text(&game_tag)),
+                        ("from", Arg::Text(&from)),
+                        ("name", Arg::Text(&newcomer)),
+                        ("seat", Arg::Text(&seat)),
+                    ],
+                )
+            },
+        );
         let line = format!("{what} ({})", row.created_at.format("%Y-%m-%d %H:%M UTC"));
         match row.game_id {
             Some(id) => draft.link(&line, &game_link(head, id)),
@@ -694,23 +874,43 @@ pub fn message_id(head: &Letterhead, user: Uuid, id: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::when;
+    use crate::i18n::Language::{En, Fr};
 
     #[test]
     fn given_a_readers_zone_when_a_deadline_is_written_then_it_is_their_local_time() {
         let deadline = "2026-03-29T18:00:00.000000Z";
-        assert_eq!(when(deadline, "UTC"), "Sun 29 Mar 2026, 18:00 UTC");
+        assert_eq!(when(En, deadline, "UTC"), "Sun 29 Mar 2026, 18:00 UTC");
         assert_eq!(
-            when(deadline, "Europe/Paris"),
+            when(En, deadline, "Europe/Paris"),
             "Sun 29 Mar 2026, 20:00 CEST"
         );
         assert_eq!(
-            when("2026-03-28T19:00:00Z", "Europe/Paris"),
+            when(En, "2026-03-28T19:00:00Z", "Europe/Paris"),
             "Sat 28 Mar 2026, 20:00 CET"
         );
         assert_eq!(
-            when(deadline, "America/New_York"),
+            when(En, deadline, "America/New_York"),
             "Sun 29 Mar 2026, 14:00 EDT"
         );
-        assert_eq!(when(deadline, "Nowhere/Land"), "Sun 29 Mar 2026, 18:00 UTC");
+        assert_eq!(
+            when(En, deadline, "Nowhere/Land"),
+            "Sun 29 Mar 2026, 18:00 UTC"
+        );
+    }
+
+    #[test]
+    fn given_a_french_reader_when_a_deadline_is_written_then_it_is_in_french() {
+        assert_eq!(
+            when(Fr, "2026-03-29T18:00:00Z", "Europe/Paris"),
+            "dim. 29 mars 2026, 20:00 CEST"
+        );
+        assert_eq!(
+            when(Fr, "2026-12-01T09:05:00Z", "UTC"),
+            "mar. 1 déc. 2026, 09:05 UTC"
+        );
+        assert_eq!(
+            when(Fr, "2026-08-03T09:05:00Z", "UTC"),
+            "lun. 3 août 2026, 09:05 UTC"
+        );
     }
 }

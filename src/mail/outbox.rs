@@ -88,7 +88,7 @@ async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan,
     let kind = Kind::parse(&row.kind);
     let seen = match (kind, row.game_id) {
         (Some(Kind::ConfirmAddress), _) | (_, None) => None,
-        (_, Some(id)) => seen(conn, id, row.user_id).await?,
+        (_, Some(id)) => seen(conn, id, row.user_id, compose::language_of(row)).await?,
     };
     Ok(match (kind, seen) {
         (Some(Kind::ConfirmAddress), _) => Plan::Send(compose::confirm_address(row)),

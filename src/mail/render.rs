@@ -24,9 +24,10 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::moves::fields_in_order;
-use crate::games::narration::cards::{card, grouped, grouped_codes};
-use crate::games::narration::{Table, and_list};
+use crate::games::narration::cards::{card, card_in, grouped_codes_in, grouped_in};
+use crate::games::narration::{Table, and_list_in};
 use crate::games::projection::Game;
+use crate::i18n::{Arg, Language, words};
 
 /// The longest line of a mail's text part.
 pub const WIDTH: usize = 78;
@@ -61,12 +62,16 @@ fn view_of(game: &Game) -> Value {
     serde_json::from_str(game.view.get()).unwrap_or(Value::Null)
 }
 
-fn count(n: &Value, one: &str, many: &str) -> String {
-    match n.as_u64() {
-        Some(0) | None => format!("no {many}"),
-        Some(1) => format!("1 {one}"),
-        Some(k) => format!("{k} {many}"),
-    }
+/// A count in words: `no cards`, `1 card`, `9 cards` (`id` is a plural
+/// message of the mail's files, given `$n`).
+fn count(lang: Language, n: &Value, id: &str) -> String {
+    let n = n.as_u64().and_then(|n| i64::try_from(n).ok()).unwrap_or(0);
+    words(lang, id, &[("n", Arg::Number(n))])
+}
+
+/// A message of the mail's files with no arguments.
+fn w(lang: Language, id: &str) -> String {
+    words(lang, id, &[])
 }
 
 fn codes(value: &Value) -> Vec<String> {
@@ -79,172 +84,235 @@ fn codes(value: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The facts of `game` as its viewer sees them.
+/// The facts of `game` as its viewer sees them, in English (what a
+/// [`fingerprint`] is taken of, whatever the reader's language).
 #[must_use]
 pub fn facts(game: &Game) -> Vec<Fact> {
+    facts_in(Language::En, game)
+}
+
+/// The facts of `game` as its viewer sees them, in `lang`.
+#[must_use]
+pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
     let view = view_of(game);
     if view.is_null() {
-        return vec![Fact::Line("Game".into(), "not started yet".into())];
+        return vec![Fact::Line(
+            w(lang, "fact-game"),
+            w(lang, "fact-not-started"),
+        )];
     }
     let table = table_of(game);
-    let line = |label: &str, text: String| Fact::Line(label.to_owned(), text);
+    let line = |label: &str, text: String| Fact::Line(w(lang, label), text);
+    let who = |seat: &Value| table.who_in(lang, seat);
+    let per_seat = |values: &Value| table.per_seat_in(lang, values, false);
     let mut out = Vec::new();
     let r = game.ruleset.as_str();
     match r {
         "hats" => {
             out.push(line(
-                "The line",
-                format!(
-                    "{} (position 1 is next to the Ø card)",
-                    crate::games::narration::hats_line(&view["line"])
+                "fact-the-line",
+                words(
+                    lang,
+                    "fact-the-line-text",
+                    &[(
+                        "line",
+                        Arg::Text(&crate::games::narration::hats_line(&view["line"])),
+                    )],
                 ),
             ));
             if view["hand"].is_array() {
-                out.push(Fact::Cards("Your hand".into(), codes(&view["hand"])));
+                out.push(Fact::Cards(w(lang, "fact-your-hand"), codes(&view["hand"])));
             }
             if view["black_hat_cards"]
                 .as_array()
                 .is_some_and(|b| !b.is_empty())
             {
                 out.push(line(
-                    "Your black hats",
-                    grouped(r, &view["black_hat_cards"]),
+                    "fact-your-black-hats",
+                    grouped_in(lang, r, &view["black_hat_cards"]),
                 ));
             }
             if let Some(offered) = view["offered"].as_str() {
-                out.push(line("Offered", format!("you offered {}", card(r, offered))));
+                out.push(line(
+                    "fact-offered",
+                    words(
+                        lang,
+                        "fact-offered-text",
+                        &[("card", Arg::Text(&card_in(lang, r, offered)))],
+                    ),
+                ));
             }
             for (i, seat) in view["seats"].as_array().into_iter().flatten().enumerate() {
-                let name = table.name(u8::try_from(i).unwrap_or(u8::MAX));
+                let seat_no = u8::try_from(i).unwrap_or(u8::MAX);
                 let collection = codes(&seat["collection"]);
                 let shown = if collection.is_empty() {
-                    "nothing collected".to_owned()
+                    w(lang, "fact-nothing-collected")
                 } else {
-                    format!("collected {}", collection.join(" "))
+                    words(
+                        lang,
+                        "fact-collected",
+                        &[("cards", Arg::Text(&collection.join(" ")))],
+                    )
                 };
-                out.push(line(
-                    &if name == "you" {
-                        "You".to_owned()
-                    } else {
-                        name
-                    },
+                let label = if table.is_me(&Value::from(seat_no)) {
+                    w(lang, "fact-you")
+                } else {
+                    table.name(seat_no)
+                };
+                out.push(Fact::Line(
+                    label,
                     format!(
-                        "{shown}; {} in hand; {}",
-                        count(&seat["hand_size"], "card", "cards"),
-                        count(&seat["black_hats"], "black hat", "black hats")
+                        "{shown}; {}; {}",
+                        count(lang, &seat["hand_size"], "fact-cards-in-hand"),
+                        count(lang, &seat["black_hats"], "fact-black-hats")
                     ),
                 ));
             }
             out.push(line(
-                "Deck",
+                "fact-deck",
                 format!(
-                    "{}; {} on the discard pile",
-                    count(&view["deck"], "card", "cards"),
-                    count(&view["discard"], "card", "cards")
+                    "{}; {}",
+                    count(lang, &view["deck"], "fact-cards"),
+                    count(lang, &view["discard"], "fact-on-discard")
                 ),
             ));
             if !view["cookie"].is_null() {
                 out.push(line(
-                    "Cookie",
-                    format!("{} would get it now", table.who(&view["cookie"])),
+                    "fact-cookie",
+                    words(
+                        lang,
+                        "fact-cookie-text",
+                        &[
+                            ("who", Arg::Text(&who(&view["cookie"]))),
+                            ("me", Arg::Text(yes(table.is_me(&view["cookie"])))),
+                        ],
+                    ),
                 ));
             }
         }
         "goathead" => {
             out.push(line(
-                "Round",
-                format!(
-                    "{} of {}; {} dealt",
-                    view["round"].as_u64().unwrap_or(0) + 1,
-                    view["rounds"],
-                    table.who(&view["dealer"])
+                "fact-round",
+                words(
+                    lang,
+                    "fact-round-text",
+                    &[
+                        (
+                            "n",
+                            Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                        ),
+                        ("of", Arg::Text(&view["rounds"].to_string())),
+                        ("dealer", Arg::Text(&who(&view["dealer"]))),
+                        ("me", Arg::Text(yes(table.is_me(&view["dealer"])))),
+                    ],
                 ),
             ));
             let phase = match view["phase"].as_str() {
-                Some("bidding") => "bidding",
-                Some("kitty_choice") => "the declarer takes or leaves the kitty",
-                Some("bury") => "the declarer buries cards",
-                Some("contract_choice") => "the declarer keeps or raises the contract",
-                Some("swap") => "swapping with the kitty",
-                Some("play") => "playing tricks",
-                Some("round_over") => "the round is over",
-                _ => "the match is over",
+                Some(
+                    p @ ("bidding" | "kitty_choice" | "bury" | "contract_choice" | "swap" | "play"
+                    | "round_over"),
+                ) => p,
+                _ => "over",
             };
-            out.push(line("Phase", phase.to_owned()));
+            out.push(line(
+                "fact-phase",
+                w(lang, &format!("fact-goathead-phase-{phase}")),
+            ));
             if !view["contract"].is_null() {
-                let by = if view["declarer"].is_null() {
-                    String::new()
+                let contract =
+                    crate::games::narration::goathead_contract_in(lang, &view["contract"]);
+                let text = if view["declarer"].is_null() {
+                    contract
                 } else {
-                    format!(", declared by {}", table.who(&view["declarer"]))
+                    words(
+                        lang,
+                        "fact-contract-declared",
+                        &[
+                            ("contract", Arg::Text(&contract)),
+                            ("who", Arg::Text(&who(&view["declarer"]))),
+                        ],
+                    )
                 };
-                out.push(line(
-                    "Contract",
-                    format!(
-                        "{}{by}",
-                        crate::games::narration::goathead_contract(&view["contract"])
-                    ),
-                ));
+                out.push(line("fact-contract", text));
             } else if !view["highest_bid"].is_null() {
                 out.push(line(
-                    "Highest bid",
-                    format!(
-                        "{} by {}",
-                        crate::games::narration::goathead_contract(&view["highest_bid"]),
-                        table.who(&view["bid_leader"])
+                    "fact-highest-bid",
+                    words(
+                        lang,
+                        "fact-highest-bid-text",
+                        &[
+                            (
+                                "contract",
+                                Arg::Text(&crate::games::narration::goathead_contract_in(
+                                    lang,
+                                    &view["highest_bid"],
+                                )),
+                            ),
+                            ("who", Arg::Text(&who(&view["bid_leader"]))),
+                        ],
                     ),
                 ));
             }
             if view["hand"].is_array() {
-                out.push(Fact::Cards("Your hand".into(), codes(&view["hand"])));
+                out.push(Fact::Cards(w(lang, "fact-your-hand"), codes(&view["hand"])));
             }
             if view["kitty"].is_array() {
-                out.push(Fact::Cards("The kitty".into(), codes(&view["kitty"])));
+                out.push(Fact::Cards(
+                    w(lang, "fact-the-kitty"),
+                    codes(&view["kitty"]),
+                ));
             } else if view["kitty_size"].as_u64().is_some_and(|n| n > 0) {
                 out.push(line(
-                    "The kitty",
-                    format!("{} face down", count(&view["kitty_size"], "card", "cards")),
+                    "fact-the-kitty",
+                    count(lang, &view["kitty_size"], "fact-cards-face-down"),
                 ));
             }
             if view["phase"] == "play" {
-                out.push(line("Trick", trick(r, &table, &view["trick"])));
-                out.push(line(
-                    "Tricks won",
-                    table.per_seat(&view["tricks_won"], false),
-                ));
-                out.push(line(
-                    "Card points",
-                    table.per_seat(&view["trick_points"], false),
-                ));
+                out.push(line("fact-trick", trick(lang, r, &table, &view["trick"])));
+                out.push(line("fact-tricks-won", per_seat(&view["tricks_won"])));
+                out.push(line("fact-card-points", per_seat(&view["trick_points"])));
             }
-            out.push(line(
-                "Game points",
-                table.per_seat(&view["game_points"], false),
-            ));
+            out.push(line("fact-game-points", per_seat(&view["game_points"])));
         }
         "hat-trick" => {
             out.push(line(
-                "Deal",
-                format!(
-                    "{} of {}; {} dealt; trick {}",
-                    view["round"].as_u64().unwrap_or(0) + 1,
-                    view["rounds"],
-                    table.who(&view["dealer"]),
-                    view["trick_number"]
+                "fact-deal",
+                words(
+                    lang,
+                    "fact-deal-text",
+                    &[
+                        (
+                            "n",
+                            Arg::Text(&(view["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                        ),
+                        ("of", Arg::Text(&view["rounds"].to_string())),
+                        ("dealer", Arg::Text(&who(&view["dealer"]))),
+                        ("me", Arg::Text(yes(table.is_me(&view["dealer"])))),
+                        ("trick", Arg::Text(&view["trick_number"].to_string())),
+                    ],
                 ),
             ));
-            let shown_by = view["indicator"]
-                .as_str()
-                .map_or_else(String::new, |c| format!(" (shown by {})", card(r, c)));
-            let negative = if view["negative"] == Value::Bool(true) {
-                "; a negative deal: fewest points is best"
-            } else {
-                ""
-            };
+            let shown_by = view["indicator"].as_str().map(|c| card_in(lang, r, c));
             out.push(line(
-                "Trump",
-                format!(
-                    "{}{shown_by}{negative}",
-                    crate::games::narration::hat_trick_trump(&view["trump"])
+                "fact-trump",
+                words(
+                    lang,
+                    "fact-trump-text",
+                    &[
+                        (
+                            "trump",
+                            Arg::Text(&crate::games::narration::hat_trick_trump_in(
+                                lang,
+                                &view["trump"],
+                            )),
+                        ),
+                        ("shown", Arg::Text(yes(shown_by.is_some()))),
+                        ("indicator", Arg::Text(shown_by.as_deref().unwrap_or(""))),
+                        (
+                            "negative",
+                            Arg::Text(yes(view["negative"] == Value::Bool(true))),
+                        ),
+                    ],
                 ),
             ));
             if let Some(mine) = game
@@ -252,26 +320,27 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                 .and_then(|s| view["hands"].get(usize::from(s)))
                 .filter(|h| h.is_array())
             {
-                out.push(Fact::Cards("Your hand".into(), codes(mine)));
+                out.push(Fact::Cards(w(lang, "fact-your-hand"), codes(mine)));
             }
-            out.push(line("Trick", trick(r, &table, &view["trick"])));
-            out.push(line(
-                "Tricks won",
-                table.per_seat(&view["tricks_won"], false),
-            ));
-            let scoring: Vec<String> = ["trick 1", "trick 6", "the last"]
+            out.push(line("fact-trick", trick(lang, r, &table, &view["trick"])));
+            out.push(line("fact-tricks-won", per_seat(&view["tricks_won"])));
+            let scoring: Vec<String> = ["first", "sixth", "last"]
                 .iter()
                 .zip(view["scoring_tricks"].as_array().into_iter().flatten())
-                .map(|(label, seat)| {
-                    if seat.is_null() {
-                        format!("{label} not yet played")
-                    } else {
-                        format!("{label} to {}", table.who(seat))
-                    }
+                .map(|(which, seat)| {
+                    words(
+                        lang,
+                        "fact-scoring-trick",
+                        &[
+                            ("which", Arg::Text(which)),
+                            ("played", Arg::Text(yes(!seat.is_null()))),
+                            ("who", Arg::Text(&who(seat))),
+                        ],
+                    )
                 })
                 .collect();
             if !scoring.is_empty() {
-                out.push(line("Scoring tricks", scoring.join("; ")));
+                out.push(line("fact-scoring-tricks", scoring.join("; ")));
             }
             let predictions: Vec<String> = view["predictions"]
                 .as_array()
@@ -279,57 +348,82 @@ pub fn facts(game: &Game) -> Vec<Fact> {
                 .flatten()
                 .filter(|p| !p.is_null())
                 .map(|p| {
-                    format!(
-                        "{} claimed trick {} (on trick {})",
-                        table.who(&p["seat"]),
-                        p["claims"],
-                        p["made_on"]
+                    words(
+                        lang,
+                        "fact-prediction",
+                        &[
+                            ("who", Arg::Text(&who(&p["seat"]))),
+                            ("me", Arg::Text(yes(table.is_me(&p["seat"])))),
+                            ("claims", Arg::Text(&p["claims"].to_string())),
+                            ("made_on", Arg::Text(&p["made_on"].to_string())),
+                        ],
                     )
                 })
                 .collect();
             if !predictions.is_empty() {
-                out.push(line("Predictions", predictions.join("; ")));
+                out.push(line("fact-predictions", predictions.join("; ")));
             }
-            out.push(line("Scores", table.per_seat(&view["scores"], false)));
+            out.push(line("fact-scores", per_seat(&view["scores"])));
         }
-        "top-hats" => top_hats(&mut out, &table, &view),
-        _ => out.push(line("View", view.to_string())),
+        "top-hats" => top_hats(lang, &mut out, &table, &view),
+        _ => out.push(line("fact-view", view.to_string())),
     }
     out
 }
 
+/// `"yes"` or `"no"`, for a message's selector.
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
 /// The cards of a trick so far.
-fn trick(ruleset: &str, table: &Table, plays: &Value) -> String {
-    let plays: Vec<String> = plays
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            format!(
-                "{} played {}",
-                table.who(&p["seat"]),
-                p["card"]
-                    .as_str()
-                    .map_or_else(|| "a card".to_owned(), |c| card(ruleset, c))
-            )
-        })
-        .collect();
+fn trick(lang: Language, ruleset: &str, table: &Table, plays: &Value) -> String {
+    let plays: Vec<String> =
+        plays
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                words(
+                    lang,
+                    "fact-played",
+                    &[
+                        ("who", Arg::Text(&table.who_in(lang, &p["seat"]))),
+                        ("me", Arg::Text(yes(table.is_me(&p["seat"])))),
+                        (
+                            "card",
+                            Arg::Text(&p["card"].as_str().map_or_else(
+                                || w(lang, "card-hidden"),
+                                |c| card_in(lang, ruleset, c),
+                            )),
+                        ),
+                    ],
+                )
+            })
+            .collect();
     if plays.is_empty() {
-        "no card played yet".to_owned()
+        w(lang, "fact-no-card-played")
     } else {
         plays.join(", ")
     }
 }
 
-fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
-    let line = |label: &str, text: String| Fact::Line(label.to_owned(), text);
-    let phase = match view["phase"].as_str() {
-        Some("building") => "building: everyone builds five stacks of three at once",
-        Some("placing") => "placing: one stack a turn on an empty cell of rings 1-2",
-        Some("playing") => "playing: move or jump your stacks",
-        _ => "the game is over",
+fn top_hats(lang: Language, out: &mut Vec<Fact>, table: &Table, view: &Value) {
+    let line = |label: &str, text: String| Fact::Line(w(lang, label), text);
+    let colour = |c: &Value| match c.as_str() {
+        Some(known @ ("red" | "blue" | "yellow" | "neutral")) => {
+            w(lang, &format!("narration-colour-{known}"))
+        }
+        other => other.unwrap_or("?").to_owned(),
     };
-    out.push(line("Phase", phase.to_owned()));
+    let phase = match view["phase"].as_str() {
+        Some(p @ ("building" | "placing" | "playing")) => p,
+        _ => "over",
+    };
+    out.push(line(
+        "fact-phase",
+        w(lang, &format!("fact-top-hats-phase-{phase}")),
+    ));
     let colours: Vec<String> = view["colours"]
         .as_array()
         .into_iter()
@@ -338,22 +432,24 @@ fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
         .map(|(i, c)| {
             format!(
                 "{} {}",
-                table.name(u8::try_from(i).unwrap_or(u8::MAX)),
-                c.as_str().unwrap_or("?")
+                table.name_in(lang, u8::try_from(i).unwrap_or(u8::MAX)),
+                colour(c)
             )
         })
         .collect();
-    out.push(line("Colours", colours.join(", ")));
+    out.push(line("fact-colours", colours.join(", ")));
     if view["phase"] != "building" && view["board"].as_array().is_some_and(|b| !b.is_empty()) {
         out.push(Fact::Board(view["board"].clone()));
     }
-    for mine in view["private"].as_array().into_iter().flatten() {
-        let pool: Vec<String> = mine["pool"]
-            .as_array()
+    let counted = |list: &Value| -> Vec<String> {
+        list.as_array()
             .into_iter()
             .flatten()
-            .map(|c| format!("{} {}", c["count"], c["colour"].as_str().unwrap_or("?")))
-            .collect();
+            .map(|c| format!("{} {}", c["count"], colour(&c["colour"])))
+            .collect()
+    };
+    for mine in view["private"].as_array().into_iter().flatten() {
+        let pool = counted(&mine["pool"]);
         let left: u64 = mine["pool"]
             .as_array()
             .into_iter()
@@ -361,51 +457,69 @@ fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
             .filter_map(|c| c["count"].as_u64())
             .sum();
         out.push(line(
-            "Your pool",
+            "fact-your-pool",
             if left == 0 {
-                "empty: all your hats are in stacks".to_owned()
+                w(lang, "fact-pool-empty")
             } else {
                 pool.join(", ")
             },
         ));
         for stack in mine["stacks"].as_array().into_iter().flatten() {
-            let hats = codes(&stack["hats"]);
-            let placed = if stack["placed"] == Value::Bool(true) {
-                ", placed"
-            } else {
-                ""
-            };
-            out.push(line(
-                &format!("Stack {}", stack["stack"]),
-                format!("{} (bottom to top{placed})", hats.join(", ")),
+            let hats: Vec<String> = stack["hats"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(colour)
+                .collect();
+            out.push(Fact::Line(
+                words(
+                    lang,
+                    "fact-stack",
+                    &[("n", Arg::Text(&stack["stack"].to_string()))],
+                ),
+                words(
+                    lang,
+                    "fact-stack-text",
+                    &[
+                        ("hats", Arg::Text(&hats.join(", "))),
+                        (
+                            "placed",
+                            Arg::Text(yes(stack["placed"] == Value::Bool(true))),
+                        ),
+                    ],
+                ),
             ));
         }
     }
     if let Some(chain) = view["chain"].as_object() {
         out.push(line(
-            "Jumping",
-            format!(
-                "the stack on {} (cells jumped this turn: {})",
-                chain["cell"].as_str().unwrap_or("?"),
-                codes(&chain["jumped"]).join(" ")
+            "fact-jumping",
+            words(
+                lang,
+                "fact-jumping-text",
+                &[
+                    ("cell", Arg::Text(chain["cell"].as_str().unwrap_or("?"))),
+                    ("jumped", Arg::Text(&codes(&chain["jumped"]).join(" "))),
+                ],
             ),
         ));
     }
     if view["phase"] != "building" {
-        let removed: Vec<String> = view["removed"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|c| format!("{} {}", c["count"], c["colour"].as_str().unwrap_or("?")))
-            .collect();
-        out.push(line("Hats taken off", removed.join(", ")));
+        out.push(line(
+            "fact-hats-taken-off",
+            counted(&view["removed"]).join(", "),
+        ));
     }
     if view["phase"] == "playing" {
         out.push(line(
-            "Quiet turns",
-            format!(
-                "{} of {} (a turn with no hat taken off; at the limit, a draw)",
-                view["quiet_turns"], view["quiet_turn_limit"]
+            "fact-quiet-turns",
+            words(
+                lang,
+                "fact-quiet-turns-text",
+                &[
+                    ("n", Arg::Text(&view["quiet_turns"].to_string())),
+                    ("of", Arg::Text(&view["quiet_turn_limit"].to_string())),
+                ],
             ),
         ));
     }
@@ -416,6 +530,12 @@ fn top_hats(out: &mut Vec<Fact>, table: &Table, view: &Value) {
 /// player owns the stack) and the stack's height.
 #[must_use]
 pub fn board(cells: &Value) -> String {
+    board_in(Language::En, cells)
+}
+
+/// The board as text, its key in `lang`.
+#[must_use]
+pub fn board_in(lang: Language, cells: &Value) -> String {
     let grid = board_grid(cells);
     let mut out = String::from("    a  b  c  d  e  f  g\n");
     for rank in (0..7).rev() {
@@ -428,8 +548,8 @@ pub fn board(cells: &Value) -> String {
             .collect();
         let _ = writeln!(out, "{}  {}", rank + 1, row.trim_end());
     }
-    out.push_str("R red, B blue, Y yellow, n the neutral hat; the number is the\n");
-    out.push_str("stack's height. Cells are named like d4 (column, row).\n");
+    out.push_str(&w(lang, "fact-board-key"));
+    out.push('\n');
     out
 }
 
@@ -491,6 +611,13 @@ pub fn wrap(text: &str, first: &str, rest: &str) -> String {
 /// The facts as text lines: `Label:` then the fact, wrapped under itself.
 #[must_use]
 pub fn facts_text(ruleset: &str, facts: &[Fact]) -> String {
+    facts_text_in(Language::En, ruleset, facts)
+}
+
+/// As [`facts_text`], the words that are not facts (suits, the board's
+/// key) in `lang`.
+#[must_use]
+pub fn facts_text_in(lang: Language, ruleset: &str, facts: &[Fact]) -> String {
     let width = facts
         .iter()
         .filter_map(|f| match f {
@@ -511,14 +638,14 @@ pub fn facts_text(ruleset: &str, facts: &[Fact]) -> String {
                 let refs: Vec<&str> = cards.iter().map(String::as_str).collect();
                 let first = format!("{:<width$}", format!("{label}:"));
                 out.push_str(&wrap(
-                    &grouped_codes(ruleset, &refs),
+                    &grouped_codes_in(lang, ruleset, &refs),
                     &first,
                     &" ".repeat(width),
                 ));
             }
             Fact::Board(cells) => {
                 out.push('\n');
-                out.push_str(&board(cells));
+                out.push_str(&board_in(lang, cells));
                 out.push('\n');
             }
         }
@@ -529,7 +656,7 @@ pub fn facts_text(ruleset: &str, facts: &[Fact]) -> String {
 /// The facts as HTML: a definition table, cards as coloured labels, the
 /// board as a 7 × 7 table.
 #[must_use]
-pub fn facts_html(ruleset: &str, facts: &[Fact]) -> String {
+pub fn facts_html(lang: Language, ruleset: &str, facts: &[Fact]) -> String {
     let mut out = String::from("<table style=\"border-collapse:collapse\">");
     for fact in facts {
         match fact {
@@ -548,7 +675,7 @@ pub fn facts_html(ruleset: &str, facts: &[Fact]) -> String {
                     "<tr><th style=\"text-align:left;vertical-align:top;padding-right:1em\">{}</th><td>{}</td></tr>",
                     escape(label),
                     if drawn.is_empty() {
-                        "no cards".to_owned()
+                        w(lang, "card-none")
                     } else {
                         drawn
                     }
@@ -778,7 +905,7 @@ pub fn moves_html(legal: &[Value]) -> String {
 
 /// The legend of the move words among `legal`: one line each.
 #[must_use]
-pub fn legend(ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
+pub fn legend(lang: Language, ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
     let mut kinds: Vec<&str> = legal.iter().filter_map(|c| c["type"].as_str()).collect();
     kinds.dedup();
     let mut seen = Vec::new();
@@ -789,69 +916,42 @@ pub fn legend(ruleset: &str, legal: &[Value]) -> Vec<(String, String)> {
         {
             continue;
         }
-        let (words, meaning) = match (ruleset, kind) {
-            ("hats", "exchange") => (
-                "exchange CARD POSITION",
-                "give CARD from your hand for the line card at POSITION (same type or a lower number); the line card joins your collection face up",
-            ),
-            ("hats", "black_hat") => ("black_hat CARD", "turn CARD into a black hat (1 point)"),
-            ("hats", "discard_draw") => (
-                "discard_draw CARD",
-                "before your main action: discard CARD and draw the deck's top card",
-            ),
-            ("hats", "offer_swap") => (
-                "offer_swap CARD",
-                "before your main action: offer CARD face down to your partner",
-            ),
-            ("hats", "answer_swap") => {
-                ("answer_swap CARD", "answer your partner's offer with CARD")
-            }
-            ("goathead", "bid") => (
-                "bid CONTRACT",
-                "bid higher: suit:D < suit:H < nil < suit:S < suit:C < court",
-            ),
-            ("goathead", "steal") => (
-                "steal",
-                "take the leading bid (only with fewer game points than its bidder)",
-            ),
-            ("goathead", "pass") => ("pass", "leave the bidding (final)"),
-            ("goathead", "take_kitty") => ("take_kitty", "take the kitty into your hand"),
-            ("goathead", "leave_kitty") => ("leave_kitty", "leave the kitty (+1 if you win)"),
-            ("goathead", "bury") => ("bury CARD", "put CARD face down to the kitty"),
-            ("goathead", "keep_contract") => ("keep_contract", "play the contract you bid"),
-            ("goathead", "upgrade") => ("upgrade CONTRACT", "raise the contract to CONTRACT"),
-            ("goathead", "kitty_swap") => (
-                "kitty_swap HAND KITTY",
-                "swap your card HAND for the kitty's card KITTY",
-            ),
-            ("goathead", "kitty_skip") => ("kitty_skip", "swap nothing"),
-            ("goathead" | "hat-trick", "play") => (
-                "play CARD",
-                if ruleset == "hat-trick" {
-                    "play CARD; play CARD predict also claims trick 6 (on tricks 2-5) or the last trick (later)"
-                } else {
-                    "play CARD to the trick"
-                },
-            ),
-            ("top-hats", "build_stack") => (
-                "build_stack BOTTOM MIDDLE",
-                "build your next stack: BOTTOM and MIDDLE from your pool, your colour on top",
-            ),
-            ("top-hats", "place") => ("place CELL STACK", "put your stack number STACK on CELL"),
-            ("top-hats", "move") => (
-                "move FROM TO",
-                "move your stack on FROM to the next cell TO",
-            ),
-            ("top-hats", "jump") => (
-                "jump FROM TO",
-                "jump your stack on FROM over a neighbour to TO; an opposing top hat jumped is taken off",
-            ),
-            ("top-hats", "end_turn") => ("end_turn", "stop a chain of jumps"),
-            _ => continue,
+        let Some(words_of) = legend_words(ruleset, kind) else {
+            continue;
         };
-        seen.push((words.to_owned(), meaning.to_owned()));
+        let meaning = words(lang, &format!("legend-{ruleset}-{kind}"), &[]);
+        seen.push((words_of.to_owned(), meaning));
     }
     seen
+}
+
+/// The move words of a kind of move of `ruleset`, as the legend shows
+/// them (the same in every language: they are what a reply says).
+fn legend_words(ruleset: &str, kind: &str) -> Option<&'static str> {
+    Some(match (ruleset, kind) {
+        ("hats", "exchange") => "exchange CARD POSITION",
+        ("hats", "black_hat") => "black_hat CARD",
+        ("hats", "discard_draw") => "discard_draw CARD",
+        ("hats", "offer_swap") => "offer_swap CARD",
+        ("hats", "answer_swap") => "answer_swap CARD",
+        ("goathead", "bid") => "bid CONTRACT",
+        ("goathead", "steal") => "steal",
+        ("goathead", "pass") => "pass",
+        ("goathead", "take_kitty") => "take_kitty",
+        ("goathead", "leave_kitty") => "leave_kitty",
+        ("goathead", "bury") => "bury CARD",
+        ("goathead", "keep_contract") => "keep_contract",
+        ("goathead", "upgrade") => "upgrade CONTRACT",
+        ("goathead", "kitty_swap") => "kitty_swap HAND KITTY",
+        ("goathead", "kitty_skip") => "kitty_skip",
+        ("goathead" | "hat-trick", "play") => "play CARD",
+        ("top-hats", "build_stack") => "build_stack BOTTOM MIDDLE",
+        ("top-hats", "place") => "place CELL STACK",
+        ("top-hats", "move") => "move FROM TO",
+        ("top-hats", "jump") => "jump FROM TO",
+        ("top-hats", "end_turn") => "end_turn",
+        _ => return None,
+    })
 }
 
 /// The legend as text.
@@ -870,16 +970,17 @@ pub fn bullets(lines: &[String]) -> String {
     lines.iter().map(|l| wrap(l, "- ", "  ")).collect()
 }
 
-/// The other players at `game`'s table (all of them for a spectator).
+/// The other players at `game`'s table (all of them for a spectator),
+/// joined in `lang`.
 #[must_use]
-pub fn opponents(game: &Game) -> String {
+pub fn opponents(lang: Language, game: &Game) -> String {
     let names: Vec<String> = game
         .seats
         .iter()
         .filter(|s| Some(s.seat) != game.my_seat)
         .map(|s| s.username.clone())
         .collect();
-    and_list(&names)
+    and_list_in(lang, &names)
 }
 
 /// `text` safe inside HTML.

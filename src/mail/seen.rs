@@ -22,6 +22,7 @@ use crate::games::events::redact_all;
 use crate::games::narration::{self, Counters, Line};
 use crate::games::projection::Game;
 use crate::games::public::viewer_for;
+use crate::i18n::Language;
 
 /// The most events told in one mail.
 pub const STORY_EVENTS: i64 = 80;
@@ -47,12 +48,17 @@ pub struct Seen {
 /// The Top Hats events that end a play turn.
 const TOP_HATS_TURN_ENDS: [&str; 2] = ["moved", "chain_ended"];
 
-/// `game` as `user` sees it now, with its story; `None` when there is no
-/// such game.
+/// `game` as `user` sees it now, with its story told in `language`;
+/// `None` when there is no such game.
 ///
 /// # Errors
 /// Database errors.
-pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen>, Failure> {
+pub async fn seen(
+    conn: &mut Conn,
+    game: Uuid,
+    user: Uuid,
+    language: Language,
+) -> Result<Option<Seen>, Failure> {
     let Some(mut loaded) = games::load(conn, game, None, None).await? else {
         return Ok(None);
     };
@@ -79,7 +85,7 @@ pub async fn seen(conn: &mut Conn, game: Uuid, user: Uuid) -> Result<Option<Seen
         let events = redact_all(&loaded.game, &logged, viewer)?;
         let table = super::render::table_of(&projected);
         (
-            narration::narrate(&projected.ruleset, &table, &events)
+            narration::narrate_in(language, &projected.ruleset, &table, &events)
                 .into_iter()
                 .filter(|line| own.is_none_or(|o| line.seq >= o))
                 .collect(),

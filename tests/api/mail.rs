@@ -327,11 +327,18 @@ pub(crate) fn flat(text: &str) -> String {
 /// its "Your moves:" section (one move a line, `  12  play H5`, or a group:
 /// a heading `exchange H5 POSITION:` and items `  3) 1   4) 3`).
 pub(crate) fn listed_moves(text: &str) -> Vec<(String, String)> {
-    let Some(start) = text.find("Your moves:") else {
+    let Some(start) = text
+        .find("Your moves:")
+        .or_else(|| text.find("Vos coups :"))
+    else {
         return Vec::new();
     };
     let section = &text[start..];
-    let section = &section[..section.find("Move words:").unwrap_or(section.len())];
+    let end = section
+        .find("Move words:")
+        .or_else(|| section.find("Les mots des coups :"))
+        .unwrap_or(section.len());
+    let section = &section[..end];
     let mut out = Vec::new();
     let mut heading: Option<String> = None;
     for line in section.lines().skip(1) {

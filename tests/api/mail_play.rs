@@ -37,12 +37,29 @@ impl Table {
     /// A started game of `ruleset` for `names`, each with a confirmed
     /// address `<name>@mail.test`.
     async fn start(ruleset: &str, names: &[&str], options: Value) -> Table {
+        Table::start_in(ruleset, names, options, &[]).await
+    }
+
+    /// As [`Table::start`], the players named in `french` having chosen
+    /// French (`PATCH /v1/me/settings`), the others no language.
+    async fn start_in(ruleset: &str, names: &[&str], options: Value, french: &[&str]) -> Table {
         let catcher = Catcher::start().await;
         let (app, listen) = mail_app(&catcher).await;
         let mut users = Vec::new();
         let mut addresses = Vec::new();
         for name in names {
             let user = app.register(name).await;
+            if french.contains(name) {
+                app.send(
+                    "PATCH",
+                    "/v1/me/settings",
+                    Some(&user.token),
+                    &[],
+                    &json!({"language": "fr"}),
+                )
+                .await
+                .ok(200);
+            }
             let address = format!("{name}@mail.test");
             confirmed_address(&app, &catcher, &user, &address).await;
             users.push(user);
@@ -154,7 +171,12 @@ fn normalised(table: &Table, mail: &Caught) -> String {
     let mut text = format!("Subject: {}\n\n{}", mail.subject(), mail.text())
         .replace(&table.id, "<game>")
         .replace(&format!("[{tag}]"), "[tag]");
-    for phrase in ["Move by ", "runs out on "] {
+    for phrase in [
+        "Move by ",
+        "runs out on ",
+        "Jouez avant le ",
+        "s’écoule le ",
+    ] {
         while let Some(at) = text.find(phrase) {
             let from = at + phrase.len();
             let end = text[from..].find("UTC").map_or(from, |e| from + e + 3);
@@ -163,6 +185,7 @@ fn normalised(table: &Table, mail: &Caught) -> String {
     }
     text.replace("by<deadline>", "by <deadline>")
         .replace("on<deadline>", "on <deadline>")
+        .replace("le<deadline>", "le <deadline>")
 }
 
 /// Compares `text` with the golden file `name` (or writes it).
@@ -228,7 +251,7 @@ async fn play_out(table: &mut Table, late_building: bool) {
         table.answer(seat, &mail, "1").await;
         let answer = table.last_answer(seat);
         assert!(
-            answer.subject().contains(": accepted, "),
+            answer.subject().contains(": accepted, ") || answer.subject().contains(": accepté, "),
             "move {moves} of seat {seat} was not played: {}\n{}",
             answer.subject(),
             answer.text()
@@ -481,6 +504,99 @@ async fn golden_mails_of_top_hats() {
         "top-hats",
         &["ada", "bruno"],
         json!({"seed": "golden-top-hats", "quiet_turn_limit": 8, "turn_timeout": "P7D"}),
+    )
+    .await;
+}
+
+/// A game played by mail where the players named in `french` chose
+/// French and the others chose no language: the first seat to act (one of
+/// `french`) gets its first turn mail and its game over in French (the
+/// golden files `<ruleset>/turn.fr` and `game_over.fr`), every reply code
+/// and move word as in English, and a player with no setting gets every
+/// mail in English.
+async fn french_goldens_of(ruleset: &str, names: &[&str], options: Value, french: &[&str]) {
+    let mut table = Table::start_in(ruleset, names, options, french).await;
+    let r = ruleset.replace('-', "_");
+    let first = table.game(None).await["to_act"][0].as_u64().unwrap() as usize;
+    assert!(
+        french.contains(&names[first]),
+        "the first to act reads French"
+    );
+    let turn = table.latest_turn_mail(first).unwrap();
+    assert!(
+        turn.subject().contains(": à vous de jouer"),
+        "{}",
+        turn.subject()
+    );
+    golden(&format!("{r}/turn.fr"), &normalised(&table, &turn));
+    play_out(&mut table, false).await;
+    let over = table
+        .to(first)
+        .find(|m| m.subject().contains(": partie terminée"))
+        .cloned()
+        .expect("a game over mail in French");
+    golden(&format!("{r}/game_over.fr"), &normalised(&table, &over));
+    // The same words as the English mails' for a reader with no setting.
+    let english = (0..names.len())
+        .find(|&s| !french.contains(&names[s]))
+        .expect("a player with no setting");
+    let theirs: Vec<&Caught> = table.to(english).collect();
+    assert!(
+        theirs.iter().any(|m| m.subject().contains(": game over")),
+        "an English game over"
+    );
+    for mail in theirs {
+        let text = mail.text();
+        assert!(
+            text.starts_with("Hello ") || text.starts_with("Your move "),
+            "{text}"
+        );
+        for french_word in ["Bonjour", "à vous", "Vos coups", "La table", "partie"] {
+            assert!(!text.contains(french_word), "French in English: {text}");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn french_mails_of_hats() {
+    french_goldens_of(
+        "hats",
+        &["ada", "bruno"],
+        json!({"seed": "golden-hats", "turn_timeout": "P7D"}),
+        &["ada"],
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn french_mails_of_goathead() {
+    french_goldens_of(
+        "goathead",
+        &["ada", "bruno", "cyd"],
+        json!({"seed": "golden-goathead", "rounds": 1, "turn_timeout": "P7D"}),
+        &["bruno"],
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn french_mails_of_hat_trick() {
+    french_goldens_of(
+        "hat-trick",
+        &["ada", "bruno"],
+        json!({"seed": "golden-hat-trick", "rounds": 1, "turn_timeout": "P7D"}),
+        &["bruno"],
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn french_mails_of_top_hats() {
+    french_goldens_of(
+        "top-hats",
+        &["ada", "bruno"],
+        json!({"seed": "golden-top-hats", "quiet_turn_limit": 8, "turn_timeout": "P7D"}),
+        &["ada"],
     )
     .await;
 }

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::i18n::{Arg, Language, words};
+
 /// The suit (Goathead, Hat Trick) or hat type (Hats) of a suit letter.
 #[must_use]
 pub fn suit_name(ruleset: &str, letter: char) -> Option<&'static str> {
@@ -19,13 +21,18 @@ pub fn suit_name(ruleset: &str, letter: char) -> Option<&'static str> {
     })
 }
 
-fn rank_name(rank: &str) -> &str {
+/// The suit or hat type of a suit letter in `language` (`cœur`).
+#[must_use]
+pub fn suit_name_in(language: Language, ruleset: &str, letter: char) -> Option<String> {
+    let english = suit_name(ruleset, letter)?;
+    Some(words(language, &format!("card-suit-{english}"), &[]))
+}
+
+/// A rank with its article, in `language`: "the Ace", "l’as", "le 5".
+fn rank_name(language: Language, rank: &str) -> String {
     match rank {
-        "A" => "Ace",
-        "K" => "King",
-        "Q" => "Queen",
-        "J" => "Jack",
-        other => other,
+        "A" | "K" | "Q" | "J" => words(language, &format!("card-rank-{rank}"), &[]),
+        other => words(language, "card-rank-number", &[("rank", other.into())]),
     }
 }
 
@@ -45,12 +52,20 @@ pub fn suit_of(ruleset: &str, code: &str) -> Option<char> {
 /// A card code in words, with its article: "the Queen of spades".
 #[must_use]
 pub fn card(ruleset: &str, code: &str) -> String {
+    card_in(Language::En, ruleset, code)
+}
+
+/// A card code in words in `language`, with its article: "the Queen of
+/// spades", "la dame de pique".
+#[must_use]
+pub fn card_in(language: Language, ruleset: &str, code: &str) -> String {
     if ruleset == "hat-trick" && code.starts_with("JK") {
-        return match code {
-            "JK1" => "the first joker".to_owned(),
-            "JK2" => "the second joker".to_owned(),
-            _ => "the joker".to_owned(),
+        let id = match code {
+            "JK1" => "card-joker-first",
+            "JK2" => "card-joker-second",
+            _ => "card-joker",
         };
+        return words(language, id, &[]);
     }
     let (rank, letter) = if ruleset == "hats" {
         let mut chars = code.chars();
@@ -64,7 +79,17 @@ pub fn card(ruleset: &str, code: &str) -> String {
         )
     };
     match letter.and_then(|l| suit_name(ruleset, l)) {
-        Some(suit) if !rank.is_empty() => format!("the {} of {suit}", rank_name(rank)),
+        Some(suit) if !rank.is_empty() => words(
+            language,
+            "card",
+            &[
+                ("rank", Arg::Text(&rank_name(language, rank))),
+                (
+                    "suit",
+                    Arg::Text(&words(language, &format!("card-of-{suit}"), &[])),
+                ),
+            ],
+        ),
         _ => code.to_owned(),
     }
 }
@@ -91,8 +116,26 @@ pub fn grouped(ruleset: &str, cards: &Value) -> String {
 /// As [`grouped`], from codes.
 #[must_use]
 pub fn grouped_codes(ruleset: &str, codes: &[&str]) -> String {
+    grouped_codes_in(Language::En, ruleset, codes)
+}
+
+/// As [`grouped`], in `language`.
+#[must_use]
+pub fn grouped_in(language: Language, ruleset: &str, cards: &Value) -> String {
+    let codes: Vec<&str> = cards
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    grouped_codes_in(language, ruleset, &codes)
+}
+
+/// As [`grouped_codes`], in `language`: `pique AS 10S; cœur QH`.
+#[must_use]
+pub fn grouped_codes_in(language: Language, ruleset: &str, codes: &[&str]) -> String {
     if codes.is_empty() {
-        return "no cards".to_owned();
+        return words(language, "card-none", &[]);
     }
     let mut groups: Vec<(Option<char>, Vec<&str>)> = Vec::new();
     for code in codes {
@@ -105,7 +148,9 @@ pub fn grouped_codes(ruleset: &str, codes: &[&str]) -> String {
     groups
         .iter()
         .map(|(suit, list)| {
-            let name = suit.and_then(|s| suit_name(ruleset, s)).unwrap_or("jokers");
+            let name = suit
+                .and_then(|s| suit_name_in(language, ruleset, s))
+                .unwrap_or_else(|| words(language, "card-suit-jokers", &[]));
             format!("{name} {}", list.join(" "))
         })
         .collect::<Vec<_>>()
@@ -145,5 +190,20 @@ mod tests {
             "jokers JK; hearts 2H"
         );
         assert_eq!(grouped("hats", &json!([])), "no cards");
+    }
+
+    #[test]
+    fn cards_are_named_in_french() {
+        let fr = Language::Fr;
+        assert_eq!(card_in(fr, "hats", "H5"), "le 5 de cœur");
+        assert_eq!(card_in(fr, "hats", "T2"), "le 2 d’étoile");
+        assert_eq!(card_in(fr, "goathead", "QC"), "la dame de trèfle");
+        assert_eq!(card_in(fr, "goathead", "AS"), "l’as de pique");
+        assert_eq!(card_in(fr, "hat-trick", "JK1"), "le premier joker");
+        assert_eq!(
+            grouped_in(fr, "goathead", &json!(["AS", "QH", "10S"])),
+            "pique AS 10S; cœur QH"
+        );
+        assert_eq!(grouped_in(fr, "hats", &json!([])), "aucune carte");
     }
 }

@@ -13,6 +13,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::i18n::{Arg, Language, words};
+
 /// The counters of one moment of a game; absent where a ruleset or phase
 /// has none.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -97,23 +99,43 @@ impl Counters {
     /// trick 3`, `deal 4 of 11, trick 6`; empty when there is none.
     #[must_use]
     pub fn words(&self, ruleset: &str) -> String {
+        self.words_in(Language::En, ruleset)
+    }
+
+    /// In words in `language`: `manche 2 sur 15, pli 3`.
+    #[must_use]
+    pub fn words_in(&self, language: Language, ruleset: &str) -> String {
         let mut parts = Vec::new();
         if let Some(round) = self.round {
-            let name = if ruleset == "hat-trick" {
+            let kind = if ruleset == "hat-trick" {
                 "deal"
             } else {
                 "round"
             };
-            parts.push(match self.rounds {
-                Some(of) => format!("{name} {round} of {of}"),
-                None => format!("{name} {round}"),
-            });
+            let round = round.to_string();
+            let of = self.rounds.map(|of| of.to_string());
+            parts.push(words(
+                language,
+                &format!("counter-{kind}"),
+                &[
+                    ("n", Arg::Text(&round)),
+                    ("of", Arg::Text(of.as_deref().unwrap_or("none"))),
+                ],
+            ));
         }
         if let Some(trick) = self.trick {
-            parts.push(format!("trick {trick}"));
+            parts.push(words(
+                language,
+                "counter-trick",
+                &[("n", Arg::Text(&trick.to_string()))],
+            ));
         }
         if let Some(turn) = self.turn {
-            parts.push(format!("turn {turn}"));
+            parts.push(words(
+                language,
+                "counter-turn",
+                &[("n", Arg::Text(&turn.to_string()))],
+            ));
         }
         parts.join(", ")
     }
@@ -148,6 +170,10 @@ mod tests {
         assert_eq!(counters("top-hats", &placing, None).turn, Some(4));
         let playing = json!({"phase": "playing"});
         assert_eq!(counters("top-hats", &playing, Some(17)).turn, Some(18));
+        assert_eq!(
+            counters("goathead", &goathead, None).words_in(Language::Fr, "goathead"),
+            "manche 2 sur 15, pli 3"
+        );
         assert_eq!(
             counters("top-hats", &json!({"phase": "building"}), None),
             Counters::default()

@@ -3,61 +3,99 @@
 
 use serde_json::Value;
 
-use super::cards::card;
+use super::cards::card_in;
 use super::trick::{Trick, Won};
 use super::{Story, Table};
 use crate::games::events::EventOut;
+use crate::i18n::{Arg, Language, words};
 
 const R: &str = "hat-trick";
 
 /// A trump code in words: `H` is "hearts", `NT` "no trump".
 #[must_use]
-pub fn trump(code: &Value) -> &'static str {
-    match code.as_str() {
-        Some("H") => "hearts",
-        Some("D") => "diamonds",
-        Some("C") => "clubs",
-        Some("S") => "spades",
-        _ => "no trump",
-    }
+pub fn trump(code: &Value) -> String {
+    trump_in(Language::En, code)
+}
+
+/// A trump code in words in `language`: `H` is "cœur".
+#[must_use]
+pub fn trump_in(language: Language, code: &Value) -> String {
+    let id = match code.as_str() {
+        Some("H") => "card-suit-hearts",
+        Some("D") => "card-suit-diamonds",
+        Some("C") => "card-suit-clubs",
+        Some("S") => "card-suit-spades",
+        _ => "narration-hat-trick-no-trump",
+    };
+    words(language, id, &[])
 }
 
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &mut Trick) {
     let d = &event.data;
+    let lang = story.language;
+    let named = |v: &Value| card_in(lang, R, v.as_str().unwrap_or("?"));
     let text = match event.kind.as_str() {
         "played" => {
-            let predict = if d["predict"] == Value::Bool(true) {
-                " and made a prediction"
-            } else {
-                ""
-            };
-            let what = format!("{}{predict}", card(R, d["card"].as_str().unwrap_or("?")));
-            trick.play(event.seq, &table.who(&d["seat"]), &what);
+            let what = story.words(
+                "narration-hat-trick-card",
+                &[
+                    ("card", Arg::Text(&named(&d["card"]))),
+                    (
+                        "predict",
+                        Arg::Text(if d["predict"] == Value::Bool(true) {
+                            "yes"
+                        } else {
+                            "no"
+                        }),
+                    ),
+                ],
+            );
+            let (who, me) = story.who(table, &d["seat"]);
+            trick.play(story, event.seq, (&who, me), &what);
             return;
         }
         "trick_won" => {
+            let (who, me) = story.who(table, &d["winner"]);
+            let number = d["trick"].to_string();
             let won = Won {
                 seq: event.seq,
-                before: format!("trick {}: ", d["trick"]),
-                after: format!("{} won it", table.who(&d["winner"])),
+                before: story.words(
+                    "narration-hat-trick-trick",
+                    &[("trick", Arg::Text(&number))],
+                ),
+                after: story.words(
+                    "narration-hat-trick-won-it",
+                    &[("who", Arg::Text(&who)), ("me", Arg::Text(me))],
+                ),
             };
             trick.flush(story, Some(won));
             return;
         }
         "dealt" => {
-            let indicator = d["indicator"]
-                .as_str()
-                .map_or_else(String::new, |c| format!(" (shown by {})", card(R, c)));
-            let negative = if d["negative"] == Value::Bool(true) {
-                "; a negative deal: fewest points is best"
-            } else {
-                ""
-            };
-            format!(
-                "deal {}: {} dealt; trump is {}{indicator}{negative}",
-                d["round"].as_u64().unwrap_or(0) + 1,
-                table.who(&d["dealer"]),
-                trump(&d["trump"])
+            let shown = d["indicator"].as_str().map(|c| card_in(lang, R, c));
+            story.words(
+                "narration-hat-trick-dealt",
+                &[
+                    (
+                        "deal",
+                        Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                    ),
+                    ("dealer", Arg::Text(&table.who_in(lang, &d["dealer"]))),
+                    ("trump", Arg::Text(&trump_in(lang, &d["trump"]))),
+                    (
+                        "shown",
+                        Arg::Text(if shown.is_some() { "yes" } else { "no" }),
+                    ),
+                    ("indicator", Arg::Text(shown.as_deref().unwrap_or(""))),
+                    (
+                        "negative",
+                        Arg::Text(if d["negative"] == Value::Bool(true) {
+                            "yes"
+                        } else {
+                            "no"
+                        }),
+                    ),
+                ],
             )
         }
         "round_scored" => {
@@ -65,26 +103,37 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, trick: &m
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|s| table.who(s))
+                .map(|s| table.who_in(lang, s))
                 .collect();
-            let hat_trick = if d["hat_trick"].is_null() {
-                String::new()
-            } else {
-                format!("; a hat trick for {}", table.who(&d["hat_trick"]))
-            };
-            format!(
-                "deal {} scored: trick 1, trick 6 and the last went to {}{hat_trick}; points {}; totals {}",
-                d["round"].as_u64().unwrap_or(0) + 1,
-                tricks.join(", "),
-                table.per_seat(&d["points"], true),
-                table.per_seat(&d["totals"], false)
+            story.words(
+                "narration-hat-trick-round-scored",
+                &[
+                    (
+                        "deal",
+                        Arg::Text(&(d["round"].as_u64().unwrap_or(0) + 1).to_string()),
+                    ),
+                    ("tricks", Arg::Text(&tricks.join(", "))),
+                    (
+                        "hat_trick",
+                        Arg::Text(if d["hat_trick"].is_null() {
+                            "no"
+                        } else {
+                            "yes"
+                        }),
+                    ),
+                    ("holder", Arg::Text(&table.who_in(lang, &d["hat_trick"]))),
+                    (
+                        "points",
+                        Arg::Text(&table.per_seat_in(lang, &d["points"], true)),
+                    ),
+                    (
+                        "totals",
+                        Arg::Text(&table.per_seat_in(lang, &d["totals"], false)),
+                    ),
+                ],
             )
         }
-        "match_ended" => format!(
-            "the match ended: {} won ({})",
-            table.list(&d["winners"]),
-            table.per_seat(&d["scores"], false)
-        ),
+        "match_ended" => super::result::ended(story, table, d),
         _ => return,
     };
     trick.after(story, &event.kind);

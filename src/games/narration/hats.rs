@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
-use super::cards::card;
+use super::cards::card_in;
 use super::{Story, Table};
 use crate::games::events::EventOut;
+use crate::i18n::Arg;
 
 const R: &str = "hats";
 
@@ -22,50 +23,80 @@ pub fn line(cards: &Value) -> String {
         .join(", ")
 }
 
-fn a_card_or(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| "a card".to_owned(), |c| card(R, c))
+fn a_card_or(story: &Story, value: &Value) -> String {
+    value.as_str().map_or_else(
+        || story.words("card-hidden", &[]),
+        |c| card_in(story.language, R, c),
+    )
 }
 
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) {
     let d = &event.data;
-    let who = || table.who(&d["seat"]);
-    let text = match event.kind.as_str() {
-        "dealt" => format!("the cards were dealt; the line reads {}", line(&d["line"])),
-        "discarded" => format!("{} discarded {}", who(), a_card_or(&d["card"])),
-        "reshuffled" => "the discard pile was shuffled into a new deck".to_owned(),
-        "drew" => format!("{} drew {}", who(), a_card_or(&d["card"])),
-        "swap_offered" => format!(
-            "{} offered {} face down to {}",
-            who(),
-            a_card_or(&d["card"]),
+    let lang = story.language;
+    let (who, me) = story.who(table, &d["seat"]);
+    let named = |code: &Value| card_in(lang, R, code.as_str().unwrap_or("?"));
+    let (id, card, other, more): (&str, String, String, String) = match event.kind.as_str() {
+        "dealt" => (
+            "narration-hats-dealt",
+            line(&d["line"]),
+            String::new(),
+            String::new(),
+        ),
+        "discarded" => (
+            "narration-hats-discarded",
+            a_card_or(story, &d["card"]),
+            String::new(),
+            String::new(),
+        ),
+        "reshuffled" => (
+            "narration-hats-reshuffled",
+            String::new(),
+            String::new(),
+            String::new(),
+        ),
+        "drew" => (
+            "narration-hats-drew",
+            a_card_or(story, &d["card"]),
+            String::new(),
+            String::new(),
+        ),
+        "swap_offered" => (
+            "narration-hats-swap-offered",
+            a_card_or(story, &d["card"]),
             d["seat"]
                 .as_u64()
                 .and_then(|s| u8::try_from((s + 2) % 4).ok())
-                .map_or_else(|| "their partner".to_owned(), |p| table.name(p))
+                .map_or_else(
+                    || story.words("narration-hats-their-partner", &[]),
+                    |p| table.name_in(lang, p),
+                ),
+            String::new(),
         ),
         "swapped" => match (d["offered"].as_str(), d["answered"].as_str()) {
-            (Some(offered), Some(answered)) => format!(
-                "{} gave {} to {} and got {} back",
-                who(),
-                card(R, offered),
-                table.who(&d["partner"]),
-                card(R, answered)
+            (Some(offered), Some(answered)) => (
+                "narration-hats-swapped",
+                card_in(lang, R, offered),
+                table.who_in(lang, &d["partner"]),
+                card_in(lang, R, answered),
             ),
-            _ => format!("{} and {} swapped a card", who(), table.who(&d["partner"])),
+            _ => (
+                "narration-hats-swapped-hidden",
+                String::new(),
+                table.who_in(lang, &d["partner"]),
+                String::new(),
+            ),
         },
-        "exchanged" => format!(
-            "{} exchanged {} for {} at position {}",
-            who(),
-            card(R, d["card"].as_str().unwrap_or("?")),
-            card(R, d["taken"].as_str().unwrap_or("?")),
-            d["position"]
+        "exchanged" => (
+            "narration-hats-exchanged",
+            named(&d["card"]),
+            named(&d["taken"]),
+            d["position"].to_string(),
         ),
-        "black_hat_made" => format!(
-            "{} turned {} into a black hat",
-            who(),
-            a_card_or(&d["card"])
+        "black_hat_made" => (
+            "narration-hats-black-hat",
+            a_card_or(story, &d["card"]),
+            String::new(),
+            String::new(),
         ),
         "favourites_revealed" => {
             let shown: Vec<String> = d["favourites"]
@@ -76,14 +107,29 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) {
                 .map(|(i, c)| {
                     format!(
                         "{} {}",
-                        table.name(u8::try_from(i).unwrap_or(u8::MAX)),
-                        card(R, c.as_str().unwrap_or("?"))
+                        table.name_in(lang, u8::try_from(i).unwrap_or(u8::MAX)),
+                        named(c)
                     )
                 })
                 .collect();
-            format!("the favourite hats were shown: {}", shown.join(", "))
+            (
+                "narration-hats-favourites",
+                shown.join(", "),
+                String::new(),
+                String::new(),
+            )
         }
         _ => return,
     };
-    story.say(event.seq, &text);
+    story.tell(
+        event.seq,
+        id,
+        &[
+            ("who", Arg::Text(&who)),
+            ("me", Arg::Text(me)),
+            ("card", Arg::Text(&card)),
+            ("other", Arg::Text(&other)),
+            ("more", Arg::Text(&more)),
+        ],
+    );
 }

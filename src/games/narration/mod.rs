@@ -29,12 +29,15 @@ mod trick;
 use serde_json::Value;
 
 pub use counters::{Counters, counters};
-pub use goathead::contract as goathead_contract;
-pub use hat_trick::trump as hat_trick_trump;
+pub use goathead::{contract as goathead_contract, contract_in as goathead_contract_in};
+pub use hat_trick::{trump as hat_trick_trump, trump_in as hat_trick_trump_in};
 pub use hats::line as hats_line;
 pub use result::result_text;
+pub use result::result_text_in;
+pub(crate) use result::winners;
 
 use crate::games::events::EventOut;
+use crate::i18n::{Arg, Language, words};
 
 /// One thing that happened, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +78,44 @@ impl Table {
         self.who(&Value::from(seat))
     }
 
+    /// The name of `seat` (a JSON seat number) in `language`: the reader
+    /// is "you", "vous".
+    #[must_use]
+    pub fn who_in(&self, language: Language, seat: &Value) -> String {
+        if language == Language::En {
+            return self.who(seat);
+        }
+        match seat.as_u64().and_then(|s| u8::try_from(s).ok()) {
+            Some(s) if Some(s) == self.me => words(language, "narration-you", &[]),
+            Some(s) => self
+                .names
+                .get(usize::from(s))
+                .cloned()
+                .unwrap_or_else(|| words(language, "narration-a-player", &[])),
+            None => words(language, "narration-nobody", &[]),
+        }
+    }
+
+    /// The name of seat `seat` in `language`.
+    #[must_use]
+    pub fn name_in(&self, language: Language, seat: u8) -> String {
+        self.who_in(language, &Value::from(seat))
+    }
+
+    /// Seats (a JSON list) named and joined in `language`.
+    #[must_use]
+    pub fn list_in(&self, language: Language, seats: &Value) -> String {
+        and_list_in(
+            language,
+            &seats
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|s| self.who_in(language, s))
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// Whether `seat` (a JSON seat number) is the reader's.
     #[must_use]
     pub fn is_me(&self, seat: &Value) -> bool {
@@ -98,6 +139,12 @@ impl Table {
     /// Per-seat numbers (a JSON list) as `ada 3, bruno 0`.
     #[must_use]
     pub fn per_seat(&self, values: &Value, signed: bool) -> String {
+        self.per_seat_in(Language::En, values, signed)
+    }
+
+    /// Per-seat numbers (a JSON list) in `language`: `vous 3, bruno 0`.
+    #[must_use]
+    pub fn per_seat_in(&self, language: Language, values: &Value, signed: bool) -> String {
         values
             .as_array()
             .into_iter()
@@ -110,7 +157,10 @@ impl Table {
                 } else {
                     n.to_string()
                 };
-                format!("{} {shown}", self.name(u8::try_from(i).unwrap_or(u8::MAX)))
+                format!(
+                    "{} {shown}",
+                    self.name_in(language, u8::try_from(i).unwrap_or(u8::MAX))
+                )
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -127,6 +177,20 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// `a`, `a and b`, `a, b and c` in `language` (`a, b et c`).
+#[must_use]
+pub fn and_list_in(language: Language, items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => words(
+            language,
+            "narration-and-list",
+            &[("init", Arg::Text(&init.join(", "))), ("last", last.into())],
+        ),
+    }
+}
+
 /// `text` with its first letter upper case.
 #[must_use]
 pub fn capitalised(text: &str) -> String {
@@ -139,13 +203,36 @@ pub fn capitalised(text: &str) -> String {
 /// Collects lines, ending each with a full stop and capitalising its first
 /// word unless it is a player's name (names are written as their owners
 /// spell them).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Story {
     lines: Vec<Line>,
     names: Vec<String>,
+    /// The language the lines are told in.
+    pub(crate) language: Language,
 }
 
 impl Story {
+    /// Says the message `id` of the narration's files (in the story's
+    /// language, else English), filled from `args`.
+    pub(crate) fn tell(&mut self, seq: i64, id: &str, args: &[(&str, Arg<'_>)]) {
+        let text = self.words(id, args);
+        self.say(seq, &text);
+    }
+
+    /// The message `id` in the story's language, filled from `args`.
+    pub(crate) fn words(&self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
+        words(self.language, id, args)
+    }
+
+    /// The name of `seat` in the story's language, and whether it is the
+    /// reader (`"yes"`, `"no"`: French conjugates for "vous").
+    pub(crate) fn who(&self, table: &Table, seat: &Value) -> (String, &'static str) {
+        (
+            table.who_in(self.language, seat),
+            if table.is_me(seat) { "yes" } else { "no" },
+        )
+    }
+
     pub(crate) fn say(&mut self, seq: i64, text: &str) {
         let text = text.trim();
         let named = self.names.iter().any(|name| {
@@ -164,13 +251,28 @@ impl Story {
     }
 }
 
-/// What `events` (as the table's reader may see them) tell, in words.
+/// What `events` (as the table's reader may see them) tell, in English.
 /// Events this module does not know are left out.
 #[must_use]
 pub fn narrate(ruleset: &str, table: &Table, events: &[EventOut]) -> Vec<Line> {
+    narrate_in(Language::En, ruleset, table, events)
+}
+
+/// What `events` tell, in `language`. A line is told with a message of
+/// the narration's files (`narration-<ruleset>-<event>`); a line written
+/// as English text (`Story::say`) stays English in every language, so
+/// that a new event is told in English until its messages are written.
+#[must_use]
+pub fn narrate_in(
+    language: Language,
+    ruleset: &str,
+    table: &Table,
+    events: &[EventOut],
+) -> Vec<Line> {
     let mut story = Story {
         lines: Vec::new(),
         names: table.names.clone(),
+        language,
     };
     let mut game = Narrator::for_ruleset(ruleset);
     for event in events {

@@ -3,88 +3,117 @@
 
 use super::{Story, Table};
 use crate::games::events::EventOut;
+use crate::i18n::Arg;
 
 /// Tells `event` if it is one of the server's; whether it was.
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
     let d = &event.data;
-    let who = || table.who(&d["seat"]);
-    match event.kind.as_str() {
-        "game_created" | "player_invited" | "player_joined" => {}
-        "player_declined" => story.say(
-            event.seq,
-            &format!(
-                "{} declined the invitation",
-                d["username"].as_str().unwrap_or("a player")
-            ),
-        ),
-        "game_started" => story.say(event.seq, "the game started"),
-        "game_clock_started" => story.say(event.seq, "the clocks started"),
+    let (who, me) = story.who(table, &d["seat"]);
+    let seat: [(&str, Arg<'_>); 2] = [("who", Arg::Text(&who)), ("me", Arg::Text(me))];
+    let id = match event.kind.as_str() {
+        "game_created" | "player_invited" | "player_joined" => return true,
+        "player_declined" => {
+            let name = d["username"]
+                .as_str()
+                .map_or_else(|| story.words("narration-a-player", &[]), str::to_owned);
+            story.tell(
+                event.seq,
+                "narration-player-declined",
+                &[("name", Arg::Text(&name))],
+            );
+            return true;
+        }
+        "seat_substituted" => {
+            let name = d["username"]
+                .as_str()
+                .map_or_else(|| story.words("narration-a-player", &[]), str::to_owned);
+            let place = d["seat"].as_u64().map_or(0, |s| s + 1).to_string();
+            story.tell(
+                event.seq,
+                "narration-seat-substituted",
+                &[("name", Arg::Text(&name)), ("seat", Arg::Text(&place))],
+            );
+            return true;
+        }
+        "game_started" => "narration-game-started",
+        "game_clock_started" => "narration-clocks-started",
         "seat_bank_changed" => {
             let minutes = d["bank_ms"].as_i64().unwrap_or(0) / 60_000;
-            story.say(
+            let bank = format!("{}h{:02}", minutes / 60, minutes % 60);
+            story.tell(
                 event.seq,
-                &format!(
-                    "{} has {}h{:02} in the bank",
-                    who(),
-                    minutes / 60,
-                    minutes % 60
-                ),
+                "narration-seat-bank-changed",
+                &[seat[0], seat[1], ("bank", Arg::Text(&bank))],
             );
+            return true;
         }
-        "game_cancelled" => story.say(event.seq, "the game was cancelled"),
-        "turn_timed_out" => story.say(event.seq, &format!("{}'s time ran out", who())),
-        "turn_forced" => story.say(
-            event.seq,
-            &format!("{} had one move only; the server played it", who()),
-        ),
-        "turn_takeback_offered" => story.say(
-            event.seq,
-            &format!("{} asked to take back their last move", who()),
-        ),
-        "turn_takeback_accepted" => {
-            story.say(event.seq, &format!("{} agreed to the takeback", who()));
+        "game_cancelled" => "narration-game-cancelled",
+        "turn_timed_out" => "narration-turn-timed-out",
+        "turn_forced" => "narration-turn-forced",
+        "turn_takeback_offered" => "narration-takeback-offered",
+        "turn_takeback_accepted" => "narration-takeback-accepted",
+        "turn_takeback_declined" => "narration-takeback-declined",
+        "turn_taken_back" => "narration-taken-back",
+        "seat_vacation" => {
+            let until = d["until"]
+                .as_str()
+                .map_or_else(|| story.words("narration-later", &[]), str::to_owned);
+            story.tell(
+                event.seq,
+                "narration-seat-vacation",
+                &[seat[0], seat[1], ("until", Arg::Text(&until))],
+            );
+            return true;
         }
-        "turn_takeback_declined" => {
-            story.say(event.seq, &format!("{} refused the takeback", who()));
-        }
-        "turn_taken_back" => story.say(event.seq, &format!("{}'s last move was taken back", who())),
-        "seat_substituted" => story.say(
-            event.seq,
-            &format!(
-                "{} took over seat {} as a substitute",
-                d["username"].as_str().unwrap_or("a player"),
-                d["seat"].as_u64().unwrap_or(0)
-            ),
-        ),
-        "seat_vacation" => story.say(
-            event.seq,
-            &format!(
-                "{} took a break until {}",
-                who(),
-                d["until"].as_str().unwrap_or("later")
-            ),
-        ),
         "player_resigned" => {
             let why = match d["reason"].as_str() {
-                Some("timeout") => "is out after running out of time",
-                Some("inactive") => "is out for inactivity",
+                Some("timeout") => "timeout",
+                Some("inactive") => "inactive",
                 _ => "resigned",
             };
-            story.say(
+            story.tell(
                 event.seq,
-                &format!("{} {why}; the server plays that seat from now on", who()),
+                "narration-player-resigned",
+                &[seat[0], seat[1], ("why", Arg::Text(why))],
             );
+            return true;
         }
         "game_forfeited" => {
-            let winners = table.list(&d["winners"]);
-            let text = if winners.is_empty() {
-                "the game ended by forfeit, with no winner".to_owned()
+            let winners = table.list_in(story.language, &d["winners"]);
+            if winners.is_empty() {
+                story.tell(event.seq, "narration-forfeit-no-winner", &[]);
             } else {
-                format!("the game ended by forfeit: {winners} won")
-            };
-            story.say(event.seq, &text);
+                let count = d["winners"].as_array().map_or(0, Vec::len);
+                story.tell(
+                    event.seq,
+                    "narration-forfeit",
+                    &[
+                        ("winners", Arg::Text(&winners)),
+                        ("count", Arg::Number(i64::try_from(count).unwrap_or(0))),
+                        (
+                            "me",
+                            Arg::Text(if winners_include_me(table, d) {
+                                "yes"
+                            } else {
+                                "no"
+                            }),
+                        ),
+                    ],
+                );
+            }
+            return true;
         }
         _ => return false,
-    }
+    };
+    story.tell(event.seq, id, &seat);
     true
+}
+
+/// Whether the reader is among the event's `winners`.
+fn winners_include_me(table: &Table, d: &serde_json::Value) -> bool {
+    d["winners"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|s| table.is_me(s))
 }

@@ -179,3 +179,59 @@ fn results_name_winners_and_scores() {
     let draw = json!({"scores": [], "winners": [], "outcome": "draw", "rounds": []});
     assert_eq!(result_text(&draw, &table(None)), "The game was drawn.");
 }
+
+#[test]
+fn a_french_reader_is_told_in_french_and_addressed_as_vous() {
+    // Given a Hats deal, a card ada drew and one bruno discarded …
+    let events = [
+        event(1, "game_started", json!({})),
+        event(2, "drew", json!({"seat": 0, "card": "H5"})),
+        event(3, "discarded", json!({"seat": 1, "card": null})),
+    ];
+    // … when told to ada in French …
+    let lines = narrate_in(Language::Fr, "hats", &table(Some(0)), &events);
+    // … then the reader is "vous", names stay as spelled, cards in French.
+    assert_eq!(
+        texts(&lines),
+        [
+            "La partie a commencé.",
+            "Vous avez pioché le 5 de cœur.",
+            "bruno a défaussé une carte."
+        ]
+    );
+    // And a trick in Goathead: "vous avez joué", "bruno a entamé avec".
+    let trick = [
+        event(10, "play_started", json!({"leader": 1})),
+        event(11, "card_played", json!({"seat": 1, "card": "QS"})),
+        event(12, "card_played", json!({"seat": 0, "card": "AS"})),
+        event(13, "trick_won", json!({"seat": 0, "points": 15})),
+    ];
+    let lines = narrate_in(Language::Fr, "goathead", &table(Some(0)), &trick);
+    assert_eq!(
+        texts(&lines),
+        [
+            "Le jeu commence ; bruno entame.",
+            "bruno a entamé avec la dame de pique, vous avez joué l’as de pique; vous \
+             avez remporté le pli (15 points)."
+        ]
+    );
+}
+
+#[test]
+fn an_event_told_in_english_text_stays_english_for_a_french_reader() {
+    // Given a French story and an event told as English text (as a new
+    // event may be before its messages are written) …
+    let mut story = Story {
+        lines: Vec::new(),
+        names: vec!["ada".into()],
+        language: Language::Fr,
+    };
+    // … when said, and a translated line after it …
+    story.say(1, "ada offered a draw");
+    story.tell(2, "narration-game-started", &[]);
+    // … then the first is English, whole, and the second French.
+    assert_eq!(
+        texts(&story.lines),
+        ["ada offered a draw.", "La partie a commencé."]
+    );
+}

@@ -6,133 +6,155 @@ use serde_json::Value;
 
 use super::{Story, Table};
 use crate::games::events::EventOut;
+use crate::i18n::Arg;
 
 /// The jumps of the chain being told.
 #[derive(Debug, Default)]
 pub(super) struct Chain {
     who: String,
+    me: &'static str,
     jumps: Vec<String>,
     last_seq: i64,
 }
 
 impl Chain {
     pub(super) fn flush(&mut self, story: &mut Story) {
-        self.end(story, "");
+        self.end(story, false);
     }
 
-    fn end(&mut self, story: &mut Story, ending: &str) {
+    fn end(&mut self, story: &mut Story, ended: bool) {
         if self.jumps.is_empty() {
             return;
         }
-        let text = format!("{} jumped {}{ending}", self.who, self.jumps.join(", then "));
-        story.say(self.last_seq, &text);
+        let then = story.words("narration-top-hats-then", &[]);
+        let jumps = self.jumps.join(&format!(", {then} "));
+        story.tell(
+            self.last_seq,
+            "narration-top-hats-jumped",
+            &[
+                ("who", Arg::Text(&self.who)),
+                ("me", Arg::Text(self.me)),
+                ("jumps", Arg::Text(&jumps)),
+                ("ended", Arg::Text(if ended { "yes" } else { "no" })),
+            ],
+        );
         self.jumps.clear();
     }
 }
 
-fn colour(value: &Value) -> &str {
+fn cell(value: &Value) -> &str {
     value.as_str().unwrap_or("?")
 }
 
+/// A hat's colour in the story's language.
+fn colour(story: &Story, value: &Value) -> String {
+    match cell(value) {
+        known @ ("red" | "blue" | "yellow" | "neutral") => {
+            story.words(&format!("narration-colour-{known}"), &[])
+        }
+        other => other.to_owned(),
+    }
+}
+
 /// Hats bottom to top: `red, blue, red`.
-fn hats(value: &Value) -> String {
+fn hats(story: &Story, value: &Value) -> String {
     value
         .as_array()
         .into_iter()
         .flatten()
-        .map(colour)
+        .map(|c| colour(story, c))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut, chain: &mut Chain) {
     let d = &event.data;
-    let who = table.who(&d["seat"]);
+    let (who, me) = story.who(table, &d["seat"]);
     match event.kind.as_str() {
         "jumped" => {
             if chain.who != who {
                 chain.flush(story);
                 chain.who.clone_from(&who);
+                chain.me = me;
             }
-            let took = match (d["removed"].as_str(), d["revealed"].as_str()) {
-                (Some(removed), Some(revealed)) => {
-                    format!(" and took a {removed} hat off ({revealed} now shows)")
-                }
-                (Some(removed), None) => {
-                    format!(" and took the last hat, {removed}, off the board")
-                }
-                _ => String::new(),
+            let (removed, revealed) = (&d["removed"], &d["revealed"]);
+            let took = match (removed.is_string(), revealed.is_string()) {
+                (true, true) => "revealed",
+                (true, false) => "last",
+                _ => "none",
             };
-            chain.jumps.push(format!(
-                "from {} over {} to {}{took}",
-                colour(&d["from"]),
-                colour(&d["over"]),
-                colour(&d["to"])
-            ));
+            let jump = story.words(
+                "narration-top-hats-jump",
+                &[
+                    ("from", Arg::Text(cell(&d["from"]))),
+                    ("over", Arg::Text(cell(&d["over"]))),
+                    ("to", Arg::Text(cell(&d["to"]))),
+                    ("took", Arg::Text(took)),
+                    ("removed", Arg::Text(&colour(story, removed))),
+                    ("revealed", Arg::Text(&colour(story, revealed))),
+                ],
+            );
+            chain.jumps.push(jump);
             chain.last_seq = event.seq;
             return;
         }
         "chain_ended" => {
             chain.last_seq = event.seq;
-            let ending = if d["voluntary"] == Value::Bool(true) {
-                "; then ended the turn"
-            } else {
-                ""
-            };
-            chain.end(story, ending);
+            chain.end(story, d["voluntary"] == Value::Bool(true));
             return;
         }
         _ => chain.flush(story),
     }
-    let text = match event.kind.as_str() {
-        "building_started" => {
-            "building began: everyone builds five stacks of three hats at once".to_owned()
+    let stack = d["stack"].to_string();
+    let mut args: Vec<(&str, Arg<'_>)> = vec![
+        ("who", Arg::Text(&who)),
+        ("me", Arg::Text(me)),
+        ("stack", Arg::Text(&stack)),
+    ];
+    let (first, under, top);
+    let id = match event.kind.as_str() {
+        "building_started" => "narration-top-hats-building-started",
+        "position_set" => {
+            first = table.who_in(story.language, &d["to_move"]);
+            args.push(("first", Arg::Text(&first)));
+            "narration-top-hats-position-set"
         }
-        "position_set" => format!(
-            "the game began from a set position; {} moves first",
-            table.who(&d["to_move"])
-        ),
         "stack_built" => match d["under"].as_array() {
-            Some(_) => format!(
-                "{who} built stack {}: {} under {} (bottom to top)",
-                d["stack"],
-                hats(&d["under"]),
-                table_colour(table, &d["seat"])
-            ),
-            None => format!("{who} built stack {}", d["stack"]),
-        },
-        "stack_placed" => format!(
-            "{who} placed stack {} on {}",
-            d["stack"],
-            colour(&d["cell"])
-        ),
-        "moved" => format!(
-            "{who} moved from {} to {}",
-            colour(&d["from"]),
-            colour(&d["to"])
-        ),
-        "edge_zone_grew" => {
-            "five or fewer stacks stand: the second ring joins the edge zone".to_owned()
-        }
-        "skipped" => match d["reason"].as_str() {
-            Some("no_colour") => format!("{who} was skipped: no stack shows their colour"),
-            _ => format!("{who} was skipped: no legal move"),
-        },
-        "won" if table.is_me(&d["seat"]) => "you won: only your colour shows".to_owned(),
-        "won" => format!("{who} won: only their colour shows"),
-        "drawn" => match d["reason"].as_str() {
-            Some("quiet_turns") => {
-                "the game was drawn: too many turns without a hat taken off".to_owned()
+            Some(_) => {
+                under = hats(story, &d["under"]);
+                top = colour(story, &Value::from(seat_colour(&d["seat"])));
+                args.push(("under", Arg::Text(&under)));
+                args.push(("top", Arg::Text(&top)));
+                "narration-top-hats-stack-built"
             }
-            _ => "the game was drawn: nobody could move".to_owned(),
+            None => "narration-top-hats-stack-built-hidden",
+        },
+        "stack_placed" => {
+            args.push(("cell", Arg::Text(cell(&d["cell"]))));
+            "narration-top-hats-stack-placed"
+        }
+        "moved" => {
+            args.push(("from", Arg::Text(cell(&d["from"]))));
+            args.push(("to", Arg::Text(cell(&d["to"]))));
+            "narration-top-hats-moved"
+        }
+        "edge_zone_grew" => "narration-top-hats-edge-zone-grew",
+        "skipped" => match d["reason"].as_str() {
+            Some("no_colour") => "narration-top-hats-skipped-no-colour",
+            _ => "narration-top-hats-skipped",
+        },
+        "won" => "narration-top-hats-won",
+        "drawn" => match d["reason"].as_str() {
+            Some("quiet_turns") => "narration-top-hats-drawn-quiet",
+            _ => "narration-top-hats-drawn",
         },
         _ => return,
     };
-    story.say(event.seq, &text);
+    story.tell(event.seq, id, &args);
 }
 
 /// The colour of a seat: red, blue, yellow.
-fn table_colour(_table: &Table, seat: &Value) -> &'static str {
+fn seat_colour(seat: &Value) -> &'static str {
     match seat.as_u64() {
         Some(0) => "red",
         Some(1) => "blue",

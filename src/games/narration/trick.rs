@@ -3,6 +3,7 @@
 //! win; a trick still open at the end of a story says it goes on.
 
 use super::Story;
+use crate::i18n::Arg;
 
 /// The cards of the trick being told.
 #[derive(Debug, Default)]
@@ -25,15 +26,19 @@ pub(super) struct Won {
 }
 
 impl Trick {
-    /// `who` put a card down: `what` is the card in words and anything said
-    /// with it.
-    pub(super) fn play(&mut self, seq: i64, who: &str, what: &str) {
-        let verb = if self.played.is_empty() && self.starts {
-            "led"
-        } else {
-            "played"
-        };
-        self.played.push(format!("{who} {verb} {what}"));
+    /// `who` (`me`: "yes" for the reader) put a card down: `what` is the
+    /// card in words and anything said with it.
+    pub(super) fn play(&mut self, story: &Story, seq: i64, (who, me): (&str, &str), what: &str) {
+        let led = self.played.is_empty() && self.starts;
+        self.played.push(story.words(
+            "narration-trick-card",
+            &[
+                ("who", Arg::Text(who)),
+                ("me", Arg::Text(me)),
+                ("led", Arg::Text(if led { "yes" } else { "no" })),
+                ("card", Arg::Text(what)),
+            ],
+        ));
         self.last_seq = seq;
     }
 
@@ -52,7 +57,10 @@ impl Trick {
         self.starts = won.is_some();
         match won {
             Some(won) => story.say(won.seq, &format!("{}{cards}{}", won.before, won.after)),
-            None => story.say(self.last_seq, &format!("{cards}the trick goes on")),
+            None => {
+                let on = story.words("narration-trick-goes-on", &[]);
+                story.say(self.last_seq, &format!("{cards}{on}"));
+            }
         }
         self.played.clear();
     }
