@@ -283,6 +283,20 @@ pub struct ServerOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0, maximum = 100, example = 80)]
     pub min_reliability: Option<u8>,
+    /// Whether the players may pause the table by unanimous vote
+    /// (docs/clocks.md); true by default, false for tournaments.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    #[schema(default = true)]
+    pub pauses: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 fn default_level() -> Level {
@@ -317,13 +331,15 @@ impl Default for ServerOptions {
             rating_max: None,
             takebacks: false,
             min_reliability: None,
+            pauses: true,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "takebacks",
+    "pauses",
     "turn_timeout",
     "clock",
     "weekend_pause",

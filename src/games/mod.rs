@@ -27,6 +27,7 @@ pub mod lines;
 pub mod log;
 pub mod narration;
 pub mod open_game;
+pub mod pause;
 pub mod projection;
 pub mod public;
 pub mod read;

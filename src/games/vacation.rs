@@ -63,6 +63,12 @@ impl<R: Ruleset> Step<'_, R> {
                 "the game has no turn_timeout to pause",
             )
         })?;
+        if self.pause.is_paused() {
+            return Err(Failure::new(
+                ErrorCode::NoDeadline,
+                "the table is paused: no clock runs",
+            ));
+        }
         if self.seat_mut(my_seat)?.resigned {
             return Err(Failure::new(
                 ErrorCode::AlreadyResigned,

@@ -17,8 +17,10 @@
 //!   under version 1 of its ruleset.
 //! - 2: `game_created` always names its `rules`. `turn_forced` and the
 //!   takeback's `turn_takeback_offered`, `turn_takeback_accepted`,
-//!   `turn_takeback_declined` and `turn_taken_back` (kinds added later,
-//!   under the same schema: no older event changes shape).
+//!   `turn_takeback_declined` and `turn_taken_back`, and the table's pause
+//!   (`game_pause_proposed`, `game_pause_voted`, `game_paused`,
+//!   `game_resumed`) (kinds added later, under the same schema: no older
+//!   event changes shape).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -38,7 +40,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 17] = [
+pub const KINDS: [&str; 21] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -56,6 +58,10 @@ pub const KINDS: [&str; 17] = [
     "game_forfeited",
     "game_clock_started",
     "seat_bank_changed",
+    "game_pause_proposed",
+    "game_pause_voted",
+    "game_paused",
+    "game_resumed",
 ];
 
 /// An event of the server's, as its `{"type", "data"}` document.
@@ -103,6 +109,51 @@ pub enum ServerEvent {
     /// A seat's time bank after its move: charged for the time it ran,
     /// plus the increment, at most the maximum (docs/clocks.md).
     SeatBankChanged(BankChanged),
+    /// A player proposes to pause the table (docs/clocks.md), until
+    /// `until` or a resume; their own vote is yes. Actor: the player and seat.
+    GamePauseProposed(PauseProposed),
+    /// A player votes on the open proposal; a no ends it.
+    GamePauseVoted(PauseVoted),
+    /// Every player voted yes: no clock runs from now on. Actor: the system.
+    GamePaused(Paused),
+    /// The pause is over: a player resumed the table (`seat`), or its
+    /// `until` came (`seat` null; actor: the system).
+    GameResumed(Resumed),
+}
+
+/// The data of `game_pause_proposed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseProposed {
+    pub seat: u8,
+    /// When the pause ends by itself (RFC 3339), or null: at a resume.
+    #[schema(example = "2026-12-24T18:00:00.000000Z")]
+    pub until: Option<String>,
+}
+
+/// The data of `game_pause_voted`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseVoted {
+    pub seat: u8,
+    /// Yes or no; a no ends the proposal.
+    pub yes: bool,
+}
+
+/// The data of `game_paused`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Paused {
+    /// When the pause ends by itself (RFC 3339), or null.
+    pub until: Option<String>,
+}
+
+/// The data of `game_resumed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resumed {
+    /// The seat whose player resumed the table; null when `until` came.
+    pub seat: Option<u8>,
 }
 
 /// The data of `game_clock_started`.

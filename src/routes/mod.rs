@@ -15,6 +15,7 @@ pub mod events;
 pub mod fallback;
 pub mod games;
 pub mod me;
+pub mod pause;
 pub mod problem;
 pub mod push;
 pub mod ratings;
@@ -92,6 +93,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(games::cancel)
                 .service(games::resign)
                 .service(games::vacation)
+                .service(pause::propose)
+                .service(pause::vote)
+                .service(pause::resume)
                 .service(games::stream)
                 .service(commands::submit)
                 .service(events::list)

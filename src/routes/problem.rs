@@ -79,6 +79,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalOnYourTurn
         | C::TakebackNotAllowed
         | C::TakebackNoOffer
+        | C::PauseOpen
+        | C::NoPauseProposal
+        | C::NotPaused
         | C::NotReported
         | C::RematchAlreadyOffered
         | C::RematchNotOffered
@@ -104,7 +107,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::InvalidPushSubscription
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
-        | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::TakebackDisabled
+        | C::PausesForbidden
+        | C::PauseUntilPast => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -154,7 +159,9 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::ConditionalNotSupported
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
-        | C::TakebackDisabled => "Unprocessable request",
+        | C::TakebackDisabled
+        | C::PausesForbidden
+        | C::PauseUntilPast => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

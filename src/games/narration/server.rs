@@ -31,6 +31,36 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
                 ),
             );
         }
+        "game_pause_proposed" => story.say(
+            event.seq,
+            &format!(
+                "{} proposed to pause the table{}",
+                who(),
+                d["until"]
+                    .as_str()
+                    .map_or_else(String::new, |u| format!(" until {u}"))
+            ),
+        ),
+        "game_pause_voted" => story.say(
+            event.seq,
+            &format!(
+                "{} voted {} the pause",
+                who(),
+                if d["yes"].as_bool() == Some(true) {
+                    "for"
+                } else {
+                    "against"
+                }
+            ),
+        ),
+        "game_paused" => story.say(event.seq, "the table is paused: no clock runs"),
+        "game_resumed" => {
+            if d["seat"].is_null() {
+                story.say(event.seq, "the pause ended; the clocks run again");
+            } else {
+                story.say(event.seq, &format!("{} resumed the table", who()));
+            }
+        }
         "game_cancelled" => story.say(event.seq, "the game was cancelled"),
         "turn_timed_out" => story.say(event.seq, &format!("{}'s time ran out", who())),
         "turn_forced" => story.say(
