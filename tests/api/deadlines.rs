@@ -127,11 +127,10 @@ async fn forfeit_on_timeout_ends_a_two_player_game() {
         .started_game(
             &users,
             "hats",
-            json!({"turn_timeout": "PT1H", "on_timeout": "forfeit"}),
+            json!({"turn_timeout": "PT1S", "on_timeout": "forfeit"}),
         )
         .await;
     let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
-    app.expire(&id).await;
     let game = app
         .eventually(5, || async {
             let game = app.game(&id, None).await;
@@ -163,7 +162,7 @@ async fn forfeit_on_timeout_ends_a_two_player_game() {
 }
 
 #[actix_web::test]
-async fn a_game_played_by_timeouts_alone_verifies_and_inactivity_is_recorded() {
+async fn timeouts_forced_before_the_deadline_are_refused_by_verify_and_inactivity_is_recorded() {
     let app = TestApp::spawn_with(no_workers).await;
     let users = app.users(2).await;
     let pool = hatstand::db::pool(&app.db.url, 2).unwrap();
@@ -185,19 +184,27 @@ async fn a_game_played_by_timeouts_alone_verifies_and_inactivity_is_recorded() {
     let game = app.game(&id, None).await;
     assert_eq!(game["status"], "finished");
     assert_ne!(game["result"]["outcome"], "forfeit");
-    let verified = verify_audit(&app, &id).await;
-    assert!(verified.commands > 0);
+    // Each deadline was forced into the past (a clock gone wrong, or a
+    // forged record): the audit refuses the first early timeout, which
+    // could not have happened an hour after the step before it.
+    let audit = app
+        .get(&format!("/v1/games/{id}/audit"), None)
+        .await
+        .ok(200);
+    let doc: hatstand::record::verify::AuditDocument = serde_json::from_value(audit).unwrap();
+    let why = hatstand::record::verify::verify(&doc).unwrap_err().to_string();
+    assert!(why.contains("could not have happened"), "{why}");
     // After abandon_after timeouts in a row, the seat is out: here that ends the game.
     let id = app
         .started_game(
             &users,
             "hats",
-            json!({"turn_timeout": "PT1H", "abandon_after": 1}),
+            json!({"turn_timeout": "PT1S", "abandon_after": 1}),
         )
         .await;
     let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
-    app.expire(&id).await;
-    hatstand::deadlines::tick(&pool).await.unwrap();
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(hatstand::deadlines::tick(&pool).await.unwrap(), 1);
     let game = app.game(&id, None).await;
     assert_eq!(game["status"], "finished");
     assert_eq!(game["result"]["forfeited"], json!([seat]));

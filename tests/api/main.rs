@@ -25,6 +25,7 @@ mod limits;
 mod log;
 mod mail;
 mod mail_play;
+mod pause;
 mod metrics;
 mod plans;
 mod play;
