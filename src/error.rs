@@ -160,6 +160,8 @@ error_codes! {
     TakebackNotAllowed = "takeback_not_allowed",
     /// Accepting or declining when no offer awaits the caller's answer.
     TakebackNoOffer = "takeback_no_offer",
+    /// Vacation beyond the player's allowance over the last 365 days.
+    VacationAllowanceExceeded = "vacation_allowance_exceeded",
     /// Pausing the table in a game created with `pauses: false`.
     PausesForbidden = "pauses_forbidden",
     /// Proposing a pause while one is proposed or the table is paused.

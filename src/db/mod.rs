@@ -33,6 +33,7 @@ pub mod talk;
 pub mod throttle;
 pub mod transparency;
 pub mod user_settings;
+pub mod vacation;
 pub mod users;
 pub mod webhooks;
 

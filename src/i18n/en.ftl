@@ -57,6 +57,7 @@ problem-invalid_push_subscription = Invalid push subscription
 problem-invalid_duration = Unprocessable request
 problem-unknown_time_zone = Unprocessable request
 problem-takebacks_in_rated_game = Unprocessable request
+problem-vacation_allowance_exceeded = Unprocessable request
 problem-pauses_forbidden = Unprocessable request
 problem-pause_until_past = Unprocessable request
 problem-pause_open = Conflict

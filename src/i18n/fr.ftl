@@ -57,6 +57,7 @@ problem-invalid_push_subscription = Abonnement push invalide
 problem-invalid_duration = Requête impossible à traiter
 problem-unknown_time_zone = Requête impossible à traiter
 problem-takebacks_in_rated_game = Requête impossible à traiter
+problem-vacation_allowance_exceeded = Requête impossible à traiter
 problem-pauses_forbidden = Requête impossible à traiter
 problem-pause_until_past = Requête impossible à traiter
 problem-pause_open = Conflit

@@ -145,6 +145,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(ratings::history)
                 // Turn conveniences (docs/turn-conveniences.md).
                 .service(turns::get_settings)
+                .service(turns::get_vacation)
                 .service(turns::change_settings)
                 .service(conditional::store)
                 .service(conditional::read)

@@ -109,6 +109,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::TakebacksInRatedGame
         | C::TakebackDisabled
         | C::PausesForbidden
+        | C::VacationAllowanceExceeded
         | C::PauseUntilPast => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
@@ -161,6 +162,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::TakebacksInRatedGame
         | C::TakebackDisabled
         | C::PausesForbidden
+        | C::VacationAllowanceExceeded
         | C::PauseUntilPast => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",

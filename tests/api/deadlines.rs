@@ -307,3 +307,58 @@ async fn bad_clock_options_are_invalid_options() {
         .assert_problem(422, "invalid_options");
     }
 }
+
+#[actix_web::test]
+async fn vacation_over_the_yearly_allowance_is_refused_across_games_and_nothing_is_written() {
+    let app = TestApp::spawn_with(|s| s.limits.vacation_days_per_year = 1).await;
+    let users = app.users(2).await;
+    let options = json!({"turn_timeout": "PT1H", "max_vacation": "P7D"});
+    let first = app.started_game(&users, "hats", options.clone()).await;
+    let seat_of = |game: &Value| game["to_act"][0].as_u64().unwrap() as usize;
+    let seat = seat_of(&app.game(&first, None).await);
+    let player = &users[seat];
+    // A second game in which the same player is to act.
+    let mut second = String::new();
+    for _ in 0..20 {
+        let id = app.started_game(&users, "hats", options.clone()).await;
+        if seat_of(&app.game(&id, None).await) == seat {
+            second = id;
+            break;
+        }
+    }
+    assert!(!second.is_empty(), "no game with the same player to act");
+    // Given 20 hours of vacation in one game (the allowance is a day) …
+    app.post(
+        &format!("/v1/games/{first}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT20H"}),
+    )
+    .await
+    .ok(200);
+    let year = app.get("/v1/me/vacation", Some(&player.token)).await.ok(200);
+    assert_eq!(
+        year,
+        json!({"allowance_secs": 86_400, "taken_secs": 72_000, "left_secs": 14_400})
+    );
+    // … when the same player asks 5 more hours in another game, it is
+    // refused, whatever that game's own `max_vacation`, and nothing is written.
+    let before = app.footprint().await;
+    app.post(
+        &format!("/v1/games/{second}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT5H"}),
+    )
+    .await
+    .assert_problem(422, "vacation_allowance_exceeded");
+    assert_eq!(app.footprint().await, before);
+    // What is left is still granted; the other player has their own.
+    app.post(
+        &format!("/v1/games/{second}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT4H"}),
+    )
+    .await
+    .ok(200);
+    let other = app.get("/v1/me/vacation", Some(&users[1 - seat].token)).await.ok(200);
+    assert_eq!(other["taken_secs"], 0);
+}

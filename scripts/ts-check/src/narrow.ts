@@ -53,6 +53,14 @@ export function narrowEvent(e: Schemas["EventOut"]): string {
       return `${e.kind}: zones ${e.data.zones.join(",")}`;
     case "seat_bank_changed":
       return `${e.kind}: ${e.data.seat} has ${e.data.bank_ms} ms`;
+    case "game_pause_proposed":
+      return `${e.kind}: ${e.data.seat} until ${e.data.until ?? "a resume"}`;
+    case "game_pause_voted":
+      return `${e.kind}: ${e.data.seat} ${e.data.yes ? "yes" : "no"}`;
+    case "game_paused":
+      return `${e.kind}: until ${e.data.until ?? "a resume"}`;
+    case "game_resumed":
+      return `${e.kind}: by ${e.data.seat ?? "its end"}`;
     case "seat_vacation":
       return `${e.kind}: ${e.data.seat} until ${e.data.until}`;
     case "player_resigned":
@@ -174,6 +182,14 @@ function serverAudited(e: ServerAudited): string {
       return `${e.type}: zones ${e.data.zones.join(",")}`;
     case "seat_bank_changed":
       return `${e.type}: ${e.data.seat} has ${e.data.bank_ms} ms`;
+    case "game_pause_proposed":
+      return `${e.type}: ${e.data.seat} until ${e.data.until ?? "a resume"}`;
+    case "game_pause_voted":
+      return `${e.type}: ${e.data.seat} ${e.data.yes ? "yes" : "no"}`;
+    case "game_paused":
+      return `${e.type}: until ${e.data.until ?? "a resume"}`;
+    case "game_resumed":
+      return `${e.type}: by ${e.data.seat ?? "its end"}`;
     case "game_forfeited":
       return `${e.type}: ${e.data.outcome}`;
   }
