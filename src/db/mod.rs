@@ -33,8 +33,8 @@ pub mod talk;
 pub mod throttle;
 pub mod transparency;
 pub mod user_settings;
-pub mod vacation;
 pub mod users;
+pub mod vacation;
 pub mod webhooks;
 
 use diesel_async::AsyncPgConnection;

@@ -352,9 +352,9 @@ pub fn project<R: Ruleset>(
         result,
         seed_commitment: game.seed_commitment.clone(),
         salted: super::salts::takes_salts(game)?,
-        deadline: game.deadline.filter(|_| {
-            !crate::record::pause::TablePause::of(game.pause.as_ref()).is_paused()
-        }),
+        deadline: game
+            .deadline
+            .filter(|_| !crate::record::pause::TablePause::of(game.pause.as_ref()).is_paused()),
         private: game.private,
         clocks: clock_views(game, seats),
         pause: super::pause::view(game, seats),

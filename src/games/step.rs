@@ -26,9 +26,9 @@ use crate::error::{ErrorCode, Failure};
 use crate::notifications::{Note, Notification};
 use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
 use crate::record::clock::{Clocks, Rules};
-use crate::record::pause::TablePause;
 use crate::record::codec::{split_tagged, to_json};
 use crate::record::out::{NotOut, OutSeats, autoplay_command, autoplay_pick};
+use crate::record::pause::TablePause;
 use crate::record::server_event::BankChanged;
 use crate::record::server_event::{
     ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,

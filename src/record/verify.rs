@@ -49,9 +49,9 @@ use uuid::Uuid;
 
 use super::chain::{GENESIS_HASH, LoggedEvent, format_time};
 use super::clock::{BankChange, Clocks};
-use super::pause::TablePause;
 use super::codec::{split_tagged, to_json};
 use super::out::autoplay_command;
+use super::pause::TablePause;
 use super::replay::Replay;
 use super::server_event::{ServerEvent, is_server_event};
 

@@ -192,7 +192,9 @@ async fn timeouts_forced_before_the_deadline_are_refused_by_verify_and_inactivit
         .await
         .ok(200);
     let doc: hatstand::record::verify::AuditDocument = serde_json::from_value(audit).unwrap();
-    let why = hatstand::record::verify::verify(&doc).unwrap_err().to_string();
+    let why = hatstand::record::verify::verify(&doc)
+        .unwrap_err()
+        .to_string();
     assert!(why.contains("could not have happened"), "{why}");
     // After abandon_after timeouts in a row, the seat is out: here that ends the game.
     let id = app
@@ -335,7 +337,10 @@ async fn vacation_over_the_yearly_allowance_is_refused_across_games_and_nothing_
     )
     .await
     .ok(200);
-    let year = app.get("/v1/me/vacation", Some(&player.token)).await.ok(200);
+    let year = app
+        .get("/v1/me/vacation", Some(&player.token))
+        .await
+        .ok(200);
     assert_eq!(
         year,
         json!({"allowance_secs": 86_400, "taken_secs": 72_000, "left_secs": 14_400})
@@ -359,6 +364,9 @@ async fn vacation_over_the_yearly_allowance_is_refused_across_games_and_nothing_
     )
     .await
     .ok(200);
-    let other = app.get("/v1/me/vacation", Some(&users[1 - seat].token)).await.ok(200);
+    let other = app
+        .get("/v1/me/vacation", Some(&users[1 - seat].token))
+        .await
+        .ok(200);
     assert_eq!(other["taken_secs"], 0);
 }

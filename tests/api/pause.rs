@@ -92,7 +92,8 @@ async fn every_refusal_has_its_code_and_writes_nothing() {
 }
 
 #[actix_web::test]
-async fn given_a_per_turn_game_when_both_players_vote_yes_then_no_deadline_runs_until_one_resumes() {
+async fn given_a_per_turn_game_when_both_players_vote_yes_then_no_deadline_runs_until_one_resumes()
+{
     let app = TestApp::spawn_with(no_workers).await;
     let users = app.users(2).await;
     let pool = hatstand::db::pool(&app.db.url, 2).unwrap();
@@ -186,10 +187,7 @@ async fn given_a_bank_paused_until_a_date_when_it_comes_then_the_worker_resumes_
     let wait = (until - chrono::Utc::now()).to_std().unwrap_or_default();
     actix_web::rt::time::sleep(wait + std::time::Duration::from_millis(900)).await;
     // two workers racing resume it once, and nothing times out …
-    let (fa, fb) = tokio::join!(
-        hatstand::deadlines::tick(&a),
-        hatstand::deadlines::tick(&b)
-    );
+    let (fa, fb) = tokio::join!(hatstand::deadlines::tick(&a), hatstand::deadlines::tick(&b));
     assert_eq!(fa.unwrap() + fb.unwrap(), 1);
     assert_eq!(app.count("events WHERE type = 'game_resumed'").await, 1);
     assert_eq!(app.count("events WHERE type = 'turn_timed_out'").await, 0);
@@ -197,7 +195,10 @@ async fn given_a_bank_paused_until_a_date_when_it_comes_then_the_worker_resumes_
     assert!(game.get("pause").is_none());
     // … the bank has what it had when the pause began …
     let left = game["clocks"][seat]["remaining_ms"].as_i64().unwrap();
-    assert!((left - frozen).abs() <= 1, "{left} ms left, {frozen} before");
+    assert!(
+        (left - frozen).abs() <= 1,
+        "{left} ms left, {frozen} before"
+    );
     // … and runs out later: the timeout fires and the record verifies.
     let deadline: chrono::DateTime<chrono::Utc> =
         serde_json::from_value(game["deadline"].clone()).unwrap();

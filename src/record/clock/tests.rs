@@ -397,7 +397,11 @@ fn given_random_histories_when_the_clocks_are_replayed_from_their_inputs_then_th
                     inputs.push((at, None, None, vec![RESUME]));
                 } else {
                     live.pause(at);
-                    assert_eq!(live.next_deadline(&rules), None, "seed {seed}: a deadline while paused");
+                    assert_eq!(
+                        live.next_deadline(&rules),
+                        None,
+                        "seed {seed}: a deadline while paused"
+                    );
                     assert!(live.due(&rules, at + TimeDelta::days(400)).is_empty());
                     inputs.push((at, None, None, vec![PAUSE]));
                 }
@@ -483,7 +487,11 @@ fn given_a_paused_table_when_a_seat_moves_then_the_pause_is_not_charged_and_the_
     let mut clocks = Clocks::start(&rules, &utc(2), &[0], t("2026-06-01T10:00:00Z"));
     clocks.pause(t("2026-06-01T22:00:00Z"));
     let change = clocks.moved(&rules, 0, t("2026-06-03T10:00:00Z")).unwrap();
-    assert_eq!(change.bank_ms, (60 + 12) * HOUR, "charged the 12 hours before the pause");
+    assert_eq!(
+        change.bank_ms,
+        (60 + 12) * HOUR,
+        "charged the 12 hours before the pause"
+    );
     clocks.to_act(&rules, &[1], t("2026-06-03T10:00:00Z"));
     assert_eq!(clocks.deadline(&rules, 1), None);
     clocks.resume(&rules, t("2026-06-05T10:00:00Z"));
