@@ -319,6 +319,10 @@ function summary(event, people, board) {
     case 'turn_takeback_declined': return `${seat(d.seat)} refuses the takeback`;
     case 'turn_taken_back': return `${seat(d.seat)}'s last move is taken back (the state of version ${d.to_version})`;
     case 'seat_vacation': return `${seat(d.seat)} takes a break until ${d.until}`;
+    case 'game_pause_proposed': return `${seat(d.seat)} proposes to pause the table${d.until ? ` until ${d.until}` : ''}`;
+    case 'game_pause_voted': return `${seat(d.seat)} votes ${d.yes ? 'for' : 'against'} the pause`;
+    case 'game_paused': return `the table is paused${d.until ? ` until ${d.until}` : ''}: no clock runs`;
+    case 'game_resumed': return d.seat === null ? 'the pause ends: the clocks run again' : `${seat(d.seat)} resumes the table`;
     case 'player_resigned': return `${seat(d.seat)} is out (${d.reason})`;
     case 'game_forfeited': return 'the game ends by forfeit';
     default: break;
