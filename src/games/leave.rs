@@ -18,11 +18,19 @@ use crate::error::Failure;
 use crate::record::chain::Actor;
 use crate::record::server_event::OutReason;
 
+/// What a player does to the table's pause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PauseAct {
+    Propose(Option<chrono::DateTime<chrono::Utc>>),
+    Vote(bool),
+    Resume,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Leave {
     Resign,
     Vacation(u64),
-    Pause(super::pause::PauseAct),
+    Pause(PauseAct),
 }
 
 /// The caller resigns: event `player_resigned` with reason `resigned`.

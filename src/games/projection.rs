@@ -101,7 +101,7 @@ pub struct Game {
     /// when, and the open proposal with the seats awaited; absent when
     /// nothing is paused or proposed. While paused `deadline` is null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pause: Option<super::pause::PauseView>,
+    pub pause: Option<super::pause_view::PauseView>,
     /// Rated or casual: `options.rated`, or when unset, whether the game is
     /// public with no bot seated (docs/ratings.md).
     pub rated: bool,
@@ -357,7 +357,7 @@ pub fn project<R: Ruleset>(
             .filter(|_| !crate::record::pause::TablePause::of(game.pause.as_ref()).is_paused()),
         private: game.private,
         clocks: clock_views(game, seats),
-        pause: super::pause::view(game, seats),
+        pause: super::pause_view::view(game, seats),
         rated: rated(game, seats),
         invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,
