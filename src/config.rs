@@ -236,6 +236,16 @@ pub struct LimitSettings {
         global = true
     )]
     pub seats_at_once: u32,
+    /// Vacation one player may take over the last 365 days, all games
+    /// together, in days (docs/clocks.md); beyond, taking more is
+    /// `422 vacation_allowance_exceeded`. 0: no cap.
+    #[arg(
+        long,
+        env = "HATSTAND_VACATION_DAYS_PER_YEAR",
+        default_value_t = 30,
+        global = true
+    )]
+    pub vacation_days_per_year: u32,
     /// Of those, games with no human seat (bots playing bots).
     #[arg(
         long,

@@ -174,6 +174,18 @@ error_codes! {
     TakebackNotAllowed = "takeback_not_allowed",
     /// Accepting or declining when no offer awaits the caller's answer.
     TakebackNoOffer = "takeback_no_offer",
+    /// Vacation beyond the player's allowance over the last 365 days.
+    VacationAllowanceExceeded = "vacation_allowance_exceeded",
+    /// Pausing the table in a game created with `pauses: false`.
+    PausesForbidden = "pauses_forbidden",
+    /// Proposing a pause while one is proposed or the table is paused.
+    PauseOpen = "pause_open",
+    /// A pause's end that is not in the future.
+    PauseUntilPast = "pause_until_past",
+    /// Voting when no proposal to pause awaits the caller's vote.
+    NoPauseProposal = "no_pause_proposal",
+    /// Resuming a table that is not paused.
+    NotPaused = "not_paused",
     /// Joining an open table whose rating range leaves the player's rating out.
     RatingOutOfRange = "rating_out_of_range",
     /// Joining a table whose `min_reliability` is above the player's reliability.

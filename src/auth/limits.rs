@@ -206,6 +206,8 @@ pub struct CostLimits {
     pub refusal_mails: Rule,
     /// Talk messages a user posts in one game a minute.
     pub talk: Rule,
+    /// Vacation one player may take over the last 365 days, in seconds (0: no cap).
+    pub vacation_per_year_secs: i64,
 }
 
 impl CostLimits {
@@ -225,6 +227,7 @@ impl CostLimits {
             invitations_received: Rule::per_day(s.invitations_received_per_day),
             refusal_mails: Rule::per_day(s.refusal_mails_per_seat),
             talk: Rule::per_minute(s.talk_per_minute),
+            vacation_per_year_secs: i64::from(s.vacation_days_per_year) * 86_400,
         }
     }
 }

@@ -50,6 +50,9 @@ pub struct GameRow {
     /// When its record moved to `archived_games` (its events and snapshot
     /// are there now).
     pub archived_at: Option<DateTime<Utc>>,
+    /// The table's pause as it stands (`record::pause::TablePause`), or
+    /// none when no pause was ever proposed.
+    pub pause: Option<Value>,
 }
 
 impl GameRow {
@@ -400,6 +403,8 @@ pub struct Update<'a> {
     /// was}]`, `lines` null for a seat whose lines are all gone, `was` the
     /// lines as loaded.
     pub conditionals: &'a Value,
+    /// The table's pause after the step (`record::pause`).
+    pub pause: Option<&'a Value>,
 }
 
 /// A response to remember for an idempotency key.
@@ -433,7 +438,7 @@ const BUMPED: &str = r#"
 WITH bumped AS (
     UPDATE games
        SET version = $3, last_hash = $4, state = $5, to_act = $6, status = $7,
-           result = $8, updated_at = $9, deadline = $16
+           result = $8, updated_at = $9, deadline = $16, pause = $20
      WHERE id = $1 AND version = $2
  RETURNING id
 ), appended AS (
@@ -583,7 +588,8 @@ pub async fn append(
             .bind::<Nullable<Timestamptz>, _>(update.deadline)
             .bind::<Jsonb, _>(update.seats)
             .bind::<Jsonb, _>(update.notifications)
-            .bind::<Jsonb, _>(update.conditionals),
+            .bind::<Jsonb, _>(update.conditionals)
+            .bind::<Nullable<Jsonb>, _>(update.pause),
     )
     .get_result(conn)
     .await?;
@@ -816,7 +822,7 @@ const LIST_HEAD: &str = "
 SELECT g.id, g.ruleset, g.players, g.options, '' AS seed, g.seed_public, g.seed_commitment,
        g.status, g.version, g.last_hash, NULL::text AS state, g.to_act, g.result,
        g.created_by, g.created_at, g.updated_at, g.server_options, g.deadline, g.private,
-       NULL::text AS invite_code, g.rules_version, g.archived_at,";
+       NULL::text AS invite_code, g.rules_version, g.archived_at, g.pause,";
 
 const LIST_TAIL: &str = "
   FROM games g

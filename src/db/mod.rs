@@ -36,6 +36,7 @@ pub mod throttle;
 pub mod transparency;
 pub mod user_settings;
 pub mod users;
+pub mod vacation;
 pub mod webhooks;
 
 use diesel_async::AsyncPgConnection;

@@ -81,6 +81,7 @@ diesel::table! {
         finished_at -> Nullable<Timestamptz>,
         logged_at -> Nullable<Timestamptz>,
         finish_seq -> Nullable<Int8>,
+        pause -> Nullable<Jsonb>,
     }
 }
 

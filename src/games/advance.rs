@@ -258,6 +258,7 @@ pub async fn append_finished(
         seats: &finished.seat_updates,
         notifications: &finished.notifications,
         conditionals: &finished.conditionals,
+        pause: row.pause.as_ref(),
     };
     let appended = games::append(conn, &update, remember).await?;
     // Ratings: a game that just finished is rated at once (docs/ratings.md).

@@ -288,6 +288,20 @@ pub struct ServerOptions {
     /// other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub substitutes: Option<bool>,
+    /// Whether the players may pause the table by unanimous vote
+    /// (docs/clocks.md); true by default, false for tournaments.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    #[schema(default = true)]
+    pub pauses: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 fn default_level() -> Level {
@@ -323,13 +337,15 @@ impl Default for ServerOptions {
             takebacks: false,
             min_reliability: None,
             substitutes: None,
+            pauses: true,
         }
     }
 }
 
 /// The names of the server-level options.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "takebacks",
+    "pauses",
     "turn_timeout",
     "clock",
     "weekend_pause",

@@ -102,5 +102,6 @@ pub fn of(rules: &Rules, seats: &[SeatRow]) -> Clocks {
                 })
             })
             .collect(),
+        paused: None,
     }
 }

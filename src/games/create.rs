@@ -279,6 +279,7 @@ pub async fn create(
             invite_code: private.then(invite_code),
             rules_version: i16::try_from(rules.version).unwrap_or(i16::MAX),
             archived_at: None,
+            pause: None,
         },
         seats: Vec::new(),
         idempotent: None,

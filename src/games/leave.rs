@@ -1,7 +1,7 @@
 //! A player's own change of their seat in an active game: resigning (the
 //! seat is out: the server plays it whenever the game waits on it, or the
-//! game ends by forfeit when one seat is left; see `record::out`), or a
-//! vacation (see `vacation`). Both go through the command path's step and
+//! game ends by forfeit when one seat is left; see `record::out`), a
+//! vacation (see `vacation`), or an act on the table's pause (see `pause`). Both go through the command path's step and
 //! version-guarded append, retried on a lost race.
 
 use hatstand_engine::{Ruleset, with_ruleset};
@@ -18,10 +18,19 @@ use crate::error::Failure;
 use crate::record::chain::Actor;
 use crate::record::server_event::OutReason;
 
+/// What a player does to the table's pause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PauseAct {
+    Propose(Option<chrono::DateTime<chrono::Utc>>),
+    Vote(bool),
+    Resume,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Leave {
     Resign,
     Vacation(u64),
+    Pause(PauseAct),
 }
 
 /// The caller resigns: event `player_resigned` with reason `resigned`.
@@ -71,6 +80,7 @@ fn decide<R: Ruleset>(
     match leave {
         Leave::Resign => step.resign(my_seat, OutReason::Resigned, actor)?,
         Leave::Vacation(secs) => step.vacation(my_seat, secs, actor)?,
+        Leave::Pause(act) => step.table_pause(my_seat, act, actor)?,
     }
     step.settle()?;
     respond::<R>(step, Some(my_seat))

@@ -28,6 +28,8 @@ pub mod lines;
 pub mod log;
 pub mod narration;
 pub mod open_game;
+pub mod pause;
+pub mod pause_view;
 pub mod projection;
 pub mod public;
 pub mod read;

@@ -97,6 +97,11 @@ pub struct Game {
     /// weekend pause (docs/clocks.md); absent on the fixed per-turn clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clocks: Option<Vec<SeatClockView>>,
+    /// The table's pause (docs/clocks.md): paused since when and until
+    /// when, and the open proposal with the seats awaited; absent when
+    /// nothing is paused or proposed. While paused `deadline` is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause: Option<super::pause_view::PauseView>,
     /// Rated or casual: `options.rated`, or when unset, whether the game is
     /// public with no bot seated (docs/ratings.md).
     pub rated: bool,
@@ -149,7 +154,8 @@ pub fn clock_views(game: &GameRow, seats: &[SeatRow]) -> Option<Vec<SeatClockVie
     if seats.iter().all(|s| s.clock.is_none()) {
         return None;
     }
-    let clocks = super::clocks::of(&rules, seats);
+    let mut clocks = super::clocks::of(&rules, seats);
+    clocks.paused = crate::record::pause::TablePause::of(game.pause.as_ref()).since;
     let at = game.updated_at;
     Some(
         clocks
@@ -346,9 +352,12 @@ pub fn project<R: Ruleset>(
         result,
         seed_commitment: game.seed_commitment.clone(),
         salted: super::salts::takes_salts(game)?,
-        deadline: game.deadline,
+        deadline: game
+            .deadline
+            .filter(|_| !crate::record::pause::TablePause::of(game.pause.as_ref()).is_paused()),
         private: game.private,
         clocks: clock_views(game, seats),
+        pause: super::pause_view::view(game, seats),
         rated: rated(game, seats),
         invite_code: my_seat.and(game.invite_code.clone()),
         created_at: game.created_at,

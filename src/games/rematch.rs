@@ -305,6 +305,7 @@ async fn create_rematch(
             invite_code: private.then(|| hex::encode(invite)),
             rules_version: old.game.rules_version,
             archived_at: None,
+            pause: None,
         },
         seats: Vec::new(),
         conditionals: Vec::new(),

@@ -28,6 +28,7 @@ use crate::record::chain::{Actor, Chain, LoggedEvent, format_time};
 use crate::record::clock::{Clocks, Rules};
 use crate::record::codec::{split_tagged, to_json};
 use crate::record::out::{NotOut, OutSeats, autoplay_command, autoplay_pick};
+use crate::record::pause::TablePause;
 use crate::record::server_event::BankChanged;
 use crate::record::server_event::{
     ForfeitResult, OutReason, PlayerResigned, SeatOnly, ServerEvent,
@@ -54,6 +55,8 @@ pub struct Step<'a, R: Ruleset> {
     /// The clocks of a game played with the clock module (docs/clocks.md),
     /// moved by every command applied.
     pub clock: Option<(Rules, Clocks)>,
+    /// The table's pause (`record::pause`), moved by the pause's events.
+    pub pause: TablePause,
 }
 
 /// A seat's conditional lines during a step.
@@ -110,11 +113,15 @@ impl<'a, R: Ruleset> Step<'a, R> {
             .as_ref()
             .ok_or_else(|| Failure::internal("an active game without a state"))?;
         let options = ServerOptions::of(&game.server_options);
-        let clock = options
-            .clock_rules()
-            .map(|rules| (rules, super::clocks::of(&rules, &loaded.seats)));
+        let pause = TablePause::of(game.pause.as_ref());
+        let clock = options.clock_rules().map(|rules| {
+            let mut clocks = super::clocks::of(&rules, &loaded.seats);
+            clocks.paused = pause.since;
+            (rules, clocks)
+        });
         Ok(Step {
             clock,
+            pause,
             loaded,
             chain: Chain::after(game.version, &game.last_hash, now),
             state: state_from_json::<R>(snapshot)?,
@@ -439,13 +446,23 @@ impl<'a, R: Ruleset> Step<'a, R> {
         } else {
             Vec::new()
         };
-        row.deadline = if row.status != status::ACTIVE || row.to_act.is_empty() {
+        row.deadline = if row.status != status::ACTIVE {
+            None
+        } else if self.pause.is_paused() {
+            // No clock runs: the worker wakes only to end a pause with an end.
+            self.pause.until
+        } else if row.to_act.is_empty() {
             None
         } else if let Some((rules, clocks)) = &self.clock {
             clocks.next_deadline(rules)
         } else {
             self.deadline
                 .or_else(|| self.options.deadline_from(self.now))
+        };
+        row.pause = if row.status == status::ACTIVE {
+            self.pause.stored()
+        } else {
+            None
         };
         let mut seats = self.seats;
         if let Some((_, clocks)) = &self.clock {
@@ -550,7 +567,9 @@ pub fn notifications(old: &GameRow, new: &GameRow, seats: &[SeatRow]) -> Vec<Not
 }
 
 impl<R: BotRules> Step<'_, R> {
-    /// Every seat the game waits for whose time has run out (every one, on
+    /// A pause whose end has come ends first (`game_resumed`); on a table
+    /// still paused nothing times out. Then
+    /// every seat the game waits for whose time has run out (every one, on
     /// the fixed per-turn clock): `turn_timed_out`,
     /// then autoplay (at the game's `autoplay_level`) or forfeit as the
     /// game's options say (and out after `abandon_after` timeouts in a row).
@@ -558,6 +577,11 @@ impl<R: BotRules> Step<'_, R> {
     /// # Errors
     /// As [`Step::autoplay`].
     pub fn time_out(&mut self) -> Result<(), Failure> {
+        self.pause_expired()?;
+        if self.pause.is_paused() {
+            // A paused table: nothing times out.
+            return self.settle();
+        }
         let due = match &self.clock {
             // With clocks, only the seats whose own deadline has passed.
             Some((rules, clocks)) => clocks.due(rules, self.now),

@@ -3,7 +3,13 @@
 //! Vacation is taken while the game waits on the seat: it pushes the
 //! game's current deadline back by the duration (a seat not to act has no
 //! running clock to pause, and is answered `not_your_turn`). The total per
-//! seat is bounded by `options.max_vacation`. Event: `seat_vacation`.
+//! seat is bounded by `options.max_vacation`, and each player's vacation
+//! over the last 365 days, all games together, by the server's yearly
+//! allowance (`--vacation-days-per-year`, 30 days by default;
+//! `vacation_allowance_exceeded`; `GET /v1/me/vacation` says what is left). Event: `seat_vacation`.
+//!
+//! The yearly sum is read before the step: two vacations taken at the
+//! same instant in two games may pass it together (by at most one of them).
 
 use chrono::TimeDelta;
 use hatstand_engine::Ruleset;
@@ -35,7 +41,7 @@ pub struct VacationRequest {
 /// # Errors
 /// `bad_request` (duration), `not_found`, `not_a_player`, `game_not_open`,
 /// `game_finished`, `no_deadline`, `not_your_turn`, `already_resigned`,
-/// `vacation_exceeded`.
+/// `vacation_exceeded`, `vacation_allowance_exceeded`.
 #[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn vacation(
     state: &Context,
@@ -47,7 +53,31 @@ pub async fn vacation(
     if secs == 0 {
         return Err(Failure::bad_request("a vacation lasts at least one second"));
     }
+    let allowance = state.cost_limits.vacation_per_year_secs;
+    if allowance > 0 {
+        let taken = year_taken(state, caller).await?;
+        let asked = i64::try_from(secs).unwrap_or(i64::MAX);
+        if taken.saturating_add(asked) > allowance {
+            return Err(Failure::new(
+                ErrorCode::VacationAllowanceExceeded,
+                format!(
+                    "you have {} of your {allowance} seconds of vacation a year left",
+                    (allowance - taken).max(0)
+                ),
+            ));
+        }
+    }
     change(state, caller, id, Leave::Vacation(secs)).await
+}
+
+/// The seconds of vacation the caller took over the last 365 days.
+///
+/// # Errors
+/// `unavailable`.
+pub async fn year_taken(state: &Context, caller: &Caller) -> Result<i64, Failure> {
+    let mut conn = state.pool.get().await?;
+    let since = crate::record::chain::now() - TimeDelta::days(365);
+    Ok(crate::db::vacation::taken_since(&mut conn, caller.user_id, since).await?)
 }
 
 impl<R: Ruleset> Step<'_, R> {
@@ -63,6 +93,12 @@ impl<R: Ruleset> Step<'_, R> {
                 "the game has no turn_timeout to pause",
             )
         })?;
+        if self.pause.is_paused() {
+            return Err(Failure::new(
+                ErrorCode::NoDeadline,
+                "the table is paused: no clock runs",
+            ));
+        }
         if self.seat_mut(my_seat)?.resigned {
             return Err(Failure::new(
                 ErrorCode::AlreadyResigned,

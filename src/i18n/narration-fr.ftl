@@ -51,6 +51,28 @@ narration-seat-bank-changed = { $me ->
     [yes] vous avez { $bank } en réserve
    *[no] { $who } a { $bank } en réserve
 }
+narration-pause-proposed = { $me ->
+    [yes] vous avez proposé de mettre la table en pause
+   *[no] { $who } a proposé de mettre la table en pause
+}
+narration-pause-proposed-until = { $me ->
+    [yes] vous avez proposé de mettre la table en pause jusqu’au { $until }
+   *[no] { $who } a proposé de mettre la table en pause jusqu’au { $until }
+}
+narration-pause-voted-yes = { $me ->
+    [yes] vous avez voté pour la pause
+   *[no] { $who } a voté pour la pause
+}
+narration-pause-voted-no = { $me ->
+    [yes] vous avez voté contre la pause
+   *[no] { $who } a voté contre la pause
+}
+narration-paused = la table est en pause : aucune pendule ne tourne
+narration-pause-ended = la pause est finie ; les pendules tournent à nouveau
+narration-resumed = { $me ->
+    [yes] vous avez repris la partie
+   *[no] { $who } a repris la partie
+}
 narration-game-cancelled = la partie a été annulée
 narration-turn-timed-out = { $me ->
     [yes] votre temps est écoulé

@@ -31,6 +31,12 @@
 //! - Vacation (`extra`) adds free time to the seat's current turn: its
 //!   deadline moves back by it, and a bank is charged only for the running
 //!   time beyond it.
+//! - Table pause (`record::pause`): while the table is paused no clock
+//!   runs and no turn ends by time; a turn that ends during a pause is
+//!   charged only what ran before it; on resume, each running turn gets
+//!   the running time the pause lasted as free time (as a vacation), so a
+//!   bank or a per-turn clock has what it had, and a daily deadline moves
+//!   back by the pause's length.
 //! - Banks are kept in whole milliseconds, rounded down.
 
 use chrono::{
@@ -346,6 +352,10 @@ pub struct BankChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clocks {
     pub seats: Vec<SeatClock>,
+    /// Since when the table is paused (`record::pause`); kept with the
+    /// game's pause, not with the seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<DateTime<Utc>>,
 }
 
 impl Clocks {
@@ -367,6 +377,7 @@ impl Clocks {
                     extra_ms: 0,
                 })
                 .collect(),
+            paused: None,
         };
         clocks.to_act(rules, to_act, at);
         clocks
@@ -386,7 +397,9 @@ impl Clocks {
         let clock = self.seats.get_mut(seat)?;
         let since = clock.since.take()?;
         let extra = std::mem::take(&mut clock.extra_ms);
-        let used = running(since, at, weekend).num_milliseconds() - extra;
+        // During a pause, only what ran before it counts.
+        let end = self.paused.map_or(at, |p| at.min(p).max(since));
+        let used = running(since, end, weekend).num_milliseconds() - extra;
         if let Some(bank) = &mut clock.bank_ms {
             *bank = (*bank - used.max(0)).max(0);
         }
@@ -431,6 +444,27 @@ impl Clocks {
         }
     }
 
+    /// The table pauses at `at`: no clock runs until [`Clocks::resume`].
+    pub fn pause(&mut self, at: DateTime<Utc>) {
+        self.paused.get_or_insert(at);
+    }
+
+    /// The table resumes at `at`: each running turn gets the running time
+    /// the pause lasted (since the turn began, for a turn begun during it)
+    /// as free time.
+    pub fn resume(&mut self, rules: &Rules, at: DateTime<Utc>) {
+        let Some(paused) = self.paused.take() else {
+            return;
+        };
+        for seat in 0..self.seats.len() {
+            let weekend = rules.weekend_zone(self.seat_zone(seat));
+            let clock = &mut self.seats[seat];
+            if let Some(since) = clock.since {
+                clock.extra_ms += running(since.max(paused), at, weekend).num_milliseconds();
+            }
+        }
+    }
+
     /// `seat` takes `extra` of vacation in its running turn.
     pub fn vacation(&mut self, seat: u8, extra: TimeDelta) {
         if let Some(clock) = self.seats.get_mut(usize::from(seat))
@@ -440,9 +474,18 @@ impl Clocks {
         }
     }
 
-    /// When `seat`'s running turn times out; none when it is not to act.
+    /// When `seat`'s running turn times out; none when it is not to act,
+    /// or while the table is paused.
     #[must_use]
     pub fn deadline(&self, rules: &Rules, seat: u8) -> Option<DateTime<Utc>> {
+        if self.paused.is_some() {
+            return None;
+        }
+        self.unpaused_deadline(rules, seat)
+    }
+
+    /// When `seat`'s running turn would time out if the table ran.
+    fn unpaused_deadline(&self, rules: &Rules, seat: u8) -> Option<DateTime<Utc>> {
         let clock = self.seats.get(usize::from(seat))?;
         let since = clock.since?;
         let weekend = rules.weekend_zone(self.seat_zone(usize::from(seat)));
@@ -461,12 +504,16 @@ impl Clocks {
         }
     }
 
-    /// The time `seat` has left at `now` (zero when it ran out), and, for a
-    /// seat not to act, its bank (or none, for other clocks).
+    /// The time `seat` has left at `now` (zero when it ran out; while the
+    /// table is paused, what it had when the pause began), and, for a seat
+    /// not to act, its bank (or none, for other clocks).
     #[must_use]
     pub fn remaining(&self, rules: &Rules, seat: u8, now: DateTime<Utc>) -> Option<TimeDelta> {
         let clock = self.seats.get(usize::from(seat))?;
-        match self.deadline(rules, seat) {
+        let now = self
+            .paused
+            .map_or(now, |p| now.min(p).max(clock.since.unwrap_or(p).min(now)));
+        match self.unpaused_deadline(rules, seat) {
             Some(deadline) => {
                 let weekend = rules.weekend_zone(self.seat_zone(usize::from(seat)));
                 Some(if deadline <= now {
@@ -506,6 +553,9 @@ impl Clocks {
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
         let zone = rules.weekend_zone(self.seat_zone(usize::from(seat)))?;
+        if self.paused.is_some() {
+            return None;
+        }
         let (start, end) = weekend_of(now, zone);
         Some(if now < start { start } else { end })
     }

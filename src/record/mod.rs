@@ -9,6 +9,7 @@ pub mod clock;
 pub mod codec;
 pub mod names;
 pub mod out;
+pub mod pause;
 pub mod proofs;
 pub mod replay;
 pub mod salts;

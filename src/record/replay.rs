@@ -190,6 +190,15 @@ impl<R: Ruleset> Replay<R> {
                     return Err(format!("event {at}: a bank before the start"));
                 }
             }
+            // The rules are `record::pause`'s, folded by `verify`.
+            ServerEvent::GamePauseProposed(_)
+            | ServerEvent::GamePauseVoted(_)
+            | ServerEvent::GamePaused(_)
+            | ServerEvent::GameResumed(_) => {
+                if !started {
+                    return Err(format!("event {at}: a pause before the start"));
+                }
+            }
             ServerEvent::PlayerResigned(resigned) => {
                 if !started {
                     return Err(format!("event {at}: resigned before the start"));

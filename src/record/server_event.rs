@@ -17,9 +17,10 @@
 //!   under version 1 of its ruleset.
 //! - 2: `game_created` always names its `rules`. `turn_forced` and the
 //!   takeback's `turn_takeback_offered`, `turn_takeback_accepted`,
-//!   `turn_takeback_declined` and `turn_taken_back`, and `seat_substituted`
-//!   (kinds added later, under the same schema: no older event changes
-//!   shape).
+//!   `turn_takeback_declined` and `turn_taken_back`, `seat_substituted`, and
+//!   the table's pause (`game_pause_proposed`, `game_pause_voted`,
+//!   `game_paused`, `game_resumed`) (kinds added later, under the same
+//!   schema: no older event changes shape).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,7 +40,7 @@ pub fn is_server_event(kind: &str) -> bool {
 }
 
 /// The type names of the server's events.
-pub const KINDS: [&str; 18] = [
+pub const KINDS: [&str; 22] = [
     "game_created",
     "player_invited",
     "player_declined",
@@ -58,6 +59,10 @@ pub const KINDS: [&str; 18] = [
     "game_clock_started",
     "seat_bank_changed",
     "seat_substituted",
+    "game_pause_proposed",
+    "game_pause_voted",
+    "game_paused",
+    "game_resumed",
 ];
 
 /// An event of the server's, as its `{"type", "data"}` document.
@@ -109,6 +114,16 @@ pub enum ServerEvent {
     /// the seat is in again, and its commands are `to`'s from here on.
     /// Actor: the substitute and the seat.
     SeatSubstituted(Substituted),
+    /// A player proposes to pause the table (docs/clocks.md), until
+    /// `until` or a resume; their own vote is yes. Actor: the player and seat.
+    GamePauseProposed(PauseProposed),
+    /// A player votes on the open proposal; a no ends it.
+    GamePauseVoted(PauseVoted),
+    /// Every player voted yes: no clock runs from now on. Actor: the system.
+    GamePaused(Paused),
+    /// The pause is over: a player resumed the table (`seat`), or its
+    /// `until` came (`seat` null; actor: the system).
+    GameResumed(Resumed),
 }
 
 /// The data of `seat_substituted`.
@@ -123,6 +138,41 @@ pub struct Substituted {
     /// The substitute's username.
     #[schema(example = "cyd")]
     pub username: String,
+}
+
+/// The data of `game_pause_proposed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseProposed {
+    pub seat: u8,
+    /// When the pause ends by itself (RFC 3339), or null: at a resume.
+    #[schema(example = "2026-12-24T18:00:00.000000Z")]
+    pub until: Option<String>,
+}
+
+/// The data of `game_pause_voted`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseVoted {
+    pub seat: u8,
+    /// Yes or no; a no ends the proposal.
+    pub yes: bool,
+}
+
+/// The data of `game_paused`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Paused {
+    /// When the pause ends by itself (RFC 3339), or null.
+    pub until: Option<String>,
+}
+
+/// The data of `game_resumed`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resumed {
+    /// The seat whose player resumed the table; null when `until` came.
+    pub seat: Option<u8>,
 }
 
 /// The data of `game_clock_started`.

@@ -28,7 +28,14 @@
 //!    recorded times give (`seat_bank_changed`, right after the move); every
 //!    vacation's new deadline is recomputed; and a `turn_timed_out` before
 //!    the seat's deadline, recomputed from the recorded times, is refused:
-//!    that timeout could not have happened;
+//!    that timeout could not have happened. On the fixed per-turn clock
+//!    (`turn_timeout` alone, every game from before clocks) the same holds
+//!    for the game's one deadline: the last step's time plus
+//!    `turn_timeout` (a step of takeback or pause offers and votes leaves
+//!    it as it was; a vacation's `until` replaces it), and a game with no
+//!    clock at all never times out. The table's pauses (`record::pause`)
+//!    are folded from their events: a proposal, a vote and a resume only
+//!    when they fit, and no timeout while the table is paused;
 //! 7. the end: the replayed final state and result (the forfeit's, or the
 //!    engine's) equal the document's.
 
@@ -44,6 +51,7 @@ use super::chain::{GENESIS_HASH, LoggedEvent, format_time};
 use super::clock::{BankChange, Clocks};
 use super::codec::{split_tagged, to_json};
 use super::out::autoplay_command;
+use super::pause::TablePause;
 use super::replay::Replay;
 use super::server_event::{ServerEvent, is_server_event};
 
@@ -498,6 +506,69 @@ struct ClockReplay {
     clocks: Option<Clocks>,
     /// The bank change the move just replayed must be followed by.
     pending: Option<BankChange>,
+    /// The table's pause, folded from its events.
+    pause: TablePause,
+    /// The fixed per-turn clock, when the game has neither a `clock` nor
+    /// a weekend pause.
+    fixed: FixedClock,
+}
+
+/// The fixed per-turn clock replayed: one deadline for the game, set anew
+/// by each step (the events written at one instant).
+#[derive(Default)]
+struct FixedClock {
+    /// `turn_timeout`.
+    turn: Option<chrono::TimeDelta>,
+    /// The time of the step being read.
+    step_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// A vacation's new deadline in that step.
+    step_until: Option<chrono::DateTime<chrono::Utc>>,
+    /// Whether that step only offered or voted (it keeps the deadline).
+    step_keeps: bool,
+    /// The deadline in force before that step.
+    deadline: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl FixedClock {
+    /// The event at `at` is read: a new instant ends the step before it.
+    fn at(&mut self, at: chrono::DateTime<chrono::Utc>, paused: bool) {
+        if self.step_at == Some(at) {
+            return;
+        }
+        if let Some(step_at) = self.step_at {
+            self.deadline = if paused {
+                None
+            } else if let Some(until) = self.step_until {
+                Some(until)
+            } else if self.step_keeps {
+                self.deadline
+            } else {
+                self.turn.and_then(|t| step_at.checked_add_signed(t))
+            };
+        }
+        self.step_at = Some(at);
+        self.step_until = None;
+        self.step_keeps = true;
+    }
+
+    /// Notes what the step holds.
+    fn saw(&mut self, server: Option<&ServerEvent>) {
+        match server {
+            Some(ServerEvent::SeatVacation(v)) => {
+                self.step_until = chrono::DateTime::parse_from_rfc3339(&v.until)
+                    .ok()
+                    .map(|t| t.with_timezone(&chrono::Utc));
+            }
+            Some(
+                ServerEvent::TurnTakebackOffered(_)
+                | ServerEvent::TurnTakebackAccepted(_)
+                | ServerEvent::TurnTakebackDeclined(_)
+                | ServerEvent::GamePauseProposed(_)
+                | ServerEvent::GamePauseVoted(_),
+            ) => {}
+            _ => self.step_keeps = false,
+        }
+    }
 }
 
 fn time_of(event: &LoggedEvent) -> Result<chrono::DateTime<chrono::Utc>, String> {
@@ -521,6 +592,14 @@ impl ClockReplay {
         state: Option<&R::State>,
     ) -> Result<(), String> {
         let seq = event.seq;
+        let at = time_of(event)?;
+        self.fixed.at(at, self.pause.is_paused());
+        self.fixed.saw(server);
+        if let Some(server) = server {
+            self.pause
+                .apply(server, at)
+                .map_err(|e| format!("event {seq}: {e}"))?;
+        }
         if let Some(due) = self.pending.take() {
             match server {
                 Some(ServerEvent::SeatBankChanged(changed))
@@ -539,6 +618,12 @@ impl ClockReplay {
                 let options = created.server_options.clone().unwrap_or(Value::Null);
                 self.rules = super::clock::rules_of(&options)
                     .map_err(|e| format!("event {seq}: the clock options do not read: {e}"))?;
+                self.fixed.turn = options
+                    .get("turn_timeout")
+                    .and_then(Value::as_str)
+                    .and_then(|t| super::clock::parse_duration(t).ok())
+                    .and_then(|secs| i64::try_from(secs).ok())
+                    .and_then(chrono::TimeDelta::try_seconds);
             }
             Some(ServerEvent::GameClockStarted(started)) => {
                 let rules = self
@@ -562,8 +647,16 @@ impl ClockReplay {
                 return Err(format!("event {seq}: a bank change that no move caused"));
             }
             Some(ServerEvent::TurnTimedOut(out)) => {
+                if self.pause.is_paused() {
+                    return Err(format!(
+                        "event {seq}: seat {} timed out while the table was paused: that timeout could not have happened",
+                        out.seat
+                    ));
+                }
+                if self.rules.is_none() {
+                    self.fixed_timeout(event, out.seat, at)?;
+                }
                 if let (Some(rules), Some(clocks)) = (&self.rules, &self.clocks) {
-                    let at = time_of(event)?;
                     match clocks.deadline(rules, out.seat) {
                         Some(deadline) if deadline <= at => {}
                         Some(deadline) => {
@@ -581,6 +674,16 @@ impl ClockReplay {
                             ));
                         }
                     }
+                }
+            }
+            Some(ServerEvent::GamePaused(_)) => {
+                if let Some(clocks) = &mut self.clocks {
+                    clocks.pause(at);
+                }
+            }
+            Some(ServerEvent::GameResumed(_)) => {
+                if let (Some(rules), Some(clocks)) = (&self.rules, &mut self.clocks) {
+                    clocks.resume(rules, at);
                 }
             }
             Some(ServerEvent::SeatVacation(vacation)) => {
@@ -603,6 +706,33 @@ impl ClockReplay {
         Ok(())
     }
 
+    /// A timeout at `at` on the fixed per-turn clock: not before the
+    /// game's deadline as the steps before set it.
+    fn fixed_timeout(
+        &self,
+        event: &LoggedEvent,
+        seat: u8,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), String> {
+        let seq = event.seq;
+        if self.fixed.turn.is_none() {
+            return Err(format!(
+                "event {seq}: seat {seat} timed out in a game without a clock: that timeout could not have happened"
+            ));
+        }
+        match self.fixed.deadline {
+            Some(deadline) if deadline <= at => Ok(()),
+            Some(deadline) => Err(format!(
+                "event {seq}: seat {seat} timed out at {}, before the game's deadline {}: that timeout could not have happened",
+                event.created_at,
+                format_time(deadline)
+            )),
+            None => Err(format!(
+                "event {seq}: seat {seat} timed out with no deadline running: that timeout could not have happened"
+            )),
+        }
+    }
+
     /// Folds the move of `seat` (the command `event`), the game now in `state`.
     fn moved<R: Ruleset>(
         &mut self,
@@ -616,6 +746,8 @@ impl ClockReplay {
                 event.seq, due.seat
             ));
         }
+        self.fixed.at(time_of(event)?, self.pause.is_paused());
+        self.fixed.step_keeps = false;
         let Some(rules) = &self.rules else {
             return Ok(());
         };
@@ -656,6 +788,8 @@ fn replay_and_compare<R: BotRules>(
         rules: None,
         clocks: None,
         pending: None,
+        pause: TablePause::default(),
+        fixed: FixedClock::default(),
     };
     let mut commands = 0;
     let mut i = 0;

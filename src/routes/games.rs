@@ -377,6 +377,7 @@ problems! {
     TakeVacationProblems {
         BadRequest: "not an ISO 8601 duration",
         VacationExceeded: "more than `max_vacation` in all",
+        VacationAllowanceExceeded: "more than the player's yearly allowance over the last 365 days, all games together",
         NotAPlayer, NoDeadline, NotYourTurn, AlreadyResigned, GameNotOpen, GameFinished,
     }
 }

@@ -16,6 +16,7 @@ pub mod fallback;
 pub mod games;
 pub mod me;
 pub mod notification_preferences;
+pub mod pause;
 pub mod problem;
 pub mod push;
 pub mod ratings;
@@ -94,6 +95,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(games::cancel)
                 .service(games::resign)
                 .service(games::vacation)
+                .service(pause::propose)
+                .service(pause::vote)
+                .service(pause::resume)
                 .service(games::stream)
                 .service(commands::submit)
                 .service(events::list)
@@ -149,6 +153,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(ratings::history)
                 // Turn conveniences (docs/turn-conveniences.md).
                 .service(turns::get_settings)
+                .service(turns::get_vacation)
                 .service(turns::change_settings)
                 .service(conditional::store)
                 .service(conditional::read)

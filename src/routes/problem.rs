@@ -81,6 +81,9 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::ConditionalOnYourTurn
         | C::TakebackNotAllowed
         | C::TakebackNoOffer
+        | C::PauseOpen
+        | C::NoPauseProposal
+        | C::NotPaused
         | C::NotReported
         | C::RematchAlreadyOffered
         | C::RematchNotOffered
@@ -111,7 +114,10 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::InvalidQuietHours
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
-        | C::TakebackDisabled => StatusCode::UNPROCESSABLE_ENTITY,
+        | C::TakebackDisabled
+        | C::PausesForbidden
+        | C::VacationAllowanceExceeded
+        | C::PauseUntilPast => StatusCode::UNPROCESSABLE_ENTITY,
         C::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         C::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         C::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -166,7 +172,10 @@ pub fn title(code: ErrorCode) -> &'static str {
         | C::ConditionalNotSupported
         | C::UnsupportedLanguage
         | C::TakebacksInRatedGame
-        | C::TakebackDisabled => "Unprocessable request",
+        | C::TakebackDisabled
+        | C::PausesForbidden
+        | C::VacationAllowanceExceeded
+        | C::PauseUntilPast => "Unprocessable request",
         C::PreconditionRequired => "Precondition required",
         C::RateLimited => "Too many requests",
         C::Unavailable => "Service unavailable",

@@ -6,7 +6,7 @@ use actix_web::{get, patch, web};
 use super::problem::problems;
 use super::{Reply, State};
 use crate::auth::Caller;
-use crate::turns::settings::{self, SettingsChange, TurnSettings};
+use crate::turns::settings::{self, SettingsChange, TurnSettings, VacationYear};
 
 /// The caller's turn settings (`auto_play_forced`: whether the server plays
 /// the caller's forced moves at once). Every setting is off until changed.
@@ -18,6 +18,20 @@ use crate::turns::settings::{self, SettingsChange, TurnSettings};
 #[get("/me/settings")]
 pub async fn get_settings(state: State, caller: Caller) -> Reply<TurnSettings> {
     Ok(web::Json(settings::get(&state, &caller).await?))
+}
+
+/// The caller's vacation over the last 365 days, all games together,
+/// against the server's yearly allowance (`--vacation-days-per-year`, 30
+/// days by default; docs/clocks.md). Vacation beyond it is
+/// `422 vacation_allowance_exceeded`.
+#[utoipa::path(
+    operation_id = "get_vacation", tag = "turns", security(("bearer" = [])),
+    responses((status = 200, description = "The caller's vacation this year", body = VacationYear,
+               example = json!({"allowance_secs": 2_592_000, "taken_secs": 43_200, "left_secs": 2_548_800})))
+)]
+#[get("/me/vacation")]
+pub async fn get_vacation(state: State, caller: Caller) -> Reply<VacationYear> {
+    Ok(web::Json(settings::vacation(&state, &caller).await?))
 }
 
 /// Changes the caller's settings; what is absent stays. `language` (`en`,

@@ -44,6 +44,20 @@ pub struct TurnSettings {
     pub time_zone: Option<String>,
 }
 
+/// A player's vacation over the last 365 days.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"allowance_secs": 2_592_000, "taken_secs": 43_200, "left_secs": 2_548_800}))]
+pub struct VacationYear {
+    /// The yearly allowance, in seconds; absent when the server sets none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowance_secs: Option<i64>,
+    /// The vacation taken, in seconds.
+    pub taken_secs: i64,
+    /// What is left of the allowance, in seconds; absent without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_secs: Option<i64>,
+}
+
 /// A change of settings: what is absent stays.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -90,6 +104,23 @@ impl From<SettingsRow> for TurnSettings {
 pub async fn get(ctx: &Context, caller: &Caller) -> Result<TurnSettings, Failure> {
     let mut conn = ctx.pool.get().await?;
     Ok(user_settings::get(&mut conn, caller.user_id).await?.into())
+}
+
+/// The caller's vacation over the last 365 days, all games together,
+/// against the server's yearly allowance (docs/clocks.md).
+///
+/// # Errors
+/// `unavailable`.
+pub async fn vacation(ctx: &Context, caller: &Caller) -> Result<VacationYear, Failure> {
+    let mut conn = ctx.pool.get().await?;
+    let since = crate::record::chain::now() - chrono::TimeDelta::days(365);
+    let taken = crate::db::vacation::taken_since(&mut conn, caller.user_id, since).await?;
+    let allowance = ctx.cost_limits.vacation_per_year_secs;
+    Ok(VacationYear {
+        allowance_secs: (allowance > 0).then_some(allowance),
+        taken_secs: taken,
+        left_secs: (allowance > 0).then(|| (allowance - taken).max(0)),
+    })
 }
 
 /// Changes the caller's settings; returns them as they are now.

@@ -284,24 +284,25 @@ async fn given_autoplay_level_greedy_when_a_turn_times_out_then_the_greedy_bot_p
         .started_game(
             &users,
             "hats",
-            json!({"turn_timeout": "PT1H", "autoplay_level": "greedy", "abandon_after": 0}),
+            json!({"turn_timeout": "PT1S", "autoplay_level": "greedy", "abandon_after": 0}),
         )
         .await;
     assert_eq!(
         app.game(&id, None).await["options"]["autoplay_level"],
         "greedy"
     );
-    // Every turn times out: the whole game is played by the server's
-    // autoplay at the greedy level, each timeout a recorded command.
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    // Every turn times out (a second after the step before: the worker
+    // fires each, and verify checks each was due): the whole game is
+    // played by the server's autoplay at the greedy level, each timeout a
+    // recorded command.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(240);
     loop {
         let game = app.game(&id, None).await;
         if game["status"] != "active" {
             break;
         }
         assert!(std::time::Instant::now() < until, "the game does not end");
-        app.expire(&id).await;
-        actix_web::rt::time::sleep(std::time::Duration::from_millis(50)).await;
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     let autoplayed = app
         .count(&format!(

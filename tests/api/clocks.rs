@@ -314,3 +314,51 @@ async fn given_bank_games_run_out_when_two_workers_race_then_each_timeout_fires_
     let why = verdict(&doc).unwrap_err();
     assert!(why.contains("could not have happened"), "{why}");
 }
+
+#[actix_web::test]
+async fn given_top_hats_building_when_the_last_seat_builds_then_the_phase_ends_at_once_and_the_next_turn_starts_its_clock()
+ {
+    let app = TestApp::spawn_with(no_workers).await;
+    let users = app.users(2).await;
+    let id = app
+        .started_game(
+            &users,
+            "top-hats",
+            json!({"clock": {"kind": "per_turn", "turn": "PT1H"}}),
+        )
+        .await;
+    // Given the building phase, in which both seats act at once …
+    let mut together = false;
+    for _ in 0..200 {
+        let game = app.game(&id, None).await;
+        let to_act: Vec<usize> = game["to_act"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap() as usize)
+            .collect();
+        together |= to_act.len() > 1;
+        let seat = to_act[0];
+        let mine = app.game(&id, Some(&users[seat])).await;
+        let legal = mine["legal_commands"].as_array().unwrap().clone();
+        if legal.iter().any(|c| c["type"] == "move") {
+            // … then the play began with the step of the last build, its
+            // clock started then, without waiting for any deadline.
+            assert!(together, "no phase with both seats to act");
+            let began: chrono::DateTime<chrono::Utc> =
+                serde_json::from_value(game["updated_at"].clone()).unwrap();
+            let deadline: chrono::DateTime<chrono::Utc> =
+                serde_json::from_value(game["deadline"].clone()).unwrap();
+            assert_eq!(deadline - began, chrono::TimeDelta::hours(1), "{game}");
+            assert_eq!(game["clocks"][seat]["remaining_ms"], 3_600_000);
+            assert_eq!(app.count("events WHERE type = 'turn_timed_out'").await, 0);
+            return;
+        }
+        // … when each seat builds in turn …
+        let version = mine["version"].as_i64().unwrap();
+        app.command(&id, &users[seat], version, &legal[0])
+            .await
+            .ok(200);
+    }
+    panic!("the building phase does not end");
+}

@@ -127,11 +127,10 @@ async fn forfeit_on_timeout_ends_a_two_player_game() {
         .started_game(
             &users,
             "hats",
-            json!({"turn_timeout": "PT1H", "on_timeout": "forfeit"}),
+            json!({"turn_timeout": "PT1S", "on_timeout": "forfeit"}),
         )
         .await;
     let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
-    app.expire(&id).await;
     let game = app
         .eventually(5, || async {
             let game = app.game(&id, None).await;
@@ -163,7 +162,7 @@ async fn forfeit_on_timeout_ends_a_two_player_game() {
 }
 
 #[actix_web::test]
-async fn a_game_played_by_timeouts_alone_verifies_and_inactivity_is_recorded() {
+async fn timeouts_forced_before_the_deadline_are_refused_by_verify_and_inactivity_is_recorded() {
     let app = TestApp::spawn_with(no_workers).await;
     let users = app.users(2).await;
     let pool = hatstand::db::pool(&app.db.url, 2).unwrap();
@@ -185,19 +184,29 @@ async fn a_game_played_by_timeouts_alone_verifies_and_inactivity_is_recorded() {
     let game = app.game(&id, None).await;
     assert_eq!(game["status"], "finished");
     assert_ne!(game["result"]["outcome"], "forfeit");
-    let verified = verify_audit(&app, &id).await;
-    assert!(verified.commands > 0);
+    // Each deadline was forced into the past (a clock gone wrong, or a
+    // forged record): the audit refuses the first early timeout, which
+    // could not have happened an hour after the step before it.
+    let audit = app
+        .get(&format!("/v1/games/{id}/audit"), None)
+        .await
+        .ok(200);
+    let doc: hatstand::record::verify::AuditDocument = serde_json::from_value(audit).unwrap();
+    let why = hatstand::record::verify::verify(&doc)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("could not have happened"), "{why}");
     // After abandon_after timeouts in a row, the seat is out: here that ends the game.
     let id = app
         .started_game(
             &users,
             "hats",
-            json!({"turn_timeout": "PT1H", "abandon_after": 1}),
+            json!({"turn_timeout": "PT1S", "abandon_after": 1}),
         )
         .await;
     let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
-    app.expire(&id).await;
-    hatstand::deadlines::tick(&pool).await.unwrap();
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(hatstand::deadlines::tick(&pool).await.unwrap(), 1);
     let game = app.game(&id, None).await;
     assert_eq!(game["status"], "finished");
     assert_eq!(game["result"]["forfeited"], json!([seat]));
@@ -299,4 +308,65 @@ async fn bad_clock_options_are_invalid_options() {
         .await
         .assert_problem(422, "invalid_options");
     }
+}
+
+#[actix_web::test]
+async fn vacation_over_the_yearly_allowance_is_refused_across_games_and_nothing_is_written() {
+    let app = TestApp::spawn_with(|s| s.limits.vacation_days_per_year = 1).await;
+    let users = app.users(2).await;
+    let options = json!({"turn_timeout": "PT1H", "max_vacation": "P7D"});
+    let first = app.started_game(&users, "hats", options.clone()).await;
+    let seat_of = |game: &Value| game["to_act"][0].as_u64().unwrap() as usize;
+    let seat = seat_of(&app.game(&first, None).await);
+    let player = &users[seat];
+    // A second game in which the same player is to act.
+    let mut second = String::new();
+    for _ in 0..20 {
+        let id = app.started_game(&users, "hats", options.clone()).await;
+        if seat_of(&app.game(&id, None).await) == seat {
+            second = id;
+            break;
+        }
+    }
+    assert!(!second.is_empty(), "no game with the same player to act");
+    // Given 20 hours of vacation in one game (the allowance is a day) …
+    app.post(
+        &format!("/v1/games/{first}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT20H"}),
+    )
+    .await
+    .ok(200);
+    let year = app
+        .get("/v1/me/vacation", Some(&player.token))
+        .await
+        .ok(200);
+    assert_eq!(
+        year,
+        json!({"allowance_secs": 86_400, "taken_secs": 72_000, "left_secs": 14_400})
+    );
+    // … when the same player asks 5 more hours in another game, it is
+    // refused, whatever that game's own `max_vacation`, and nothing is written.
+    let before = app.footprint().await;
+    app.post(
+        &format!("/v1/games/{second}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT5H"}),
+    )
+    .await
+    .assert_problem(422, "vacation_allowance_exceeded");
+    assert_eq!(app.footprint().await, before);
+    // What is left is still granted; the other player has their own.
+    app.post(
+        &format!("/v1/games/{second}/vacation"),
+        Some(&player.token),
+        &json!({"duration": "PT4H"}),
+    )
+    .await
+    .ok(200);
+    let other = app
+        .get("/v1/me/vacation", Some(&users[1 - seat].token))
+        .await
+        .ok(200);
+    assert_eq!(other["taken_secs"], 0);
 }

@@ -29,6 +29,7 @@ mod mail_play;
 mod metrics;
 mod native_push;
 mod notification_preferences;
+mod pause;
 mod plans;
 mod play;
 mod processes;

@@ -55,6 +55,14 @@ export function narrowEvent(e: Schemas["EventOut"]): string {
       return `${e.kind}: ${e.data.seat} has ${e.data.bank_ms} ms`;
     case "seat_substituted":
       return `${e.kind}: ${e.data.username} takes seat ${e.data.seat}`;
+    case "game_pause_proposed":
+      return `${e.kind}: ${e.data.seat} until ${e.data.until ?? "a resume"}`;
+    case "game_pause_voted":
+      return `${e.kind}: ${e.data.seat} ${e.data.yes ? "yes" : "no"}`;
+    case "game_paused":
+      return `${e.kind}: until ${e.data.until ?? "a resume"}`;
+    case "game_resumed":
+      return `${e.kind}: by ${e.data.seat ?? "its end"}`;
     case "seat_vacation":
       return `${e.kind}: ${e.data.seat} until ${e.data.until}`;
     case "player_resigned":
@@ -178,6 +186,14 @@ function serverAudited(e: ServerAudited): string {
       return `${e.type}: ${e.data.seat} has ${e.data.bank_ms} ms`;
     case "seat_substituted":
       return `${e.type}: ${e.data.to} takes seat ${e.data.seat} from ${e.data.from}`;
+    case "game_pause_proposed":
+      return `${e.type}: ${e.data.seat} until ${e.data.until ?? "a resume"}`;
+    case "game_pause_voted":
+      return `${e.type}: ${e.data.seat} ${e.data.yes ? "yes" : "no"}`;
+    case "game_paused":
+      return `${e.type}: until ${e.data.until ?? "a resume"}`;
+    case "game_resumed":
+      return `${e.type}: by ${e.data.seat ?? "its end"}`;
     case "game_forfeited":
       return `${e.type}: ${e.data.outcome}`;
   }

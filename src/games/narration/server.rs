@@ -47,6 +47,32 @@ pub(super) fn tell(story: &mut Story, table: &Table, event: &EventOut) -> bool {
             );
             return true;
         }
+        "game_pause_proposed" => {
+            if let Some(until) = d["until"].as_str() {
+                story.tell(
+                    event.seq,
+                    "narration-pause-proposed-until",
+                    &[seat[0], seat[1], ("until", Arg::Text(until))],
+                );
+                return true;
+            }
+            "narration-pause-proposed"
+        }
+        "game_pause_voted" => {
+            if d["yes"].as_bool() == Some(true) {
+                "narration-pause-voted-yes"
+            } else {
+                "narration-pause-voted-no"
+            }
+        }
+        "game_paused" => "narration-paused",
+        "game_resumed" => {
+            if d["seat"].is_null() {
+                "narration-pause-ended"
+            } else {
+                "narration-resumed"
+            }
+        }
         "game_cancelled" => "narration-game-cancelled",
         "turn_timed_out" => "narration-turn-timed-out",
         "turn_forced" => "narration-turn-forced",

@@ -344,9 +344,15 @@ fn bad_clock_options_are_told_apart() {
     }
 }
 
+/// Markers of a pause and a resume among the inputs below.
+const PAUSE: u8 = 100;
+const RESUME: u8 = 101;
+
 /// A replay of the same inputs at the same instants finds the same clocks:
 /// the clocks are a fold over what happened, nothing else (random games of
-/// moves, phases and vacations, for every kind).
+/// moves, phases, vacations and table pauses, for every kind). A pause
+/// or a resume leaves a bank's or a per-turn clock's time left as it was,
+/// and no deadline stands while paused.
 #[test]
 fn given_random_histories_when_the_clocks_are_replayed_from_their_inputs_then_they_are_the_live_ones()
  {
@@ -383,6 +389,31 @@ fn given_random_histories_when_the_clocks_are_replayed_from_their_inputs_then_th
                 inputs.push((at, None, Some((seat, extra)), Vec::new()));
                 continue;
             }
+            if rng.random_bool(0.1) {
+                // The table pauses or resumes (`record::pause`).
+                let frozen = live.remaining(&rules, seat, at);
+                if live.paused.is_some() {
+                    live.resume(&rules, at);
+                    inputs.push((at, None, None, vec![RESUME]));
+                } else {
+                    live.pause(at);
+                    assert_eq!(
+                        live.next_deadline(&rules),
+                        None,
+                        "seed {seed}: a deadline while paused"
+                    );
+                    assert!(live.due(&rules, at + TimeDelta::days(400)).is_empty());
+                    inputs.push((at, None, None, vec![PAUSE]));
+                }
+                if !matches!(rules.kind, Kind::Daily { .. }) {
+                    assert_eq!(
+                        live.remaining(&rules, seat, at),
+                        frozen,
+                        "seed {seed}: pausing or resuming changed the time left"
+                    );
+                }
+                continue;
+            }
             to_act = if rng.random_bool(0.3) {
                 vec![0, 1, 2]
             } else {
@@ -398,6 +429,11 @@ fn given_random_histories_when_the_clocks_are_replayed_from_their_inputs_then_th
         }
         let mut replayed = Clocks::start(&rules, &zones, &[0], t("2026-03-20T10:00:00Z"));
         for (at, moved, vacation, to_act) in inputs {
+            if moved.is_none() && to_act == [PAUSE] {
+                replayed.pause(at);
+            } else if moved.is_none() && to_act == [RESUME] {
+                replayed.resume(&rules, at);
+            }
             if let Some((seat, extra)) = vacation {
                 replayed.vacation(seat, extra);
             }
@@ -418,4 +454,60 @@ fn given_random_histories_when_the_clocks_are_replayed_from_their_inputs_then_th
             }
         }
     }
+}
+
+#[test]
+fn given_a_paused_table_when_time_passes_then_no_bank_runs_and_the_resume_gives_it_back() {
+    let rules = bank();
+    let start = t("2026-06-01T10:00:00Z");
+    let mut clocks = Clocks::start(&rules, &utc(2), &[0], start);
+    // One day runs, then the table pauses for five days.
+    clocks.pause(t("2026-06-02T10:00:00Z"));
+    assert_eq!(clocks.deadline(&rules, 0), None, "no deadline while paused");
+    assert!(clocks.due(&rules, t("2026-06-30T00:00:00Z")).is_empty());
+    assert_eq!(
+        clocks.remaining(&rules, 0, t("2026-06-05T10:00:00Z")),
+        Some(TimeDelta::days(2)),
+        "the time left stands still"
+    );
+    clocks.resume(&rules, t("2026-06-07T10:00:00Z"));
+    assert_eq!(
+        clocks.deadline(&rules, 0),
+        Some(t("2026-06-09T10:00:00Z")),
+        "two days left after the resume"
+    );
+    // Moving a day later is charged the two days that ran, not the pause.
+    let change = clocks.moved(&rules, 0, t("2026-06-08T10:00:00Z")).unwrap();
+    assert_eq!(change.bank_ms, (24 + 12) * HOUR);
+}
+
+#[test]
+fn given_a_paused_table_when_a_seat_moves_then_the_pause_is_not_charged_and_the_next_turn_waits() {
+    let rules = bank();
+    let mut clocks = Clocks::start(&rules, &utc(2), &[0], t("2026-06-01T10:00:00Z"));
+    clocks.pause(t("2026-06-01T22:00:00Z"));
+    let change = clocks.moved(&rules, 0, t("2026-06-03T10:00:00Z")).unwrap();
+    assert_eq!(
+        change.bank_ms,
+        (60 + 12) * HOUR,
+        "charged the 12 hours before the pause"
+    );
+    clocks.to_act(&rules, &[1], t("2026-06-03T10:00:00Z"));
+    assert_eq!(clocks.deadline(&rules, 1), None);
+    clocks.resume(&rules, t("2026-06-05T10:00:00Z"));
+    assert_eq!(
+        clocks.deadline(&rules, 1),
+        Some(t("2026-06-08T10:00:00Z")),
+        "the turn begun during the pause starts to run at the resume"
+    );
+}
+
+#[test]
+fn given_a_daily_deadline_when_the_table_pauses_then_the_deadline_moves_back_by_the_pause() {
+    let rules = daily("20:00", "UTC", "PT12H");
+    let mut clocks = Clocks::start(&rules, &utc(2), &[0], t("2026-06-01T06:00:00Z"));
+    assert_eq!(clocks.deadline(&rules, 0), Some(t("2026-06-01T20:00:00Z")));
+    clocks.pause(t("2026-06-01T10:00:00Z"));
+    clocks.resume(&rules, t("2026-06-02T13:00:00Z"));
+    assert_eq!(clocks.deadline(&rules, 0), Some(t("2026-06-02T23:00:00Z")));
 }

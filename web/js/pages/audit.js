@@ -314,6 +314,10 @@ function summary(event, people, board) {
     case 'turn_takeback_declined': return t('audit.ev.turn_takeback_declined', { name: seat(d.seat) });
     case 'turn_taken_back': return t('audit.ev.turn_taken_back', { name: seat(d.seat), version: d.to_version });
     case 'seat_vacation': return t('audit.ev.seat_vacation', { name: seat(d.seat), until: d.until });
+    case 'game_pause_proposed': return t(d.until ? 'audit.ev.pause_proposed_until' : 'audit.ev.pause_proposed', { name: seat(d.seat), until: d.until });
+    case 'game_pause_voted': return t(d.yes ? 'audit.ev.pause_voted_yes' : 'audit.ev.pause_voted_no', { name: seat(d.seat) });
+    case 'game_paused': return t(d.until ? 'audit.ev.paused_until' : 'audit.ev.paused', { until: d.until });
+    case 'game_resumed': return d.seat === null ? t('audit.ev.pause_ended') : t('audit.ev.resumed', { name: seat(d.seat) });
     case 'player_resigned': return t('audit.ev.player_resigned', { name: seat(d.seat), reason: d.reason });
     case 'seat_substituted': return t('audit.ev.seat_substituted', { name: d.username, seat: d.seat + 1 });
     case 'game_forfeited': return t('audit.ev.game_forfeited');

@@ -191,6 +191,7 @@ export async function show(root, { id, code }) {
         t('game.rematch_prefix'), h('a', { href: `#/games/${game.rematch_of}` }, t('game.previous_game')), '.') : null,
       statusLine(game, names),
       takeback.el,
+      pausePanel(game, names, act),
       refusal ? h('p', { class: 'move-error', id: 'move-error', role: 'alert' }, refusal) : null,
       h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
@@ -241,11 +242,13 @@ export async function show(root, { id, code }) {
     stopStream = startStream();
   };
   window.addEventListener('hatstand:joined', onJoined);
+  // Every countdown (the game's and each seat's) ticks here, in the
+  // viewer's own clock; a paused table shows none.
   const clock = setInterval(() => {
-    const el = page.querySelector('[data-deadline]');
-    if (!el) return;
-    el.textContent = timeLeft(el.dataset.deadline);
-    el.classList.toggle('low', Date.parse(el.dataset.deadline) - Date.now() < 3_600_000);
+    for (const el of page.querySelectorAll('[data-deadline]')) {
+      el.textContent = timeLeft(el.dataset.deadline);
+      el.classList.toggle('low', Date.parse(el.dataset.deadline) - Date.now() < 3_600_000);
+    }
   }, 1000);
   return () => {
     window.removeEventListener('hatstand:joined', onJoined);
@@ -296,8 +299,61 @@ function seatList(game, names) {
       `${seat + 1}. `, taken ? playerLink(name) : h('em', {}, t('game.free')),
       taken?.bot ? h('span', { class: 'tag bot' }, t('game.bot')) : null,
       seat === game.my_seat ? t('game.you') : null,
-      waiting ? h('span', { class: 'tag turn' }, t('game.to_play')) : null);
+      waiting ? h('span', { class: 'tag turn' }, t('game.to_play')) : null,
+      seatClock(game, seat));
     }));
+}
+
+/** A seat's own clock (games with `clocks`, docs/clocks.md): a countdown
+ * to its deadline while it runs, else the time it has (a bank, or frozen
+ * while the table is paused). */
+function seatClock(game, seat) {
+  const clock = (game.clocks || []).find((c) => c.seat === seat);
+  if (!clock || game.status !== 'active') return null;
+  if (clock.running && clock.deadline && !game.pause?.paused_since) {
+    return h('span', { class: 'clock seat-clock', 'data-deadline': clock.deadline, title: when(clock.deadline) },
+      timeLeft(clock.deadline));
+  }
+  const ms = clock.running ? clock.remaining_ms : clock.bank_ms;
+  if (ms === null || ms === undefined) return null;
+  const frozen = new Date(Date.now() + ms).toISOString();
+  return h('span', { class: 'clock seat-clock still', 'data-still': '' }, timeLeft(frozen));
+}
+
+/** The table's pause (docs/clocks.md): who proposed it and whose vote is
+ * awaited, the vote buttons, and the resume button while paused. */
+function pausePanel(game, names, act) {
+  const seated = game.my_seat !== null && game.my_seat !== undefined;
+  const out = game.seats.find((s) => s.seat === game.my_seat)?.resigned;
+  if (game.status !== 'active' || game.options?.pauses === false) return null;
+  const pause = game.pause;
+  const path = `/v1/games/${game.id}`;
+  const parts = [];
+  if (pause?.proposal) {
+    const p = pause.proposal;
+    parts.push(h('p', {}, p.until
+      ? t('game.pause_proposed_until', { name: names[p.by], when: when(p.until) })
+      : t('game.pause_proposed', { name: names[p.by] }),
+    p.waiting.length ? ` · ${t('game.pause_waiting', { names: p.waiting.map((s) => names[s]).join(', ') })}` : ''));
+    if (seated && !out && p.waiting.includes(game.my_seat)) {
+      parts.push(h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-action': 'pause-yes',
+          onClick: () => act(t('game.cannot_pause'), () => post(`${path}/pause/vote`, { yes: true })) }, t('game.pause_yes')),
+        h('button', { type: 'button', class: 'quiet', 'data-action': 'pause-no',
+          onClick: () => act(t('game.cannot_pause'), () => post(`${path}/pause/vote`, { yes: false })) }, t('game.pause_no'))));
+    }
+  } else if (pause?.paused_since) {
+    if (seated && !out) {
+      parts.push(h('div', { class: 'actions' },
+        h('button', { type: 'button', 'data-action': 'resume',
+          onClick: () => act(t('game.cannot_pause'), () => post(`${path}/resume`)) }, t('game.pause_resume'))));
+    }
+  } else if (seated && !out) {
+    parts.push(h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'quiet', 'data-action': 'pause-propose',
+        onClick: () => act(t('game.cannot_pause'), () => post(`${path}/pause`, {})) }, t('game.pause_propose'))));
+  }
+  return parts.length ? h('div', { class: 'pause', id: 'pause' }, parts) : null;
 }
 
 function statusLine(game, names) {
@@ -313,6 +369,11 @@ function statusLine(game, names) {
     // The server plays a seat that is out, so the game goes on for the others.
     return h('p', { class: 'status-line', 'data-resigned': '' },
       t('game.resigned'));
+  }
+  if (game.pause?.paused_since) {
+    // No clock runs: the banner says until when, in the viewer's zone.
+    return h('p', { class: 'status-line paused', role: 'status', 'data-paused': '' },
+      game.pause.until ? t('game.paused_until', { when: when(game.pause.until) }) : t('game.paused'));
   }
   const mine = game.my_seat !== null && game.my_seat !== undefined && game.to_act.includes(game.my_seat);
   const who = mine ? t('game.your_turn') : t('game.waiting_for', { names: game.to_act.map((s) => names[s]).join(', ') });
