@@ -31,6 +31,7 @@ pub mod sessions;
 pub mod storage;
 pub mod talk;
 pub mod throttle;
+pub mod tournaments;
 pub mod transparency;
 pub mod user_settings;
 pub mod users;

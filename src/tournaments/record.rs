@@ -31,6 +31,7 @@ use crate::record::chain::{Actor, Chain};
 pub enum TournamentEvent {
     TournamentCreated {
         organiser: Uuid,
+        name: String,
         ruleset: String,
         /// The games' options as anyone may see them.
         options: Value,
@@ -124,6 +125,7 @@ mod tests {
     fn created() -> TournamentEvent {
         TournamentEvent::TournamentCreated {
             organiser: Uuid::nil(),
+            name: "t".to_owned(),
             ruleset: "hats".to_owned(),
             options: serde_json::json!({}),
             table_size: 2,

@@ -44,6 +44,7 @@ mod snapshots;
 mod streams;
 mod takeback;
 mod talk;
+mod tournaments;
 mod transparency;
 mod turns;
 mod unfired;
