@@ -282,26 +282,28 @@ fn parse_time(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).map_or_else(|_| Utc::now(), |t| t.with_timezone(&Utc))
 }
 
+/// A stored event of a record: seq, type, data, actor, hash, time.
+type RecordRow = (i64, String, Value, Option<Uuid>, Vec<u8>, DateTime<Utc>);
+
 /// The record of tournament `id`, in order, each `prev_hash` taken from the
 /// event before (64 zeros before the first).
 ///
 /// # Errors
 /// Database errors.
 pub async fn record(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Vec<LoggedEvent>> {
-    let rows: Vec<(i64, String, Value, Option<Uuid>, Vec<u8>, DateTime<Utc>)> =
-        tournament_events::table
-            .filter(tournament_events::tournament_id.eq(id))
-            .order(tournament_events::seq)
-            .select((
-                tournament_events::seq,
-                tournament_events::type_,
-                tournament_events::data,
-                tournament_events::actor_user,
-                tournament_events::hash,
-                tournament_events::created_at,
-            ))
-            .load(conn)
-            .await?;
+    let rows: Vec<RecordRow> = tournament_events::table
+        .filter(tournament_events::tournament_id.eq(id))
+        .order(tournament_events::seq)
+        .select((
+            tournament_events::seq,
+            tournament_events::type_,
+            tournament_events::data,
+            tournament_events::actor_user,
+            tournament_events::hash,
+            tournament_events::created_at,
+        ))
+        .load(conn)
+        .await?;
     let mut prev = GENESIS_HASH.to_owned();
     Ok(rows
         .into_iter()

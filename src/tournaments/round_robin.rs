@@ -49,7 +49,7 @@ pub fn round(n: usize, table_size: usize, round: usize) -> Pairing {
     if table_size == 2 {
         for pair in folded.chunks(2) {
             match (pair[0], pair[1]) {
-                (Some(a), Some(b)) => pairing.tables.push(if round % 2 == 0 {
+                (Some(a), Some(b)) => pairing.tables.push(if round.is_multiple_of(2) {
                     vec![a, b]
                 } else {
                     vec![b, a]

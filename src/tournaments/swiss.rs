@@ -293,8 +293,10 @@ mod tests {
 
     #[test]
     fn given_seat_zero_counts_then_the_player_who_had_it_less_takes_it() {
-        let mut history = History::default();
-        history.seat_zero = vec![1, 0];
+        let history = History {
+            seat_zero: vec![1, 0],
+            ..History::default()
+        };
         let p = pair(2, &standings(2, &[]), &history);
         assert_eq!(p.tables, vec![vec![1, 0]]);
     }
