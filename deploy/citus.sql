@@ -80,6 +80,14 @@ SELECT create_distributed_table('user_records', 'user_id', colocate_with => 'not
 SELECT create_distributed_table('rematches', 'game_id', colocate_with => 'games');
 -- A seat's conditional lines with their game (read by the game's load).
 SELECT create_distributed_table('conditional_lines', 'game_id', colocate_with => 'games');
+-- Tournaments (docs/tournaments.md): every row of a tournament (its rounds,
+-- registrations, tables and record) with the tournament. A table names its
+-- game by id only (no foreign key across the groups).
+SELECT create_distributed_table('tournaments', 'id', colocate_with => 'none');
+SELECT create_distributed_table('tournament_rounds', 'tournament_id', colocate_with => 'tournaments');
+SELECT create_distributed_table('tournament_entries', 'tournament_id', colocate_with => 'tournaments');
+SELECT create_distributed_table('tournament_tables', 'tournament_id', colocate_with => 'tournaments');
+SELECT create_distributed_table('tournament_events', 'tournament_id', colocate_with => 'tournaments');
 
 -- local: login_failures
 --   Failed-login counters, written on every wrong password. Behind a single

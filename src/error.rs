@@ -129,6 +129,19 @@ error_codes! {
     IllegalCommand = "illegal_command",
     /// Game options the ruleset cannot play.
     InvalidOptions = "invalid_options",
+    /// Tournament settings that cannot be run (docs/tournaments.md: the
+    /// window, the schedule, the cap, the format's rounds, duplicate mode).
+    InvalidTournament = "invalid_tournament",
+    /// Registering or withdrawing outside the tournament's registration window.
+    RegistrationClosed = "registration_closed",
+    /// Registering for a tournament at its player cap.
+    TournamentFull = "tournament_full",
+    /// Registering twice for one tournament.
+    AlreadyRegistered = "already_registered",
+    /// Withdrawing from a tournament one is not registered for.
+    NotRegistered = "not_registered",
+    /// Registering with a rating below the tournament's minimum.
+    BelowMinRating = "below_min_rating",
     /// A clock duration that is malformed or out of range (docs/clocks.md).
     InvalidDuration = "invalid_duration",
     /// A time zone that is not in the IANA database.

@@ -27,6 +27,7 @@ pub mod retention;
 pub mod routes;
 pub mod startup;
 pub mod talk;
+pub mod tournaments;
 pub mod transparency;
 pub mod turns;
 pub mod wake;

@@ -33,6 +33,7 @@ pub mod storage;
 pub mod substitutes;
 pub mod talk;
 pub mod throttle;
+pub mod tournaments;
 pub mod transparency;
 pub mod user_settings;
 pub mod users;

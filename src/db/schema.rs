@@ -348,6 +348,76 @@ diesel::table! {
 }
 
 diesel::table! {
+    tournament_entries (tournament_id, user_id) {
+        tournament_id -> Uuid,
+        user_id -> Uuid,
+        registered_at -> Timestamptz,
+        entrant -> Nullable<Int4>,
+    }
+}
+
+diesel::table! {
+    tournament_events (tournament_id, seq) {
+        tournament_id -> Uuid,
+        seq -> Int8,
+        #[sql_name = "type"]
+        type_ -> Text,
+        data -> Jsonb,
+        actor_user -> Nullable<Uuid>,
+        hash -> Bytea,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    tournament_rounds (tournament_id, round) {
+        tournament_id -> Uuid,
+        round -> Int4,
+        starts_at -> Timestamptz,
+        deadline -> Timestamptz,
+        paired_at -> Nullable<Timestamptz>,
+        scored_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    tournament_tables (tournament_id, round, table_no) {
+        tournament_id -> Uuid,
+        round -> Int4,
+        table_no -> Int4,
+        entrants -> Array<Int4>,
+        game_id -> Nullable<Uuid>,
+        points -> Nullable<Array<Int4>>,
+    }
+}
+
+diesel::table! {
+    tournaments (id) {
+        id -> Uuid,
+        organiser -> Uuid,
+        name -> Text,
+        ruleset -> Text,
+        options -> Jsonb,
+        table_size -> Int2,
+        format -> Text,
+        rounds -> Int4,
+        duplicate -> Bool,
+        bots_substitute -> Bool,
+        registration_opens -> Timestamptz,
+        registration_closes -> Timestamptz,
+        player_cap -> Int4,
+        min_rating -> Nullable<Float8>,
+        min_reliability -> Nullable<Int2>,
+        seed -> Text,
+        seed_commitment -> Text,
+        status -> Text,
+        version -> Int8,
+        last_hash -> Bytea,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     user_blocks (user_id, blocked) {
         user_id -> Uuid,
         blocked -> Uuid,
@@ -470,6 +540,12 @@ diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(tournament_entries -> tournaments (tournament_id));
+diesel::joinable!(tournament_entries -> users (user_id));
+diesel::joinable!(tournament_events -> tournaments (tournament_id));
+diesel::joinable!(tournament_rounds -> tournaments (tournament_id));
+diesel::joinable!(tournament_tables -> tournaments (tournament_id));
+diesel::joinable!(tournaments -> users (organiser));
 diesel::joinable!(user_settings -> users (user_id));
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(webhooks -> users (user_id));
@@ -502,6 +578,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     talk_messages,
     talk_mutes,
     talk_reports,
+    tournament_entries,
+    tournament_events,
+    tournament_rounds,
+    tournament_tables,
+    tournaments,
     user_blocks,
     user_records,
     user_settings,

@@ -55,6 +55,7 @@ use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
         (name = "talk", description = "Table talk: messages to the whole table, to chosen seats (press, when the game allows it) and in the spectators' room; mutes, reports, and an operator's hiding of a reported message (docs/talk.md)"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "ratings", description = "Ratings per ruleset and table size (Glicko-2 for two seats, Weng-Lin for more and for teams), each game's changes, players' histories and the leaderboards (docs/ratings.md)"),
+        (name = "tournaments", description = "Tournaments: round robin, Swiss and elimination, with duplicate deals for the card games; created by an organiser, registered for until registration closes (docs/tournaments.md)"),
         (name = "turns", description = "Turn conveniences: the caller's settings, such as having the server play forced moves (a seat with exactly one legal command) at once (docs/turn-conveniences.md)"),
         (name = "service", description = "Health and metrics"),
     )

@@ -30,6 +30,7 @@ pub mod strict_json;
 pub mod tags;
 pub mod takeback;
 pub mod talk;
+pub mod tournaments;
 pub mod transparency;
 pub mod turns;
 pub mod users;
@@ -163,6 +164,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(takeback::answer)
                 .service(rematch::offer)
                 .service(rematch::accept)
-                .service(rematch::decline),
+                .service(rematch::decline)
+                // Tournaments (docs/tournaments.md).
+                .service(tournaments::create_tournament)
+                .service(tournaments::list_tournaments)
+                .service(tournaments::get_tournament)
+                .service(tournaments::register)
+                .service(tournaments::withdraw),
         );
 }

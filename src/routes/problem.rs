@@ -55,6 +55,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::Muted
         | C::SeatRefused
         | C::RatingOutOfRange
+        | C::BelowMinRating
         | C::ReliabilityTooLow => StatusCode::FORBIDDEN,
         C::NotFound => StatusCode::NOT_FOUND,
         C::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -87,11 +88,16 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::NotReported
         | C::RematchAlreadyOffered
         | C::RematchNotOffered
-        | C::RematchClosed => StatusCode::CONFLICT,
+        | C::RematchClosed
+        | C::RegistrationClosed
+        | C::TournamentFull
+        | C::AlreadyRegistered
+        | C::NotRegistered => StatusCode::CONFLICT,
         C::CursorExpired => StatusCode::GONE,
         C::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         C::IllegalCommand
         | C::InvalidOptions
+        | C::InvalidTournament
         | C::InvalidDuration
         | C::UnknownTimeZone
         | C::IdempotencyKeyReused
@@ -159,6 +165,7 @@ pub fn title(code: ErrorCode) -> &'static str {
         C::InvalidOptions => "Invalid options",
         C::IdempotencyKeyReused => "Idempotency key reused",
         C::VacationExceeded
+        | C::InvalidTournament
         | C::InvalidDuration
         | C::UnknownTimeZone
         | C::UnknownRulesVersion

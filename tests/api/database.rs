@@ -60,6 +60,7 @@ fn diesel_type(udt: &str) -> &'static str {
         "jsonb" => "Jsonb",
         "timestamptz" => "Timestamptz",
         "_int2" => "Array<Int2>",
+        "_int4" => "Array<Int4>",
         "_uuid" => "Array<Uuid>",
         "float8" => "Float8",
         other => panic!("no mapping for {other}"),

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::cards::{Card, CardSet, DECK_SIZE};
+use crate::random::{Randomness, shuffle};
 use crate::ruleset::OptionsError;
 
 /// Rounds in a match unless the options say otherwise.
@@ -41,6 +42,28 @@ pub struct Deal {
     pub hands: Vec<Vec<Card>>,
     /// The kitty.
     pub kitty: Vec<Card>,
+}
+
+impl Deal {
+    /// The deal of round `round` drawn from `rng` for `players`, as a match
+    /// without explicit deals deals it: the deck in index order shuffled with
+    /// the `deal` stream of the round, seat 0 taking the first hand's worth of
+    /// cards, seat 1 the next, ..., the kitty the rest. A duplicate tournament
+    /// gives every table of a round the deals drawn from the round's seed.
+    #[must_use]
+    pub fn drawn(players: usize, round: u8, rng: &Randomness) -> Deal {
+        let mut deck: Vec<Card> = Card::all().collect();
+        shuffle(&mut deck, &mut rng.stream("deal", u64::from(round)));
+        let size = hand_size(players);
+        Deal {
+            hands: deck
+                .chunks(size)
+                .take(players)
+                .map(<[Card]>::to_vec)
+                .collect(),
+            kitty: deck[players * size..DECK_SIZE].to_vec(),
+        }
+    }
 }
 
 /// Cards per hand with `players` players: 6 with three, 4 with four.

@@ -1,13 +1,13 @@
 //! The rules: dealing, whose turn it is, what is legal, what a command causes,
 //! and how each event changes the state.
 
-use super::cards::{Card, CardSet, Contract, DECK_SIZE, Suit};
+use super::cards::{Card, CardSet, Contract, Suit};
 use super::commands::GoatheadCommand;
 use super::events::GoatheadEvent;
-use super::options::hand_size;
+use super::options::{Deal, hand_size};
 use super::scoring::{self, RoundFacts};
 use super::state::{BidAction, BidRecord, GoatheadState, Phase, RoundState, TrickRecord};
-use crate::random::{Randomness, shuffle};
+use crate::random::Randomness;
 use crate::ruleset::{RuleViolation, Seat, seat};
 
 type Command = GoatheadCommand;
@@ -31,17 +31,14 @@ pub fn deal(state: &GoatheadState, round: u8, rng: &Randomness) -> Event {
             CardSet::of(deal.kitty.iter().copied()),
         )
     } else {
-        let mut deck: Vec<Card> = Card::all().collect();
-        shuffle(&mut deck, &mut rng.stream("deal", u64::from(round)));
-        let size = hand_size(n);
-        let hands = deck
-            .chunks(size)
-            .take(n)
-            .map(|h| CardSet::of(h.iter().copied()))
-            .collect();
+        let drawn = Deal::drawn(n, round, rng);
         (
-            hands,
-            CardSet::of(deck[n * size..DECK_SIZE].iter().copied()),
+            drawn
+                .hands
+                .iter()
+                .map(|h| CardSet::of(h.iter().copied()))
+                .collect(),
+            CardSet::of(drawn.kitty.iter().copied()),
         )
     };
     Event::Dealt {

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, HAND_SIZE, cards_in_play, line_length};
+use crate::random::{Randomness, shuffle};
 use crate::ruleset::OptionsError;
 
 /// The options of a game of Hats.
@@ -33,6 +34,27 @@ pub struct Deal {
 }
 
 impl Deal {
+    /// The deal drawn from `rng` for `players`, as a game without explicit
+    /// deals deals it: the cards in play shuffled with the `deal` stream of
+    /// round 0, then the line (positions 1…), nine cards per seat in seat
+    /// order, the rest the deck. A duplicate tournament gives every table of a
+    /// round the deal drawn from the round's seed.
+    #[must_use]
+    pub fn drawn(players: usize, rng: &Randomness) -> Deal {
+        let mut cards: Vec<Card> = cards_in_play(players).collect();
+        shuffle(&mut cards, &mut rng.stream("deal", 0));
+        let length = line_length(players);
+        let line = cards[..length].to_vec();
+        let hands = (0..players)
+            .map(|s| {
+                let from = length + s * HAND_SIZE;
+                cards[from..from + HAND_SIZE].to_vec()
+            })
+            .collect();
+        let deck = cards[length + players * HAND_SIZE..].to_vec();
+        Deal { line, hands, deck }
+    }
+
     /// Checks that this deal can be played by `players`: the line's length,
     /// nine cards per seat, and exactly the cards in play, each once.
     ///

@@ -1,8 +1,9 @@
 //! The rules of play: the deal, what a seat may do, and what happens.
 
-use super::cards::{Card, cards_in_play, line_length};
+use super::cards::Card;
 use super::commands::HatsCommand;
 use super::events::HatsEvent;
+use super::options::Deal;
 use super::state::{HatsState, Step};
 use crate::random::{Randomness, shuffle};
 use crate::ruleset::{RuleViolation, Seat, seat};
@@ -18,18 +19,7 @@ pub(crate) fn start(state: &HatsState, rng: &Randomness) -> Vec<HatsEvent> {
             deck: deal.deck.clone(),
         }];
     }
-    let players = state.player_count();
-    let mut cards: Vec<Card> = cards_in_play(players).collect();
-    shuffle(&mut cards, &mut rng.stream("deal", 0));
-    let length = line_length(players);
-    let line = cards[..length].to_vec();
-    let hands = (0..players)
-        .map(|s| {
-            let from = length + s * super::cards::HAND_SIZE;
-            cards[from..from + super::cards::HAND_SIZE].to_vec()
-        })
-        .collect();
-    let deck = cards[length + players * super::cards::HAND_SIZE..].to_vec();
+    let Deal { line, hands, deck } = Deal::drawn(state.player_count(), rng);
     vec![HatsEvent::Dealt { line, hands, deck }]
 }
 

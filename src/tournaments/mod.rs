@@ -1,0 +1,37 @@
+//! Tournaments (docs/tournaments.md): the pure rules, no database.
+//!
+//! - [`points`]: what a table gives each of its players (by places, or by
+//!   matchpoints in duplicate mode), in thousandths of a point;
+//! - [`standings`]: the order of the field after some rounds (points, then
+//!   Buchholz, then seed);
+//! - [`round_robin`], [`swiss`], [`elimination`]: the pairings of each format;
+//! - [`matchpoints`]: duplicate scoring, each result against the other
+//!   tables that held the same cards;
+//! - [`duplicate`]: the tournament's seed, its commitment, each round's seed
+//!   and the deals drawn from it;
+//! - [`record`]: the events of a tournament's hash-chained record;
+//! - [`settings`]: what an organiser sets, and the rules it must keep.
+//!
+//! Those are pure. The use cases, which read and write the store:
+//! [`create`], [`registration`] (register, withdraw) and [`read`] (one
+//! tournament, the lists, the record).
+//!
+//! Players are *entrants*: numbers `0..n` in seed order (the order the
+//! field is seeded in when the tournament starts; entrant 0 is the top seed).
+
+pub mod create;
+pub mod duplicate;
+pub mod elimination;
+pub mod matchpoints;
+pub mod pairing;
+pub mod points;
+pub mod read;
+pub mod record;
+pub mod registration;
+pub mod round_robin;
+pub mod settings;
+pub mod standings;
+pub mod swiss;
+
+/// An entrant: a player's number in seed order (0 is the top seed).
+pub type Entrant = usize;
