@@ -49,7 +49,10 @@ pub struct GameLog {
 /// The Top Hats events that end a play turn.
 const TOP_HATS_TURN_ENDS: [&str; 2] = ["moved", "chain_ended"];
 
-/// Game `id`'s story as `user` (none: signed out) may know it.
+/// Game `id`'s story as `user` (none: signed out) may know it, told in the
+/// request's language (`Accept-Language`; the web client sends its own).
+/// The answer's tag is taken from its body, so a story told in another
+/// language has another tag.
 ///
 /// # Errors
 /// `not_found` (also for a game the caller may not watch).
@@ -103,12 +106,17 @@ pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLo
         version,
         counters: narration::counters(&game.ruleset, &view, play_turns),
         my_last_move,
-        lines: narration::narrate(&game.ruleset, &table, &events)
-            .into_iter()
-            .map(|l| LogLine {
-                seq: l.seq,
-                text: l.text,
-            })
-            .collect(),
+        lines: narration::narrate_in(
+            crate::i18n::request_language(),
+            &game.ruleset,
+            &table,
+            &events,
+        )
+        .into_iter()
+        .map(|l| LogLine {
+            seq: l.seq,
+            text: l.text,
+        })
+        .collect(),
     })
 }

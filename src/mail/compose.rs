@@ -539,7 +539,12 @@ pub fn substituted(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
         .to_string();
     let args = [("who", Arg::Text(&who)), ("seat", Arg::Text(&seat))];
     let mut draft = Draft {
-        subject: subject(lang, game, &words(lang, "mail-subject-substituted", &args), ""),
+        subject: subject(
+            lang,
+            game,
+            &words(lang, "mail-subject-substituted", &args),
+            "",
+        ),
         unsubscribe: Some(row.kind.clone()),
         lang,
         ..Draft::default()

@@ -207,13 +207,22 @@ pub fn facts_in(lang: Language, game: &Game) -> Vec<Fact> {
                     ],
                 ),
             ));
-            let phase = match view["phase"].as_str() {
-                Some(
-                    p @ ("bidding" | "kitty_choice" | "bury" | "contract_choice" | "swap" | "play"
-                    | "round_over"),
-                ) => p,
-                _ => "over",
-            };
+            // A phase the messages do not name reads as "over".
+            let phase = view["phase"]
+                .as_str()
+                .filter(|p| {
+                    [
+                        "bidding",
+                        "kitty_choice",
+                        "bury",
+                        "contract_choice",
+                        "swap",
+                        "play",
+                        "round_over",
+                    ]
+                    .contains(p)
+                })
+                .unwrap_or("over");
             out.push(line(
                 "fact-phase",
                 w(lang, &format!("fact-goathead-phase-{phase}")),
@@ -416,10 +425,10 @@ fn top_hats(lang: Language, out: &mut Vec<Fact>, table: &Table, view: &Value) {
         }
         other => other.unwrap_or("?").to_owned(),
     };
-    let phase = match view["phase"].as_str() {
-        Some(p @ ("building" | "placing" | "playing")) => p,
-        _ => "over",
-    };
+    let phase = view["phase"]
+        .as_str()
+        .filter(|p| ["building", "placing", "playing"].contains(p))
+        .unwrap_or("over");
     out.push(line(
         "fact-phase",
         w(lang, &format!("fact-top-hats-phase-{phase}")),

@@ -168,8 +168,9 @@ pub(super) const fn privacy_of(seat: Option<u8>) -> Privacy {
 }
 
 /// The game's story in words, as the caller may know it (the same
-/// sentences as the turn mails): every move so far, the turn, trick,
-/// round or deal now, and the caller's last move.
+/// sentences as the turn mails, in the request's `Accept-Language`):
+/// every move so far, the turn, trick, round or deal now, and the
+/// caller's last move.
 #[utoipa::path(
     operation_id = "get_game_log", tag = "games", params(GamePath, IfNoneMatch),
     security((), ("bearer" = [])),

@@ -81,6 +81,43 @@ async fn the_log_tells_each_move_in_words_with_the_counters_of_the_rule_book() {
     assert!(mine > 0 && mine <= game["version"].as_i64().unwrap());
     let spectator = app.get(&format!("/v1/games/{id}/log"), None).await.ok(200);
     assert_eq!(spectator["my_last_move"], Value::Null);
+
+    // In French when the request asks (the web client sends its language),
+    // with a tag of its own: the tag is taken from the body.
+    let english = app
+        .send_raw(
+            "GET",
+            &format!("/v1/games/{id}/log"),
+            Some(&users[0].token),
+            &[],
+            Vec::new(),
+        )
+        .await;
+    let french = app
+        .send_raw(
+            "GET",
+            &format!("/v1/games/{id}/log"),
+            Some(&users[0].token),
+            &[("Accept-Language", "fr")],
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(french.status, 200);
+    assert!(english.headers.get("etag").is_some());
+    let told: Vec<&str> = french.body["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        told.iter()
+            .any(|t| t.starts_with("vous avez ") || t.starts_with("Vous avez ")),
+        "{told:?}"
+    );
+    assert_eq!(french.body["lines"].as_array().unwrap().len(), lines.len());
+    assert_eq!(french.body["counters"], log["counters"]);
+    assert_ne!(french.headers.get("etag"), english.headers.get("etag"));
 }
 
 #[actix_web::test]
