@@ -29,6 +29,7 @@ pub struct TournamentPath {
 pub struct ListQuery {
     /// `upcoming` (open for registration, the default), `running` or
     /// `finished` (finished or cancelled).
+    #[param(inline)]
     pub status: Option<Listing>,
     /// The `next` of the page before.
     #[param(pattern = "^[0-9]{1,19}_[0-9a-fA-F-]{36}$")]
