@@ -463,6 +463,7 @@ pub fn command_script(keyed: bool) -> String {
                 16 => "NULL::timestamptz",
                 17 | 19 => "'[]'::jsonb",
                 18 => ":nt::jsonb",
+                20 => "NULL::jsonb",
                 _ => return None,
             }
             .to_owned(),

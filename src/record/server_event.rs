@@ -481,8 +481,8 @@ mod tests {
     fn engine_events_unknown_types_newer_schemas_and_bad_data_are_told_apart() {
         assert_eq!(ServerEvent::read("card_played", 1, &json!({})), Ok(None));
         assert_eq!(
-            ServerEvent::read("game_paused", 1, &json!({})),
-            Err(ReadError::Unknown("game_paused".into()))
+            ServerEvent::read("game_frozen", 1, &json!({})),
+            Err(ReadError::Unknown("game_frozen".into()))
         );
         assert!(matches!(
             ServerEvent::read("game_started", SCHEMA + 1, &json!({})),
