@@ -138,6 +138,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    notification_preferences (user_id) {
+        user_id -> Uuid,
+        push_off -> Array<Text>,
+        email_off -> Array<Text>,
+        webhooks_off -> Array<Text>,
+        quiet_start -> Nullable<Int2>,
+        quiet_end -> Nullable<Int2>,
+        reminder_before_minutes -> Nullable<Int4>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     notifications (user_id, id) {
         id -> Int8,
         user_id -> Uuid,
@@ -192,6 +205,7 @@ diesel::table! {
         last_error -> Nullable<Text>,
         sent_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
+        held_until -> Nullable<Timestamptz>,
     }
 }
 
@@ -562,6 +576,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     login_addresses,
     login_failures,
     mail_outbox,
+    notification_preferences,
     notifications,
     operators,
     pruned,

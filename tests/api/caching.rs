@@ -216,7 +216,8 @@ async fn every_tagged_operation_answers_304_only_to_its_own_viewer() {
             "list_events",
             "list_games",
             "list_my_games",
-            "list_notifications"
+            "list_notifications",
+            "list_vacant_seats"
         ]
     );
 }

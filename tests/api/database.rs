@@ -62,6 +62,7 @@ fn diesel_type(udt: &str) -> &'static str {
         "_int2" => "Array<Int2>",
         "_int4" => "Array<Int4>",
         "_uuid" => "Array<Uuid>",
+        "_text" => "Array<Text>",
         "float8" => "Float8",
         other => panic!("no mapping for {other}"),
     }
