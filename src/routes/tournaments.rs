@@ -32,7 +32,9 @@ pub struct ListQuery {
     #[param(inline)]
     pub status: Option<Listing>,
     /// The `next` of the page before.
-    #[param(pattern = "^[0-9]{1,19}_[0-9a-fA-F-]{36}$")]
+    #[param(
+        pattern = "^[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     pub after: Option<String>,
 }
 

@@ -83,6 +83,7 @@ pub struct NewTournament {
     #[schema(value_type = crate::games::wire_types::AnyOptions)]
     pub options: Value,
     /// Seats at each table.
+    #[schema(maximum = 255)]
     pub table_size: u8,
     pub format: Format,
     /// Each round's start and deadline, in order: one entry per round.
@@ -90,12 +91,14 @@ pub struct NewTournament {
     pub registration_opens: DateTime<Utc>,
     pub registration_closes: DateTime<Utc>,
     /// The most players who may register.
+    #[schema(maximum = 4_294_967_295_u32)]
     pub player_cap: u32,
     /// A rating (in the ruleset at this table size) a player needs to register.
     #[serde(default)]
     pub min_rating: Option<f64>,
     /// A reliability score (0–100) a player needs to register.
     #[serde(default)]
+    #[schema(maximum = 255)]
     pub min_reliability: Option<u8>,
     /// Every table of a round plays the same deals, scored by matchpoints
     /// (card games only).
@@ -176,6 +179,9 @@ impl NewTournament {
         }
         if self.min_reliability.is_some_and(|r| r > 100) {
             return Err(invalid("a minimum reliability of 0 to 100"));
+        }
+        if !self.options.is_object() {
+            return Err(Failure::invalid_options("options must be a JSON object"));
         }
         if self.options.get("deals").is_some() {
             return Err(Failure::invalid_options(
