@@ -46,7 +46,8 @@ fi
 # shellcheck source=scripts/fresh-server.sh
 . scripts/fresh-server.sh
 smtp_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-start_fresh_server browser HATSTAND_TOKEN_RATE=0 HATSTAND_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
+# Every browser player signs up from this one address: no per-address cap.
+start_fresh_server browser HATSTAND_TOKEN_RATE=0 HATSTAND_REGISTRATIONS_PER_ADDRESS=0 HATSTAND_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
   HATSTAND_MAIL_TICK_MS=200
 rm -rf target/browser-failures
 # The copy of a Top Hats board the conditional-move editor plays on, against
