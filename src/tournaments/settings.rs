@@ -312,4 +312,17 @@ mod tests {
         t.name = "  ".to_owned();
         assert_eq!(refusal(&t), ErrorCode::InvalidTournament);
     }
+
+    #[test]
+    fn given_options_that_are_not_an_object_then_refused() {
+        for options in [
+            serde_json::Value::Null,
+            serde_json::json!([]),
+            serde_json::json!(3),
+        ] {
+            let mut t = valid();
+            t.options = options;
+            assert_eq!(refusal(&t), ErrorCode::InvalidOptions);
+        }
+    }
 }

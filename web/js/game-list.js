@@ -77,5 +77,5 @@ function seeking(game, ratings) {
   const mine = pool ? pool.rating : (game.players === 2 ? 1500 : 25);
   const fits = (game.rating_min == null || mine >= game.rating_min) && (game.rating_max == null || mine <= game.rating_max);
   return h('span', { class: 'tag', 'data-range': range, 'data-fits': String(fits) },
-    `${range}${t('hat_trick.colon')}${fits ? t('list.you_fit') : t('list.outside')}`);
+    `${range}${t('common.colon')}${fits ? t('list.you_fit') : t('list.outside')}`);
 }

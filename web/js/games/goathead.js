@@ -121,7 +121,7 @@ function bidChoices(ctx) {
 }
 
 function facts(v, ctx) {
-  const parts = [t('goathead.round_of', { round: v.round + 1, n: v.rounds }), t('goathead.dealer', { name: seatName(ctx, v.dealer) })];
+  const parts = [t('goathead.round_of', { round: v.round + 1, n: v.rounds }), t('board.dealer', { name: seatName(ctx, v.dealer) })];
   if (v.contract) {
     parts.push(v.declarer === null || v.declarer === undefined
       ? t('goathead.contract', { contract: contractName(v.contract) })

@@ -98,7 +98,7 @@ function trumpName(v) {
 function facts(v, ctx) {
   return [
     t('hat_trick.deal_of', { deal: v.round + 1, n: v.rounds }),
-    t('goathead.dealer', { name: seatName(ctx, v.dealer) }),
+    t('board.dealer', { name: seatName(ctx, v.dealer) }),
     v.sitting_out !== null && v.sitting_out !== undefined && t('hat_trick.sits_out', { name: seatName(ctx, v.sitting_out) }),
   ].filter(Boolean).join(' · ');
 }
@@ -117,7 +117,7 @@ function table(v, ctx) {
     : h('p', { class: 'cb-empty' }, t('board.leads', { name: seatName(ctx, v.leader) }));
   const scoring = SCORING.map((key, k) => {
     const taker = v.scoring_tricks[k];
-    return h('li', {}, `${t(key)}${t('hat_trick.colon')}${taker === null || taker === undefined ? '—' : seatName(ctx, taker)}`);
+    return h('li', {}, `${t(key)}${t('common.colon')}${taker === null || taker === undefined ? '—' : seatName(ctx, taker)}`);
   });
   const predictions = v.predictions.filter(Boolean).map((p) => h('li', {},
     t('hat_trick.claims', { name: seatName(ctx, p.seat), trick: p.claims, on: p.made_on, value: p.value })));

@@ -358,7 +358,7 @@ function saltFacts(doc, people) {
     h('dt', {}, t('audit.salts')),
     h('dd', { 'data-salts': '' },
       h('ul', { class: 'salts' }, joins.map((e) => h('li', {},
-        `${people.seats[e.data.seat] ?? t('seat.n', { n: e.data.seat + 1 })}${t('hat_trick.colon')}`, h('code', { class: 'hash' }, e.data.salt),
+        `${people.seats[e.data.seat] ?? t('seat.n', { n: e.data.seat + 1 })}${t('common.colon')}`, h('code', { class: 'hash' }, e.data.salt),
         h('span', { class: 'hint' }, ` ${e.data.salt_by_server ? t('audit.salt_server') : t('audit.salt_player')}`)))),
       h('span', { class: 'hint' }, t('audit.salts_hint'))),
   ];
