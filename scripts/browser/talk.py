@@ -35,6 +35,7 @@ def shown(browser):
 
 def say(browser, room, text):
     """Types `text` in the panel, picks `room` (an option value), sends it."""
+    wait_for(lambda: browser.find(f"#talk-room option[value='{room}']"), f"{browser.name}: the room {room}")
     Select(browser.wait("#talk-room", f"{browser.name}: the talk panel's rooms")).select_by_value(room)
     browser.type_into("#talk-text", text)
     browser.wait("#talk .talk-form button[type=submit]").click()

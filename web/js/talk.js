@@ -62,6 +62,10 @@ export function talkPanel(id) {
   const drawForm = () => {
     const open = game ? rooms(game, names) : [];
     form.hidden = open.length === 0;
+    // The options are redrawn only when the rooms change: a list redrawn
+    // under the reader's finger would close or lose its choice.
+    const drawn = [...room.options].map((o) => [o.value, o.textContent]);
+    if (JSON.stringify(drawn) === JSON.stringify(open)) return;
     const chosen = room.value;
     room.replaceChildren(...open.map(([value, label]) => h('option', { value }, label)));
     if (open.some(([value]) => value === chosen)) room.value = chosen;
