@@ -450,6 +450,15 @@ pub struct Background {
         global = true
     )]
     pub deadline_tick_ms: u64,
+    /// How often the tournament worker looks for rounds to start, pair or
+    /// score, in milliseconds (0: never).
+    #[arg(
+        long,
+        env = "HATSTAND_TOURNAMENT_TICK_MS",
+        default_value_t = 2000,
+        global = true
+    )]
+    pub tournament_tick_ms: u64,
     /// How often the webhook worker looks for due deliveries, in milliseconds (0: never).
     #[arg(
         long,

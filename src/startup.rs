@@ -145,6 +145,13 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         signer,
     };
     start_mail(&settings.mail, &context, Arc::clone(&listeners.mail)).await?;
+    if background.tournament_tick_ms > 0 {
+        tokio::spawn(crate::tournaments::rounds::run(
+            context.pool.clone(),
+            context.announcer.clone(),
+            Duration::from_millis(background.tournament_tick_ms),
+        ));
+    }
     if background.bot_tick_ms > 0 {
         tokio::spawn(crate::bots::worker::run(
             context.clone(),

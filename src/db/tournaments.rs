@@ -346,3 +346,169 @@ pub async fn entries_named(
         .load(conn)
         .await
 }
+
+/// Tournaments that may have a step due at `now`: registering or running,
+/// with a round not yet scored whose start has passed (at most `limit`,
+/// the longest-waiting first). The round worker locks each in turn.
+///
+/// # Errors
+/// Database errors.
+pub async fn due(
+    conn: &mut AsyncPgConnection,
+    now: DateTime<Utc>,
+    limit: i64,
+) -> QueryResult<Vec<Uuid>> {
+    tournament_rounds::table
+        .inner_join(tournaments::table)
+        .filter(tournaments::status.eq_any(["registering", "running"]))
+        .filter(tournament_rounds::scored_at.is_null())
+        .filter(tournament_rounds::starts_at.le(now))
+        .group_by(tournaments::id)
+        .order(diesel::dsl::min(tournament_rounds::starts_at))
+        .select(tournaments::id)
+        .limit(limit)
+        .load(conn)
+        .await
+}
+
+/// The tournament `id`, locked until the end of the transaction unless
+/// another transaction holds it (then `None`: that one is working on it).
+///
+/// # Errors
+/// Database errors.
+pub async fn locked_unless_busy(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+) -> QueryResult<Option<TournamentRow>> {
+    tournaments::table
+        .find(id)
+        .select(TournamentRow::as_select())
+        .for_update()
+        .skip_locked()
+        .first(conn)
+        .await
+        .optional()
+}
+
+/// Sets the status of tournament `id`.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_status(conn: &mut AsyncPgConnection, id: Uuid, status: &str) -> QueryResult<()> {
+    diesel::update(tournaments::table.find(id))
+        .set(tournaments::status.eq(status))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Gives each registered player of tournament `id` their seed number.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_entrants(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    in_seed_order: &[Uuid],
+) -> QueryResult<()> {
+    for (entrant, user) in in_seed_order.iter().enumerate() {
+        diesel::update(tournament_entries::table.find((id, user)))
+            .set(tournament_entries::entrant.eq(i32::try_from(entrant).unwrap_or(i32::MAX)))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Stores a round's tables (their games created).
+///
+/// # Errors
+/// Database errors.
+pub async fn insert_tables(conn: &mut AsyncPgConnection, rows: &[TableRow]) -> QueryResult<()> {
+    diesel::insert_into(tournament_tables::table)
+        .values(rows)
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Stores the points of table `table` of round `round`.
+///
+/// # Errors
+/// Database errors.
+pub async fn set_points(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    round: i32,
+    table: i32,
+    points: &[i32],
+) -> QueryResult<()> {
+    diesel::update(tournament_tables::table.find((id, round, table)))
+        .set(tournament_tables::points.eq(points))
+        .execute(conn)
+        .await
+        .map(drop)
+}
+
+/// Marks round `round` paired (`scored` false) or scored at `at`.
+///
+/// # Errors
+/// Database errors.
+pub async fn mark_round(
+    conn: &mut AsyncPgConnection,
+    id: Uuid,
+    round: i32,
+    scored: bool,
+    at: DateTime<Utc>,
+) -> QueryResult<()> {
+    let target = tournament_rounds::table.find((id, round));
+    if scored {
+        diesel::update(target)
+            .set(tournament_rounds::scored_at.eq(at))
+            .execute(conn)
+            .await?;
+    } else {
+        diesel::update(target)
+            .set(tournament_rounds::paired_at.eq(at))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The status and result of each game of `ids`.
+///
+/// # Errors
+/// Database errors.
+pub async fn game_outcomes(
+    conn: &mut AsyncPgConnection,
+    ids: &[Uuid],
+) -> QueryResult<Vec<(Uuid, String, Option<Value>)>> {
+    use super::schema::games;
+    games::table
+        .filter(games::id.eq_any(ids))
+        .select((games::id, games::status, games::result))
+        .load(conn)
+        .await
+}
+
+/// Whether game `game_id` is a tournament table whose round is scored
+/// (before that, only its players may read it: a duplicate round's deals
+/// must not reach another table).
+///
+/// # Errors
+/// Database errors.
+pub async fn round_scored_for(conn: &mut AsyncPgConnection, game_id: Uuid) -> QueryResult<bool> {
+    tournament_tables::table
+        .inner_join(
+            tournament_rounds::table.on(tournament_rounds::tournament_id
+                .eq(tournament_tables::tournament_id)
+                .and(tournament_rounds::round.eq(tournament_tables::round))),
+        )
+        .filter(tournament_tables::game_id.eq(game_id))
+        .filter(tournament_rounds::scored_at.is_not_null())
+        .count()
+        .get_result::<i64>(conn)
+        .await
+        .map(|n| n > 0)
+}

@@ -40,6 +40,7 @@ pub mod rulesets;
 pub mod salts;
 pub mod seat_cap;
 pub mod seat_offer;
+pub mod seated;
 pub mod snapshot;
 pub mod step;
 pub mod substitute;

@@ -26,21 +26,17 @@ use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
 use hatstand_engine::Rules;
 use hatstand_engine::bots::Level;
-use hatstand_engine::random::seed_commitment;
 use uuid::Uuid;
 
-use super::clock::ServerOptions;
-use super::join::take_seat;
+use super::seated::{Player, Seated};
 use super::{kind_of, status};
 use crate::auth::Caller;
 use crate::context::Context;
-use crate::db::games::{self, GameRow, LoadedGame};
+use crate::db::Conn;
+use crate::db::games::LoadedGame;
 use crate::db::notifications::Noted;
 use crate::db::rematches::{self, RematchRow};
-use crate::db::{Conn, event_store};
 use crate::error::{ErrorCode, Failure};
-use crate::record::chain::{Actor, Chain, GENESIS_HASH};
-use crate::record::server_event::{GameCreated, ServerEvent};
 
 pub use super::rematch_offer::{Answer, Rematch, RematchSeat, RematchState, rotated, shown};
 
@@ -251,109 +247,28 @@ async fn create_rematch(
     let kind = kind_of(&old.game)?;
     let rules = Rules::of(kind, u16::try_from(old.game.rules_version).unwrap_or(0))
         .map_err(|e| Failure::internal(e.to_string()))?;
-    let mut bytes = [0u8; 32];
-    rand::fill(&mut bytes);
-    let seed = hex::encode(bytes);
-    let commitment = seed_commitment(&seed);
-    let id = Uuid::new_v4();
-    let private = old.game.private;
     let players = u8::try_from(old.game.players).map_err(Failure::internal)?;
-    let mut chain = Chain::after(0, GENESIS_HASH, now);
-    let created = GameCreated {
-        ruleset: kind.id().to_owned(),
-        players,
-        options: old.game.options.clone(),
-        seed_commitment: commitment.clone(),
-        seed: None,
-        created_by: creator,
-        server_options: Some(old.game.server_options.clone()),
-        private,
-        rules: rules.to_string(),
-    };
-    chain
-        .push_server(
-            &ServerEvent::GameCreated(created),
-            Actor {
-                user: Some(creator),
-                seat: None,
-            },
-        )
-        .map_err(Failure::internal)?;
-    let mut invite = [0u8; 16];
-    rand::fill(&mut invite);
-    let mut loaded = LoadedGame {
-        game: GameRow {
-            id,
-            ruleset: old.game.ruleset.clone(),
-            players: old.game.players,
-            options: old.game.options.clone(),
-            seed,
-            seed_public: false,
-            seed_commitment: commitment,
-            status: status::OPEN.to_owned(),
-            version: 0,
-            last_hash: String::new(),
-            state: None,
-            to_act: Vec::new(),
-            result: None,
-            created_by: creator,
-            created_at: now,
-            updated_at: now,
-            server_options: old.game.server_options.clone(),
-            deadline: None,
-            private,
-            invite_code: private.then(|| hex::encode(invite)),
-            rules_version: old.game.rules_version,
-            archived_at: None,
-            pause: None,
-        },
-        seats: Vec::new(),
-        conditionals: Vec::new(),
-        idempotent: None,
-        session_live: true,
-    };
-    let before = loaded.game.clone();
     let mut by_new_seat: Vec<_> = old
         .seats
         .iter()
         .map(|s| (rotated(u8::try_from(s.seat).unwrap_or(0), players), s))
         .collect();
     by_new_seat.sort_by_key(|(seat, _)| *seat);
-    let mut rows = Vec::with_capacity(by_new_seat.len());
-    for (seat, s) in by_new_seat {
-        let player = Caller {
-            user_id: s.user_id,
-            username: s.username.clone(),
-            session: Uuid::nil(),
-        };
-        rows.push(take_seat(
-            kind,
-            &mut loaded,
-            &mut chain,
-            &player,
-            Some(seat),
-            s.bot,
-            // A rematch starts at once, so the server makes every seat's
-            // salt (recorded as server-made; docs/audits.md).
-            None,
-        )?);
-    }
-    let mut clocks = None;
-    if loaded.game.status == status::ACTIVE && !loaded.game.to_act.is_empty() {
-        loaded.game.deadline = ServerOptions::of(&loaded.game.server_options).deadline_from(now);
-        clocks = super::clocks::start(conn, &mut loaded, &mut chain, now).await?;
-    }
-    loaded.game.version = chain.version();
-    loaded.game.last_hash = chain.last_hash().to_owned();
-    games::insert(conn, &loaded.game).await?;
-    games::insert_seats(conn, id, &rows, now).await?;
-    if let Some(clocks) = &clocks {
-        games::set_seat_clocks(conn, id, clocks).await?;
-    }
-    event_store::insert(conn, id, &chain.events).await?;
-    let notes = super::step::notifications(&before, &loaded.game, &loaded.seats);
-    let told =
-        crate::db::notifications::insert(conn, Some(id), &crate::notifications::rows(&notes)?, now)
-            .await?;
-    Ok((loaded, told))
+    let seated = Seated {
+        kind,
+        rules,
+        options: old.game.options.clone(),
+        server_options: old.game.server_options.clone(),
+        private: old.game.private,
+        created_by: creator,
+        players: by_new_seat
+            .into_iter()
+            .map(|(_, s)| Player {
+                user_id: s.user_id,
+                username: s.username.clone(),
+                bot: s.bot,
+            })
+            .collect(),
+    };
+    super::seated::create(conn, seated, now).await
 }

@@ -12,6 +12,9 @@
 //!   exist (`404 not_found`, the answer for an unknown id). The default for
 //!   a private game, and the rule for private games created before the
 //!   option existed.
+//! - A tournament's table is for its `players` while its round is played
+//!   (in duplicate mode every table holds the same cards); once the round
+//!   is scored, anyone with its address may read it, as with `link`.
 //! - A spectator who may watch sees the public view, as always.
 
 use serde::{Deserialize, Serialize};
@@ -71,6 +74,15 @@ impl Spectators {
     }
 }
 
+/// Whether a game for its players only is a tournament table whose round
+/// is over: then anyone with its address may read it.
+async fn tournament_table_open(conn: &mut Conn, loaded: &LoadedGame) -> Result<bool, Failure> {
+    if !loaded.game.private {
+        return Ok(false);
+    }
+    Ok(crate::db::tournaments::round_scored_for(conn, loaded.game.id).await?)
+}
+
 /// Whether `user` (none: signed out) may read `loaded`; `not_found` if not,
 /// as for a game that does not exist.
 ///
@@ -104,7 +116,11 @@ pub async fn check_with_code(
         return Ok(());
     }
     let Some(user) = user else {
-        return Err(super::no_such_game());
+        return if tournament_table_open(conn, loaded).await? {
+            Ok(())
+        } else {
+            Err(super::no_such_game())
+        };
     };
     if loaded.seat_of(user).is_some() || loaded.game.created_by == user {
         return Ok(());
@@ -114,6 +130,9 @@ pub async fn check_with_code(
         .await?
         .is_some()
     {
+        return Ok(());
+    }
+    if tournament_table_open(conn, loaded).await? {
         return Ok(());
     }
     Err(super::no_such_game())

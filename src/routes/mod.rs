@@ -169,6 +169,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(tournaments::create_tournament)
                 .service(tournaments::list_tournaments)
                 .service(tournaments::get_tournament)
+                .service(tournaments::get_rounds)
+                .service(tournaments::get_standings)
                 .service(tournaments::register)
                 .service(tournaments::withdraw),
         );

@@ -1,5 +1,6 @@
 //! Tournaments (docs/tournaments.md): created by an organiser, listed,
-//! read, registered for and withdrawn from until registration closes.
+//! read, registered for and withdrawn from until registration closes; its
+//! rounds and standings as they are played.
 
 use actix_web::web::{self, Query};
 use actix_web::{HttpResponse, delete, get, post};
@@ -9,7 +10,8 @@ use utoipa::IntoParams;
 use super::problem::problems;
 use super::strict_json::{Json, NoBody};
 use super::{Answer, Id, Reply, State};
-use crate::auth::Caller;
+use crate::auth::{Caller, MaybeCaller};
+use crate::tournaments::progress::{self, Rounds, Standings};
 use crate::tournaments::read::{self, Listing, TournamentPage, TournamentWithField};
 use crate::tournaments::settings::NewTournament;
 use crate::tournaments::{create, registration};
@@ -175,6 +177,48 @@ pub async fn register(
 pub async fn withdraw(state: State, caller: Caller, id: Id) -> Reply<TournamentWithField> {
     Ok(web::Json(
         registration::withdraw(&state, &caller, id.into_inner()).await?,
+    ))
+}
+
+/// A tournament's rounds: each one's times and status, its tables (seat
+/// order, points once scored) and byes. While a round is played, a table's
+/// game is shown only to its players.
+#[utoipa::path(
+    operation_id = "get_tournament_rounds", tag = "tournaments", params(TournamentPath), security((), ("bearer" = [])),
+    responses((status = 200, description = "Every round, scheduled, playing or scored", body = Rounds,
+        example = json!({"rounds": [
+            {"round": 0, "starts_at": "2026-12-20T18:00:00Z", "deadline": "2026-12-27T18:00:00Z", "status": "scored",
+             "tables": [{"table": 0, "players": [
+                 {"user_id": "6c1f0a4e-8d2b-4f7a-9c3e-1b2a3c4d5e6f", "username": "ada"},
+                 {"user_id": "9d2e1b3c-4a5f-4e6d-8c7b-2a1b3c4d5e6f", "username": "bruno"}],
+                 "game_id": "0b6f5c1e-3f0a-4b59-9a57-2f1d8f7c1a10", "points": [0.75, 0.25]}],
+             "byes": []},
+            {"round": 1, "starts_at": "2026-12-28T18:00:00Z", "deadline": "2027-01-04T18:00:00Z", "status": "upcoming",
+             "tables": [], "byes": []}]})),
+        GetTournamentProblems)
+)]
+#[get("/tournaments/{id}/rounds")]
+pub async fn get_rounds(state: State, caller: MaybeCaller, id: Id) -> Reply<Rounds> {
+    let viewer = caller.0.map(|c| c.user_id);
+    Ok(web::Json(
+        progress::rounds(&state, id.into_inner(), viewer).await?,
+    ))
+}
+
+/// A tournament's standings after its last round scored (final once it is
+/// over): points, then Buchholz, then seed.
+#[utoipa::path(
+    operation_id = "get_tournament_standings", tag = "tournaments", params(TournamentPath), security((), ("bearer" = [])),
+    responses((status = 200, description = "The standings", body = Standings,
+        example = json!({"after_round": 0, "final_standings": false, "standings": [
+            {"rank": 1, "user_id": "6c1f0a4e-8d2b-4f7a-9c3e-1b2a3c4d5e6f", "username": "ada", "points": 0.75, "buchholz": 0.25, "byes": 0},
+            {"rank": 2, "user_id": "9d2e1b3c-4a5f-4e6d-8c7b-2a1b3c4d5e6f", "username": "bruno", "points": 0.25, "buchholz": 0.75, "byes": 0}]})),
+        GetTournamentProblems)
+)]
+#[get("/tournaments/{id}/standings")]
+pub async fn get_standings(state: State, id: Id) -> Reply<Standings> {
+    Ok(web::Json(
+        progress::standings(&state, id.into_inner()).await?,
     ))
 }
 

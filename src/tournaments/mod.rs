@@ -10,11 +10,18 @@
 //! - [`duplicate`]: the tournament's seed, its commitment, each round's seed
 //!   and the deals drawn from it;
 //! - [`record`]: the events of a tournament's hash-chained record;
-//! - [`settings`]: what an organiser sets, and the rules it must keep.
+//! - [`settings`]: what an organiser sets, and the rules it must keep;
+//! - [`schedule`]: the next round's pairing from the rounds played (the
+//!   worker's and `verify`'s one function);
+//! - [`results`]: a finished table's places and deal results, and a
+//!   round's points;
+//! - [`replay`]: a tournament as its record tells it.
 //!
 //! Those are pure. The use cases, which read and write the store:
-//! [`create`], [`registration`] (register, withdraw) and [`read`] (one
-//! tournament, the lists, the record).
+//! [`create`], [`registration`] (register, withdraw), [`read`] (one
+//! tournament, the lists, the record), [`progress`] (rounds, tables and
+//! standings as a viewer may see them) and [`rounds`] (the worker that
+//! starts, pairs, scores and finishes).
 //!
 //! Players are *entrants*: numbers `0..n` in seed order (the order the
 //! field is seeded in when the tournament starts; entrant 0 is the top seed).
@@ -25,10 +32,15 @@ pub mod elimination;
 pub mod matchpoints;
 pub mod pairing;
 pub mod points;
+pub mod progress;
 pub mod read;
 pub mod record;
 pub mod registration;
+pub mod replay;
+pub mod results;
 pub mod round_robin;
+pub mod rounds;
+pub mod schedule;
 pub mod settings;
 pub mod standings;
 pub mod swiss;

@@ -12,9 +12,12 @@
 //! - `started`: the field in seed order (entrant `i` is `entrants[i]`);
 //! - `round_paired`: a round's tables (seat order) and byes, by entrant;
 //! - `table_created`: a table's game id;
-//! - `table_finished`: a table's game result and each seat's points;
+//! - `table_finished`: a table's game result (null for a game abandoned
+//!   without one) and each seat's points, all of a round's tables at once
+//!   when its last game ends;
 //! - `round_scored`: the standings after a round;
-//! - `tournament_finished`: the final standings and the seed, revealed.
+//! - `tournament_finished`: the final standings and the seed, revealed;
+//! - `cancelled`: too few players at the start (instead of `started`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -73,6 +76,12 @@ pub enum TournamentEvent {
     },
     TournamentFinished {
         standings: Vec<Standing>,
+        seed: String,
+    },
+    /// Too few players when it was due to start: nothing is played, and
+    /// the seed is revealed.
+    Cancelled {
+        registered: u32,
         seed: String,
     },
 }

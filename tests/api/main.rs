@@ -49,6 +49,7 @@ mod streams;
 mod substitutes;
 mod takeback;
 mod talk;
+mod tournament_rounds;
 mod tournaments;
 mod transparency;
 mod turns;

@@ -243,6 +243,8 @@ pub fn settings(url: &str) -> Settings {
         workers: Some(2),
         background: hatstand::config::Background {
             deadline_tick_ms: 100,
+            // Tests step tournaments themselves (`tournaments::rounds::tick`).
+            tournament_tick_ms: 0,
             webhook_tick_ms: 100,
             webhook_retry_ms: 100,
             webhook_attempts: 3,
