@@ -31,7 +31,9 @@ pub struct Context {
     /// Failed logins per account and per client address in a window.
     pub login_limits: LoginLimits,
     /// Addresses over their failed-login limit, answered in this process.
-    pub login_refusals: Arc<crate::auth::limits::RefusedAddresses>,
+    pub login_refusals: Arc<crate::auth::refused::RefusedAddresses>,
+    /// Addresses over their registration limit, answered in this process.
+    pub registration_refusals: Arc<crate::auth::refused::RefusedAddresses>,
     /// What a user or a client address may cost (`docs/limits.md`).
     pub cost_limits: crate::auth::limits::CostLimits,
     /// The password threads' bounded queue.

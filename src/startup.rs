@@ -130,6 +130,7 @@ pub async fn state_for(url: &str, settings: &Settings) -> Result<AppState, Strin
         retention,
         login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
         login_refusals: Arc::default(),
+        registration_refusals: Arc::default(),
         cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
         passwords: Arc::new(crate::auth::password::PasswordQueue::new(
             settings.limits.password_queue,
@@ -213,6 +214,7 @@ pub async fn tool_context(
         retention: Retention::from_settings(&settings.retention)?,
         login_limits: crate::auth::limits::LoginLimits::from_settings(settings),
         login_refusals: Arc::default(),
+        registration_refusals: Arc::default(),
         cost_limits: crate::auth::limits::CostLimits::from_settings(&settings.limits),
         passwords: Arc::new(crate::auth::password::PasswordQueue::new(
             settings.limits.password_queue,

@@ -70,7 +70,9 @@ fn check_password(password: &str) -> Result<(), Failure> {
 
 /// Creates an account. One client address may register
 /// `--registrations-per-address` accounts an hour (reserved before the
-/// password is hashed).
+/// password is hashed). Once the shared count has refused an address, this
+/// process refuses it alone until the time the count named
+/// (`Context::registration_refusals`).
 ///
 /// # Errors
 /// `bad_request` for a username or password out of bounds, `username_taken`,
@@ -84,22 +86,36 @@ pub async fn register(
     check_username(&creds.username)?;
     check_password(&creds.password)?;
     let now = crate::record::chain::now();
+    let refused = |until| {
+        Failure::limit_reached(
+            "too many accounts were registered from this address; try again later",
+            retry_after(until, now),
+        )
+    };
+    let refusals = &state.registration_refusals;
+    if let Some(until) = address.and_then(|a| refusals.refused_until(a, now)) {
+        return Err(refused(until));
+    }
     let keys: Vec<(String, Rule)> = address
         .map(|a| (format!("register:{a}"), state.cost_limits.registrations))
         .into_iter()
         .collect();
     let mut conn = state.pool.get().await?;
     if let Some(until) = throttle::reserve(&mut conn, &keys, now).await? {
-        return Err(Failure::limit_reached(
-            "too many accounts were registered from this address; try again later",
-            retry_after(until, now),
-        ));
+        // The address's key is the only one: the refusal is the address's own.
+        if let Some(address) = address {
+            refusals.refuse(address, until, now);
+        }
+        return Err(refused(until));
     }
     drop(conn);
     let place = match state.passwords.enter() {
         Ok(place) => place,
         Err(busy) => {
             give_back(state, &keys).await;
+            if let Some(address) = address {
+                refusals.forget(address);
+            }
             return Err(busy);
         }
     };
@@ -171,7 +187,10 @@ fn login_keys(
 /// rising delays). A success gives its count back and notes the address as
 /// one the account signs in from. Someone else's failures therefore never
 /// lock a player out: from their usual address they are not slowed, and a
-/// refresh token never is.
+/// refresh token never is. Once the shared count has refused an address as
+/// a whole (its own limit), this process refuses it alone, without a
+/// database round trip, until the time the count named
+/// (`Context::login_refusals`).
 ///
 /// # Errors
 /// `unauthenticated` for an unknown user or a wrong password (the same
@@ -225,6 +244,9 @@ pub async fn login(
         Ok(place) => place,
         Err(busy) => {
             give_back(state, &keys).await;
+            if let Some(address) = address {
+                state.login_refusals.forget(address);
+            }
             return Err(busy);
         }
     };
@@ -239,6 +261,8 @@ pub async fn login(
     let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
     throttle::release(&mut conn, &names).await?;
     if let Some(address) = address {
+        // A use given back: the shared count may admit this address again.
+        state.login_refusals.forget(address);
         throttle::clear(&mut conn, &format!("login:{account}@{address}")).await?;
         throttle::signed_in_from(&mut conn, id, &address.to_string(), now).await?;
     }

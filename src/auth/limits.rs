@@ -118,59 +118,6 @@ impl LoginLimits {
     }
 }
 
-/// Client addresses over their failed-login limit, remembered in this
-/// process until their window ends: a storm of wrong logins from one
-/// address is answered `429` without a database round trip once
-/// PostgreSQL's shared count (`db::throttle`) has said the address is over.
-///
-/// Rules:
-/// - An address is remembered only when the *address's own* key refused
-///   (not an account's or a pair's), until the time that key named: every
-///   login from it would be refused until then in every process, since a
-///   refused attempt writes nothing and only a success gives uses back.
-/// - At most [`RefusedAddresses::MOST`] addresses are held; when full,
-///   those whose time has passed are forgotten, and a new one is not held
-///   while it stays full (it is then refused by PostgreSQL, as before).
-#[derive(Debug, Default)]
-pub struct RefusedAddresses {
-    until: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, DateTime<Utc>>>,
-}
-
-impl RefusedAddresses {
-    /// The most addresses held at once.
-    pub const MOST: usize = 100_000;
-
-    /// Until when logins from `address` are refused, if they are at `now`.
-    #[must_use]
-    pub fn refused_until(
-        &self,
-        address: std::net::IpAddr,
-        now: DateTime<Utc>,
-    ) -> Option<DateTime<Utc>> {
-        let until = self
-            .until
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        until.get(&address).copied().filter(|u| *u > now)
-    }
-
-    /// Remembers that `address` is refused until `until`.
-    pub fn refuse(&self, address: std::net::IpAddr, until: DateTime<Utc>, now: DateTime<Utc>) {
-        let mut held = self
-            .until
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if held.len() >= Self::MOST && !held.contains_key(&address) {
-            held.retain(|_, u| *u > now);
-            if held.len() >= Self::MOST {
-                return;
-            }
-        }
-        let entry = held.entry(address).or_insert(until);
-        *entry = (*entry).max(until);
-    }
-}
-
 /// Seconds from `now` until `until`, for `Retry-After` (at least 1).
 #[must_use]
 pub fn retry_after(until: DateTime<Utc>, now: DateTime<Utc>) -> u64 {

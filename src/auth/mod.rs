@@ -8,6 +8,7 @@ pub mod caller;
 pub mod jwt;
 pub mod limits;
 pub mod password;
+pub mod refused;
 pub mod secret;
 
 pub use caller::{Caller, Claimed, MaybeCaller, MaybeClaimed};

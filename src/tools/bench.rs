@@ -17,8 +17,10 @@
 //! the server reaches (see [`pgbench`]).
 //!
 //! With `--login-storm N` it plays twice, quiet and then while N clients
-//! send wrong passwords as fast as they are answered, and prints both
-//! latencies and their ratio: what a login storm costs a player.
+//! send wrong passwords from one address as fast as they are answered, and
+//! prints both latencies and their ratio, and the logins answered a second:
+//! what a login storm costs a player (`--games 1`: one player's sequential
+//! commands).
 //!
 //! With `--grow N` it measures every read endpoint and the command path on
 //! an empty database, grows it by N games that are over, and measures again
@@ -98,7 +100,9 @@ pub struct BenchArgs {
     /// second run plays (0: none; not with `--base`).
     #[arg(long, default_value_t = 0)]
     pub prune_backlog: u64,
-    /// Clients sending wrong logins during a second run (0: no storm).
+    /// Clients sending wrong logins, all from one address, during a second
+    /// run (0: no storm). With `--games 1`: one player's sequential
+    /// commands alone, then during the storm.
     #[arg(long, default_value_t = 0)]
     pub login_storm: usize,
     /// With `--base`: the server's process id, for its CPU time per command
@@ -366,6 +370,19 @@ pub async fn run(args: BenchArgs, settings: Settings) -> Result<(), String> {
         let per_second = logins as f64 / stormy.elapsed;
         println!("bench: storm: {logins} wrong logins ({per_second:.0}/s), answered {answers:?}");
         compare("storm", &quiet, &stormy);
+        let refused = answers.get(&429).copied().unwrap_or(0);
+        println!(
+            "bench: login storm of {} clients from one address: {:.0} -> {:.0} commands in {:.1} s windows, \
+             p50 {:.2} -> {:.2} ms, p99 {:.2} -> {:.2} ms; {per_second:.0} wrong logins/s answered, {refused} of them 429",
+            args.login_storm,
+            quiet.rate * quiet.elapsed,
+            stormy.rate * stormy.elapsed,
+            stormy.elapsed,
+            quiet.p50,
+            stormy.p50,
+            quiet.p99,
+            stormy.p99,
+        );
     }
     if args.prune_backlog > 0 {
         let scratch = scratch

@@ -35,6 +35,7 @@ mod play;
 mod processes;
 mod push;
 mod ratings;
+mod refusals;
 mod rematch;
 mod retention;
 mod rules_versions;

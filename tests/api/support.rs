@@ -630,6 +630,23 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// Lets nobody connect to the test database and ends every session on
+    /// it (`false`: the server's pooled connections die with them), or lets
+    /// them connect again (`true`).
+    pub async fn database_reachable(&self, reachable: bool) {
+        use diesel_async::SimpleAsyncConnection;
+        let mut admin = locate::connect(&self.db.admin_url).await.unwrap();
+        let name = locate::quote_ident(&self.db.name);
+        let mut sql = format!("ALTER DATABASE {name} ALLOW_CONNECTIONS {reachable};");
+        if !reachable {
+            sql.push_str(&format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}';",
+                self.db.name
+            ));
+        }
+        admin.batch_execute(&sql).await.unwrap();
+    }
+
     /// Runs SQL on the test database (test set-up only: forcing deadlines).
     pub async fn sql(&self, sql: &str) {
         use diesel_async::SimpleAsyncConnection;
