@@ -56,7 +56,7 @@ const TOP_HATS_TURN_ENDS: [&str; 2] = ["moved", "chain_ended"];
 ///
 /// # Errors
 /// `not_found` (also for a game the caller may not watch).
-#[tracing::instrument(skip_all, fields(game = %id))]
+#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
 pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLog, Failure> {
     let mut conn = state.pool.get().await?;
     let mut loaded = super::stored(&mut conn, id).await?;
