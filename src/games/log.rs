@@ -56,7 +56,7 @@ const TOP_HATS_TURN_ENDS: [&str; 2] = ["moved", "chain_ended"];
 ///
 /// # Errors
 /// `not_found` (also for a game the caller may not watch).
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLog, Failure> {
     let mut conn = state.pool.get().await?;
     let mut loaded = super::stored(&mut conn, id).await?;
@@ -100,11 +100,9 @@ pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLo
             .count();
         u32::try_from(ends).unwrap_or(u32::MAX)
     });
-    let view: serde_json::Value =
-        serde_json::from_str(game.view.get()).unwrap_or(serde_json::Value::Null);
     Ok(GameLog {
         version,
-        counters: narration::counters(&game.ruleset, &view, play_turns),
+        counters: narration::counters(&game.ruleset, game.view.get(), play_turns),
         my_last_move,
         lines: narration::narrate_in(
             crate::i18n::request_language(),
