@@ -23,7 +23,7 @@ use crate::record::verify::{AuditDocument, AuditEvent, FORMAT};
 ///
 /// # Errors
 /// `not_found` (also for a game the caller may not watch), `game_not_finished`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn audit(
     state: &Context,
     user: Option<Uuid>,

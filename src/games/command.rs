@@ -92,7 +92,7 @@ fn request_hash(game: Uuid, request: &CommandRequest, precondition: Precondition
 /// `unauthenticated` (the session has ended), `not_found`, `idempotency_key_reused`, `game_not_open`, `game_finished`,
 /// `not_a_player`, `version_conflict`, `not_your_turn`, `bad_request` (not a
 /// command of this ruleset), `illegal_command`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id, version = precondition.expected))]
+#[tracing::instrument(skip_all, fields(game = %id, version = precondition.expected))]
 pub async fn submit(
     state: &Context,
     claimed: Claimed,
@@ -119,7 +119,7 @@ pub async fn submit(
 ///
 /// # Errors
 /// As [`submit`].
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id, version = precondition.expected))]
+#[tracing::instrument(skip_all, fields(game = %id, version = precondition.expected))]
 pub async fn submit_as(
     state: &Context,
     caller: &Caller,

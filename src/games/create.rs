@@ -167,7 +167,7 @@ const AT_ONCE_RETRY_SECS: u64 = 60;
 /// the creator blocks; one who blocks the creator is silently left out,
 /// see `blocked`), `too_many_games` (the creator's
 /// seat past the cap on games at once, see `seat_cap`).
-#[tracing::instrument(level = "debug", skip_all, fields(game, version))]
+#[tracing::instrument(skip_all, fields(game, version))]
 pub async fn create(
     state: &Context,
     caller: &Caller,

@@ -134,7 +134,7 @@ pub fn redact_all(
 ///
 /// # Errors
 /// `not_found`, `bad_request` for out-of-range parameters.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id, after))]
+#[tracing::instrument(skip_all, fields(game = %id, after))]
 pub async fn list(
     state: &Context,
     user: Option<Uuid>,

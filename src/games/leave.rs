@@ -37,12 +37,12 @@ pub(super) enum Leave {
 ///
 /// # Errors
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`, `already_resigned`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn resign(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change(state, caller, id, Leave::Resign).await
 }
 
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id, version))]
+#[tracing::instrument(skip_all, fields(game = %id, version))]
 pub(super) async fn change(
     state: &Context,
     caller: &Caller,

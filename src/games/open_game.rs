@@ -53,7 +53,7 @@ pub trait OpenChange {
 ///
 /// # Errors
 /// `not_found` and the change's own.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id, change = C::NAME, version))]
+#[tracing::instrument(skip_all, fields(game = %id, change = C::NAME, version))]
 pub async fn change<C: OpenChange + Send + Sync>(
     state: &Context,
     caller: &Caller,

@@ -54,7 +54,7 @@ pub struct VotePause {
 /// # Errors
 /// `not_found`, `not_a_player`, `game_not_open`, `game_finished`,
 /// `already_resigned`, `pauses_forbidden`, `pause_open`, `pause_until_past`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn propose(
     state: &Context,
     caller: &Caller,
@@ -74,7 +74,7 @@ pub async fn propose(
 ///
 /// # Errors
 /// As [`propose`], and `no_pause_proposal`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn vote(
     state: &Context,
     caller: &Caller,
@@ -88,7 +88,7 @@ pub async fn vote(
 ///
 /// # Errors
 /// As [`propose`], and `not_paused`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn resume(state: &Context, caller: &Caller, id: Uuid) -> Result<Game, Failure> {
     change(state, caller, id, Leave::Pause(PauseAct::Resume)).await
 }

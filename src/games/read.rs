@@ -68,7 +68,7 @@ pub fn project_stored(loaded: &LoadedGame, user: Option<Uuid>) -> Result<Game, F
 /// # Errors
 /// `unauthenticated` (a signed-out session), `not_found` (also for a game
 /// the caller may not watch).
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn get(
     state: &Context,
     claimed: Option<Claimed>,

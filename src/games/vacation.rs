@@ -42,7 +42,7 @@ pub struct VacationRequest {
 /// `bad_request` (duration), `not_found`, `not_a_player`, `game_not_open`,
 /// `game_finished`, `no_deadline`, `not_your_turn`, `already_resigned`,
 /// `vacation_exceeded`, `vacation_allowance_exceeded`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn vacation(
     state: &Context,
     caller: &Caller,

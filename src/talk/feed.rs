@@ -80,7 +80,7 @@ pub fn position(text: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
 ///
 /// # Errors
 /// `not_found`, `bad_request`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn events(
     ctx: &Context,
     viewer: Option<Uuid>,

@@ -107,7 +107,7 @@ pub(super) async fn watched(
 /// `not_a_player`, `audience_not_a_seat`, `message_too_long`,
 /// `bad_request`, `muted` (every addressed seat muted the caller),
 /// `limit_reached` (`talk_per_minute` in this game).
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn say(
     ctx: &Context,
     caller: &Caller,
@@ -192,7 +192,7 @@ pub async fn say(
 ///
 /// # Errors
 /// `not_found`, `bad_request`.
-#[tracing::instrument(level = "debug", skip_all, fields(game = %id))]
+#[tracing::instrument(skip_all, fields(game = %id))]
 pub async fn list(
     ctx: &Context,
     viewer: Option<Uuid>,
