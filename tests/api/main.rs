@@ -6,6 +6,7 @@
 mod support;
 
 mod audit;
+mod append_integrity;
 mod auth;
 mod bad_input;
 mod bots;
