@@ -5,8 +5,8 @@
 
 mod support;
 
-mod audit;
 mod append_integrity;
+mod audit;
 mod auth;
 mod bad_input;
 mod bots;
