@@ -5,6 +5,7 @@
 
 mod support;
 
+mod append_integrity;
 mod audit;
 mod auth;
 mod bad_input;
