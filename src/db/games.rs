@@ -5,9 +5,7 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{
-    Array, BigInt, Bool, Integer, Json, Jsonb, Nullable, SmallInt, Text, Uuid as SqlUuid,
-};
+use diesel::sql_types::{BigInt, Json, Nullable, Text, Uuid as SqlUuid};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde::Deserialize;
 use serde_json::Value;
@@ -174,8 +172,8 @@ impl LoadedGame {
 struct LoadedRow {
     #[diesel(embed)]
     game: GameRow,
-    #[diesel(embed)]
-    seats: SeatArrays,
+    #[diesel(sql_type = Json)]
+    seats: Value,
     #[diesel(sql_type = Nullable<Json>)]
     idempotent: Option<Value>,
     #[diesel(sql_type = Nullable<diesel::sql_types::Bool>)]
@@ -210,122 +208,13 @@ macro_rules! seats_json {
 /// The seats of game `g` (shared with the listing).
 pub const SEATS_JSON: &str = seats_json!("");
 
-/// The seats a load reads (the seats a step starts from): one array per
-/// field, one element per seat, in the order of one aggregation (so the
-/// arrays line up; [`SeatArrays::rows`] sorts them by seat), with each
-/// user's name and kind (one primary-key lookup per seat) and
-/// `auto_play_forced` (another). The lookups are `LIMIT 1` laterals so that
-/// the planner cannot turn them into a join that hashes all of `users`. Arrays of plain values cost PostgreSQL less than building a JSON
-/// object per seat and the server less than parsing one; `NULL` arrays
-/// when no seat is taken.
-const LOAD_SEATS: &str = "
-       sa.seat_numbers, sa.seat_users, sa.seat_usernames, sa.seat_timeouts, sa.seat_vacations,
-       sa.seat_resigned, sa.seat_bots, sa.seat_auto_play, sa.seat_salts, sa.seat_clocks";
-
-/// The lateral aggregation [`LOAD_SEATS`] reads, after `FROM games g`.
-const LOAD_SEATS_FROM: &str = "
- CROSS JOIN LATERAL (
-       SELECT array_agg(s.seat) AS seat_numbers, array_agg(s.user_id) AS seat_users,
-              array_agg(u.username) AS seat_usernames, array_agg(s.timeouts) AS seat_timeouts,
-              array_agg(s.vacation_used_secs) AS seat_vacations,
-              array_agg(s.resigned_at IS NOT NULL) AS seat_resigned,
-              array_agg(u.kind = 'bot') AS seat_bots,
-              array_agg(COALESCE(st.auto_play_forced, false)) AS seat_auto_play,
-              array_agg(s.salt) AS seat_salts, array_agg(s.clock) AS seat_clocks
-         FROM seats s
-        CROSS JOIN LATERAL (SELECT u.username, u.kind FROM users u WHERE u.id = s.user_id LIMIT 1) u
-         LEFT JOIN LATERAL (SELECT st.auto_play_forced FROM user_settings st
-                             WHERE st.user_id = s.user_id LIMIT 1) st ON true
-        WHERE s.game_id = g.id) sa";
-
-/// The columns of [`LOAD_SEATS`].
-#[derive(QueryableByName)]
-struct SeatArrays {
-    #[diesel(sql_type = Nullable<Array<SmallInt>>)]
-    seat_numbers: Option<Vec<i16>>,
-    #[diesel(sql_type = Nullable<Array<SqlUuid>>)]
-    seat_users: Option<Vec<Uuid>>,
-    #[diesel(sql_type = Nullable<Array<Text>>)]
-    seat_usernames: Option<Vec<String>>,
-    #[diesel(sql_type = Nullable<Array<Integer>>)]
-    seat_timeouts: Option<Vec<i32>>,
-    #[diesel(sql_type = Nullable<Array<BigInt>>)]
-    seat_vacations: Option<Vec<i64>>,
-    #[diesel(sql_type = Nullable<Array<Bool>>)]
-    seat_resigned: Option<Vec<bool>>,
-    #[diesel(sql_type = Nullable<Array<Bool>>)]
-    seat_bots: Option<Vec<bool>>,
-    #[diesel(sql_type = Nullable<Array<Bool>>)]
-    seat_auto_play: Option<Vec<bool>>,
-    #[diesel(sql_type = Nullable<Array<Nullable<Text>>>)]
-    seat_salts: Option<Vec<Option<String>>>,
-    #[diesel(sql_type = Nullable<Array<Nullable<Jsonb>>>)]
-    seat_clocks: Option<Vec<Option<Value>>>,
-}
-
-/// One of [`SeatArrays`]' arrays, as long as the seats' numbers (`n`).
-fn lined_up<T>(v: Option<Vec<T>>, n: usize, what: &str) -> diesel::QueryResult<Vec<T>> {
-    let v = v.unwrap_or_default();
-    if v.len() == n {
-        Ok(v)
-    } else {
-        Err(diesel::result::Error::DeserializationError(
-            format!("the seats' arrays do not line up ({what})").into(),
-        ))
-    }
-}
-
-impl SeatArrays {
-    /// The seats, by seat number.
-    fn rows(self) -> diesel::QueryResult<Vec<SeatRow>> {
-        let seats = self.seat_numbers.unwrap_or_default();
-        let n = seats.len();
-        let users = lined_up(self.seat_users, n, "users")?;
-        let names = lined_up(self.seat_usernames, n, "names")?;
-        let timeouts = lined_up(self.seat_timeouts, n, "timeouts")?;
-        let vacations = lined_up(self.seat_vacations, n, "vacations")?;
-        let resigned = lined_up(self.seat_resigned, n, "resigned")?;
-        let bots = lined_up(self.seat_bots, n, "bots")?;
-        let auto = lined_up(self.seat_auto_play, n, "auto play")?;
-        let salts = lined_up(self.seat_salts, n, "salts")?;
-        let clocks = lined_up(self.seat_clocks, n, "clocks")?;
-        let mut rows = Vec::with_capacity(n);
-        for (
-            ((((((((seat, user_id), username), timeouts), vacation), resigned), bot), auto), salt),
-            clock,
-        ) in seats
-            .into_iter()
-            .zip(users)
-            .zip(names)
-            .zip(timeouts)
-            .zip(vacations)
-            .zip(resigned)
-            .zip(bots)
-            .zip(auto)
-            .zip(salts)
-            .zip(clocks)
-        {
-            let clock = clock
-                .map(serde_json::from_value)
-                .transpose()
-                .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
-            rows.push(SeatRow {
-                seat,
-                user_id,
-                username,
-                timeouts,
-                vacation_used_secs: vacation,
-                resigned,
-                bot,
-                auto_play_forced: auto,
-                salt,
-                clock,
-            });
-        }
-        rows.sort_by_key(|r| r.seat);
-        Ok(rows)
-    }
-}
+/// [`SEATS_JSON`] with each user's `auto_play_forced` (a primary-key
+/// lookup per seat): the seats a step starts from.
+const LOAD_SEATS_JSON: &str = seats_json!(
+    ",
+                                                   'auto_play_forced', COALESCE((SELECT st.auto_play_forced FROM user_settings st
+                                                                                  WHERE st.user_id = s.user_id), false)"
+);
 
 /// The game's stored conditional lines (a game has at most one row per
 /// seat, read by the primary key's prefix).
@@ -359,7 +248,7 @@ pub(crate) fn load_sql(with_key: bool, for_update: bool, with_session: bool) -> 
         (0..8)
             .map(|bits| {
                 format!(
-                    "SELECT g.*,{LOAD_SEATS}{CONDITIONALS}{}{}\n  FROM games g{LOAD_SEATS_FROM}\n WHERE g.id = $1{}",
+                    "SELECT g.*,{LOAD_SEATS_JSON}{CONDITIONALS}{}{}\n  FROM games g\n WHERE g.id = $1{}",
                     if bits & 1 != 0 {
                         IDEMPOTENT
                     } else {
@@ -433,7 +322,8 @@ async fn load_with(
     .await
     .optional()?;
     row.map(|r| {
-        let seats = r.seats.rows()?;
+        let seats = serde_json::from_value(r.seats)
+            .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
         let idempotent = r
             .idempotent
             .map(serde_json::from_value)

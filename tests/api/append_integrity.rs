@@ -21,9 +21,8 @@ const KEYS: &str =
     "pg_constraint WHERE conname IN ('events_game_id_fkey', 'notifications_user_id_fkey')";
 
 /// A game of Hats one command into play: its id, and the logged event of
-/// that command (as the audit serves it), and the next command of the
-/// seat to act.
-async fn a_game_one_command_in(app: &TestApp) -> (String, LoggedEvent, Value) {
+/// that command (as the audit serves it).
+async fn a_game_one_command_in(app: &TestApp) -> (String, LoggedEvent) {
     let users = app.users(2).await;
     let id = app.started_game(&users, "hats", json!({})).await;
     let seat = app.game(&id, None).await["to_act"][0].as_u64().unwrap();
@@ -98,8 +97,7 @@ async fn given_no_keys_from_events_or_notifications_when_an_append_names_a_game_
     assert_eq!(app.count("events").await, events);
     assert_eq!(app.count("notifications").await, notes);
     assert_eq!(
-        app.count(&format!("events WHERE game_id = '{ghost}'"))
-            .await,
+        app.count(&format!("events WHERE game_id = '{ghost}'")).await,
         0
     );
 }
@@ -158,10 +156,8 @@ async fn given_a_game_when_an_unknown_user_or_a_user_without_a_seat_commands_the
     );
     assert!(app.count("notifications").await > 0);
     assert_eq!(
-        app.count(
-            "notifications n WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = n.user_id)"
-        )
-        .await,
+        app.count("notifications n WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = n.user_id)")
+            .await,
         0
     );
 }

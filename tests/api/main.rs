@@ -5,8 +5,8 @@
 
 mod support;
 
-mod append_integrity;
 mod audit;
+mod append_integrity;
 mod auth;
 mod bad_input;
 mod bots;
