@@ -6,7 +6,6 @@
 mod support;
 
 mod audit;
-mod append_integrity;
 mod auth;
 mod bad_input;
 mod bots;
