@@ -627,3 +627,50 @@ async fn games_on_the_fixed_per_turn_clock_written_before_clocks_keep_it_and_tim
     assert_eq!(over["result"]["outcome"], "forfeit");
     verified_audit(&app, &id).await;
 }
+
+#[actix_web::test]
+async fn games_written_before_tournaments_play_on_and_a_tournament_runs_beside_them() {
+    // Given a database of the release before tournaments, holding a Hats
+    // game in progress as that release wrote it …
+    let db = TestDb::before("2026-12-10-000500_tournaments").await;
+    let doc = legacy("hats-2p.json");
+    let upto = doc.events.len() / 2;
+    let id = doc.game_id.to_string();
+    let sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;\n".to_owned()
+        + &rows_as_written_before(&doc, upto)
+        + "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;\n";
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release migrates it …
+    let app = TestApp::spawn_on(db, |s| s.background.deadline_tick_ms = 0).await;
+    let before = app.game(&id, None).await;
+    assert_eq!(before["status"], "active");
+    assert_eq!(before["version"].as_i64().unwrap(), upto as i64);
+    // … a tournament runs beside it (its tables are new games; the old one
+    // is no table, so it stays readable as before) …
+    let organiser = app.register("director").await;
+    let users = app.users(2).await;
+    let t = crate::tournament_rounds::with_field(
+        &app,
+        &organiser,
+        &crate::tournament_rounds::tournament("hats", "swiss", 2, 1, false),
+        &users,
+    )
+    .await;
+    crate::tournament_rounds::start_round(&app, &t, 0).await;
+    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    crate::tournament_rounds::play_round(&app, &t, 0, &users, 3).await;
+    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    let shown = app.get(&format!("/v1/tournaments/{t}"), None).await.ok(200);
+    assert_eq!(shown["status"], "finished");
+    // … and the old game plays on to the end and verifies.
+    let mut seats = Vec::new();
+    for seat in 0..2 {
+        seats.push(login(&app, &doc, seat).await);
+    }
+    play_out(&app, id.clone(), seats, 5).await;
+    verified_audit(&app, &id).await;
+}
