@@ -34,8 +34,8 @@ async function act(method, id, after) {
 function registerButton(tournament, registered, after) {
   if (!session() || tournament.status !== 'registering') return null;
   return registered
-    ? h('button', { type: 'button', onClick: () => act('DELETE', tournament.id, after) }, t('tournaments.withdraw'))
-    : h('button', { type: 'button', onClick: () => act('POST', tournament.id, after) }, t('tournaments.register'));
+    ? h('button', { type: 'button', 'data-action': 'withdraw', onClick: () => act('DELETE', tournament.id, after) }, t('tournaments.withdraw'))
+    : h('button', { type: 'button', 'data-action': 'register', onClick: () => act('POST', tournament.id, after) }, t('tournaments.register'));
 }
 
 async function showList(root) {
