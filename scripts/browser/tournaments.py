@@ -90,6 +90,17 @@ def check(browser, base, names, tokens):
     if len(others) != 1 or others[0].find_elements("css selector", "a"):
         raise CheckFailed(f"the other table is not shown unlinked: {[o.text for o in others]}")
     browser.wait("[data-standings]", "the standings")
+    # At a phone's width (390 px) nothing scrolls sideways, here nor on the form.
+    browser.driver.set_window_size(390, 844)
+    for route in (f"#/tournaments/{tid}", "#/tournaments/new"):
+        browser.open(route)
+        browser.wait("h1", f"{route} at a phone's width")
+        time.sleep(0.5)
+        wide = browser.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+        if wide[0] > wide[1]:
+            raise CheckFailed(f"{route} is {wide[0]} px wide in a {wide[1]} px viewport")
+    browser.open(f"#/tournaments/{tid}")
+    own = browser.wait('[data-round="0"] li[data-own] a[href^="#/games/"]', "the own table linked at a phone's width")
     own.click()
     browser.wait_route(r"#/games/[0-9a-f-]{36}", "the own table's game")
 
