@@ -56,7 +56,15 @@ async fn every_board_the_page_imports_is_served() {
             "{board}"
         );
     }
-    for page in ["inbox", "signin", "new-game", "game", "watch", "audit"] {
+    for page in [
+        "inbox",
+        "signin",
+        "new-game",
+        "game",
+        "watch",
+        "audit",
+        "tournaments",
+    ] {
         let module = app.get(&format!("/js/pages/{page}.js"), None).await;
         assert_eq!(module.status.as_u16(), 200, "{page}");
     }
@@ -149,6 +157,7 @@ async fn the_app_installs_with_a_manifest_icons_and_a_service_worker_that_keeps_
         "/",
         "/js/main.js",
         "/js/offline.js",
+        "/js/pages/tournaments.js",
         "/css/app.css",
         "/manifest.webmanifest",
     ] {

@@ -21,6 +21,10 @@ const routes = [
   [/^#\/bots$/, () => import('./pages/bots.js'), () => ({})],
   [/^#\/settings$/, () => import('./pages/settings.js'), () => ({})],
   [/^#\/games\/([0-9a-f-]{36})$/, () => import('./pages/game.js'), (m, q) => ({ id: m[1], code: q.get('code') })],
+  // Tournaments (docs/tournaments.md).
+  [/^#\/tournaments$/, () => import('./pages/tournaments.js'), () => ({})],
+  [/^#\/tournaments\/new$/, () => import('./pages/tournaments.js'), () => ({ create: true })],
+  [/^#\/tournaments\/([0-9a-f-]{36})$/, () => import('./pages/tournaments.js'), (m) => ({ id: m[1] })],
   [/^#\/audit$/, () => import('./pages/audit.js'), () => ({})],
   [/^#\/rules\/([a-z-]+)$/, () => import('./pages/rules.js'), (m) => ({ ruleset: m[1] })],
   [/^#\/audit\/([0-9a-f-]{36})$/, () => import('./pages/audit.js'), (m) => ({ id: m[1] })],
@@ -42,11 +46,11 @@ function drawNav() {
   nav.replaceChildren(
     ...(me
       ? [link('#/', t('nav.inbox'), h('span', { id: 'turn-count', class: 'count', hidden: true })),
-        link('#/new', t('nav.new')), link('#/watch', t('nav.watch')), link('#/audit', t('nav.audit')),
+        link('#/new', t('nav.new')), link('#/watch', t('nav.watch')), link('#/tournaments', t('nav.tournaments')), link('#/audit', t('nav.audit')),
         link('#/leaderboard/hats', t('nav.leaderboards')), link('#/settings', t('nav.settings')),
         h('span', { class: 'who' }, me.username),
         h('button', { type: 'button', onClick: async () => { await signOut(); go('#/signin'); } }, t('nav.sign_out'))]
-      : [link('#/watch', t('nav.watch')), link('#/audit', t('nav.audit')), link('#/leaderboard/hats', t('nav.leaderboards')), link('#/signin', t('nav.sign_in')), link('#/signup', t('nav.sign_up'))]),
+      : [link('#/watch', t('nav.watch')), link('#/tournaments', t('nav.tournaments')), link('#/audit', t('nav.audit')), link('#/leaderboard/hats', t('nav.leaderboards')), link('#/signin', t('nav.sign_in')), link('#/signup', t('nav.sign_up'))]),
   );
   drawBadge(waitingCount());
 }
