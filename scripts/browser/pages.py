@@ -3,6 +3,7 @@ game, joining it, and reading the game page's state from its attributes
 (`section#game` data-version, data-status, data-my-seat, data-to-act)."""
 
 import json
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
@@ -24,6 +25,28 @@ return {
   sending: game.classList.contains('sending'),
 };
 """
+
+
+PASSWORD = "browser-check-password"
+
+
+def api(base, method, path, token=None, body=None):
+    """One API request by `urllib` (for set-up the page is not under test
+    for); the answer's JSON, or None for an empty body."""
+    request = urllib.request.Request(f"{base}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request) as answer:
+        text = answer.read()
+        return json.loads(text) if text else None
+
+
+def player(base, name):
+    """Signs `name` up through the API; their access token."""
+    api(base, "POST", "/v1/auth/register", body={"username": name, "password": PASSWORD})
+    return api(base, "POST", "/v1/auth/login", body={"username": name, "password": PASSWORD})["access_token"]
 
 
 def state(browser):

@@ -10,36 +10,19 @@ scripts/browser-check.sh.
 """
 
 import argparse
-import json
 import random
 import sys
-import urllib.request
 import uuid
 from pathlib import Path
 
 from browser import DESKTOP, Browser, CheckFailed, wait_for
+from pages import api, player
 
 # Games played at least, and at most: a Glicko-2 deviation falls below the
 # provisional bound after about 16 games, sooner or later with the results.
 GAMES = 16
 MOST_GAMES = 48
 PASSWORD = "browser-check-password"
-
-
-def api(base, method, path, token=None, body=None):
-    request = urllib.request.Request(f"{base}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request) as answer:
-        text = answer.read()
-        return json.loads(text) if text else None
-
-
-def player(base, name):
-    api(base, "POST", "/v1/auth/register", body={"username": name, "password": PASSWORD})
-    return api(base, "POST", "/v1/auth/login", body={"username": name, "password": PASSWORD})["access_token"]
 
 
 def settled(base, name):

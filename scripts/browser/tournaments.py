@@ -12,34 +12,17 @@ linked, and the standings table. Run by scripts/browser-check.sh.
 
 import argparse
 import datetime
-import json
 import sys
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
 from browser import DESKTOP, Browser, CheckFailed, wait_for
+from pages import api, player
 
 PASSWORD = "browser-check-password"
 # Seconds from creation to the close of registration and the round's start.
 LEAD = 12
-
-
-def api(base, method, path, token=None, body=None):
-    request = urllib.request.Request(f"{base}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request) as answer:
-        text = answer.read()
-        return json.loads(text) if text else None
-
-
-def player(base, name):
-    api(base, "POST", "/v1/auth/register", body={"username": name, "password": PASSWORD})
-    return api(base, "POST", "/v1/auth/login", body={"username": name, "password": PASSWORD})["access_token"]
 
 
 def iso(moment):
