@@ -19,7 +19,6 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::points::Points;
-use super::record::TournamentEvent;
 use super::replay::{Replayed, replay};
 use super::standings::Standing;
 use crate::context::Context;
@@ -114,12 +113,7 @@ async fn load(
     tournaments::find(&mut conn, id)
         .await?
         .ok_or_else(|| Failure::not_found("no such tournament"))?;
-    let events: Vec<TournamentEvent> = tournaments::record(&mut conn, id)
-        .await?
-        .iter()
-        .map(|e| TournamentEvent::from_parts(&e.kind, &e.data))
-        .collect::<Result<_, _>>()
-        .map_err(Failure::internal)?;
+    let events = super::read::events(&mut conn, id).await?;
     let t = replay(&events).map_err(|e| Failure::internal(e.0))?;
     let rounds = tournaments::rounds(&mut conn, id).await?;
     let names = tournaments::entries_named(&mut conn, id)

@@ -216,3 +216,20 @@ pub async fn record(ctx: &Context, id: Uuid) -> Result<Vec<LoggedEvent>, Failure
         .ok_or_else(no_such_tournament)?;
     Ok(tournaments::record(&mut conn, id).await?)
 }
+
+/// The record of tournament `id` as its events, in order (what
+/// [`super::replay::replay`] folds).
+///
+/// # Errors
+/// Database errors; an event that is not a tournament's.
+pub async fn events(
+    conn: &mut crate::db::Conn,
+    id: Uuid,
+) -> Result<Vec<super::record::TournamentEvent>, Failure> {
+    tournaments::record(conn, id)
+        .await?
+        .iter()
+        .map(|e| super::record::TournamentEvent::from_parts(&e.kind, &e.data))
+        .collect::<Result<_, _>>()
+        .map_err(Failure::internal)
+}

@@ -114,12 +114,7 @@ async fn step(conn: &mut Conn, id: Uuid, at: DateTime<Utc>) -> Result<Created, F
         return Ok(None);
     };
     let rounds = tournaments::rounds(conn, id).await?;
-    let mut events: Vec<TournamentEvent> = tournaments::record(conn, id)
-        .await?
-        .iter()
-        .map(|e| TournamentEvent::from_parts(&e.kind, &e.data))
-        .collect::<Result<_, _>>()
-        .map_err(Failure::internal)?;
+    let mut events = super::read::events(conn, id).await?;
     let mut chain = Chain::after(row.version, &hex::encode(&row.last_hash), at);
     let mut created = Vec::new();
     loop {
