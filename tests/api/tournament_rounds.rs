@@ -394,3 +394,20 @@ async fn given_too_few_players_when_the_start_comes_then_the_tournament_is_cance
     assert_eq!(app.count("games").await, 0);
     assert_eq!(tick(&app).await, 0);
 }
+
+#[actix_web::test]
+async fn given_an_unknown_or_malformed_tournament_when_reading_rounds_or_standings_then_refused_with_nothing_written()
+ {
+    let app = TestApp::spawn().await;
+    let before = app.footprint().await;
+    for what in ["rounds", "standings"] {
+        let unknown = uuid::Uuid::new_v4();
+        app.get(&format!("/v1/tournaments/{unknown}/{what}"), None)
+            .await
+            .assert_problem(404, "not_found");
+        app.get(&format!("/v1/tournaments/not-an-id/{what}"), None)
+            .await
+            .assert_problem(400, "bad_request");
+    }
+    assert_eq!(app.footprint().await, before);
+}
