@@ -70,6 +70,61 @@ async fn every_board_the_page_imports_is_served() {
     }
 }
 
+/// The static imports of a served module, as absolute paths.
+fn static_imports(path: &str, source: &str) -> Vec<String> {
+    let dir = &path[..path.rfind('/').unwrap()];
+    source
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .filter_map(|line| line.split(['\'', '"']).nth(1))
+        .map(|relative| {
+            let mut parts: Vec<&str> = dir.split('/').collect();
+            for part in relative.split('/') {
+                match part {
+                    "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    name => parts.push(name),
+                }
+            }
+            parts.join("/")
+        })
+        .collect()
+}
+
+/// Every module the start and game pages import is preloaded by the page,
+/// so the browser fetches them at once rather than one import level after
+/// another (a module missed here cost the game page its Lighthouse floor).
+#[actix_web::test]
+async fn every_module_the_start_and_game_pages_import_is_preloaded() {
+    let app = TestApp::spawn().await;
+    let page = app.get("/", None).await;
+    let page = page.body.as_str().unwrap().to_owned();
+    let preloaded: std::collections::BTreeSet<String> = page
+        .split("<link rel=\"modulepreload\" href=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut next: Vec<String> = ["main", "pages/inbox", "pages/signin", "pages/game"]
+        .iter()
+        .map(|module| format!("/js/{module}.js"))
+        .collect();
+    while let Some(path) = next.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let module = app.get(&path, None).await;
+        assert_eq!(module.status.as_u16(), 200, "{path}");
+        next.extend(static_imports(&path, module.body.as_str().unwrap()));
+    }
+    let missing: Vec<_> = seen.difference(&preloaded).collect();
+    assert!(missing.is_empty(), "imported but not preloaded: {missing:?}");
+    let unused: Vec<_> = preloaded.difference(&seen).collect();
+    assert!(unused.is_empty(), "preloaded but not imported: {unused:?}");
+}
+
 #[actix_web::test]
 async fn a_revalidated_file_answers_304_and_unknown_files_are_problem_json() {
     let app = TestApp::spawn().await;
