@@ -63,6 +63,17 @@ for name, floor in floors.items():
     print(f"lighthouse {page}: {name} {score:.2f} (median of {runs}; floor {floor})")
     if score < floor:
         low.append(name)
+metrics = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time",
+           "cumulative-layout-shift", "speed-index"]
+print(f"  {page} metrics (median): " + ", ".join(
+    f"{m} {statistics.median(r['audits'][m]['numericValue'] for r in reports):.0f}"
+    if m != "cumulative-layout-shift" else
+    f"{m} {statistics.median(r['audits'][m]['numericValue'] for r in reports):.3f}"
+    for m in metrics))
+failing = sorted({a["id"] for r in reports for a in r["audits"].values()
+                  if a.get("score") is not None and a["score"] < 1 and a.get("scoreDisplayMode") == "binary"})
+if failing:
+    print(f"  {page} audits not passed in some run: {', '.join(failing)}")
 if low:
     for audit in reports[0]["audits"].values():
         if audit.get("score") is not None and audit["score"] < 1 and audit.get("scoreDisplayMode") == "binary":

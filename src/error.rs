@@ -142,6 +142,8 @@ error_codes! {
     NotRegistered = "not_registered",
     /// Registering with a rating below the tournament's minimum.
     BelowMinRating = "below_min_rating",
+    /// The audit of a tournament still registering or running.
+    TournamentNotOver = "tournament_not_over",
     /// A clock duration that is malformed or out of range (docs/clocks.md).
     InvalidDuration = "invalid_duration",
     /// A time zone that is not in the IANA database.

@@ -21,6 +21,7 @@ problem-already_joined = Conflict
 problem-game_not_open = Conflict
 problem-game_finished = Conflict
 problem-game_not_finished = Conflict
+problem-tournament_not_over = Conflict
 problem-username_taken = Conflict
 problem-not_your_turn = Not your turn
 problem-already_resigned = Conflict

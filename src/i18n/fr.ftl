@@ -21,6 +21,7 @@ problem-already_joined = Conflit
 problem-game_not_open = Conflit
 problem-game_finished = Conflit
 problem-game_not_finished = Conflit
+problem-tournament_not_over = Conflit
 problem-username_taken = Conflit
 problem-not_your_turn = Ce n’est pas votre tour
 problem-already_resigned = Conflit

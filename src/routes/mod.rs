@@ -171,6 +171,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(tournaments::get_tournament)
                 .service(tournaments::get_rounds)
                 .service(tournaments::get_standings)
+                .service(tournaments::get_audit)
                 .service(tournaments::register)
                 .service(tournaments::withdraw),
         );

@@ -67,6 +67,7 @@ pub fn status(code: ErrorCode) -> StatusCode {
         | C::GameNotOpen
         | C::GameFinished
         | C::GameNotFinished
+        | C::TournamentNotOver
         | C::UsernameTaken
         | C::NotYourTurn
         | C::AlreadyResigned

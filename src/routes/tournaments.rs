@@ -14,7 +14,8 @@ use crate::auth::{Caller, MaybeCaller};
 use crate::tournaments::progress::{self, Rounds, Standings};
 use crate::tournaments::read::{self, Listing, TournamentPage, TournamentWithField};
 use crate::tournaments::settings::NewTournament;
-use crate::tournaments::{create, registration};
+use crate::tournaments::verify::TournamentAudit;
+use crate::tournaments::{audit, create, registration};
 
 /// The tournament a path names.
 #[derive(IntoParams)]
@@ -222,6 +223,19 @@ pub async fn get_standings(state: State, id: Id) -> Reply<Standings> {
     ))
 }
 
+/// A finished (or cancelled) tournament's whole record, its revealed seed
+/// and every table's game audit: `hatstand verify` recomputes every
+/// pairing, deal, score and standing from it offline.
+#[utoipa::path(
+    operation_id = "get_tournament_audit", tag = "tournaments", params(TournamentPath), security((), ("bearer" = [])),
+    responses((status = 200, description = "The record, the seed and every table's game audit", body = TournamentAudit),
+        GetTournamentAuditProblems)
+)]
+#[get("/tournaments/{id}/audit")]
+pub async fn get_audit(state: State, id: Id) -> Reply<TournamentAudit> {
+    Ok(web::Json(audit::audit(&state, id.into_inner()).await?))
+}
+
 problems! {
     /// What `create_tournament` answers besides the common problems.
     CreateTournamentProblems {
@@ -233,6 +247,12 @@ problems! {
     /// What `list_tournaments` answers besides the common problems.
     ListTournamentsProblems {
         BadRequest: "an unknown status, a cursor this server did not give",
+    }
+    /// What `get_tournament_audit` answers besides the common problems.
+    GetTournamentAuditProblems {
+        BadRequest: "a malformed id",
+        NotFound: "no such tournament",
+        TournamentNotOver: "the tournament is registering or running",
     }
     /// What `get_tournament` answers besides the common problems.
     GetTournamentProblems {

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use hatstand::tournaments::verify::{self, TournamentAudit};
 use hatstand::transparency::check::{self, Report};
 use hatstand::transparency::log::{ConsistencyProof, TreeHead};
 use hatstand::transparency::monitor::{self, Seen};
@@ -19,8 +20,12 @@ pub fn read_keys(given: &str) -> Result<KeySet, String> {
     KeySet::parse(&text)
 }
 
-/// Verifies one document and says what was established.
+/// Verifies one document (a game's audit, or a tournament's) and says what
+/// was established.
 pub fn verify_text(text: &str, keys: Option<&KeySet>) -> Result<(), String> {
+    if let Some(tournament) = tournament_document(text)? {
+        return verify_tournament(&tournament);
+    }
     let Report {
         verified,
         game_id,
@@ -51,6 +56,43 @@ pub fn verify_text(text: &str, keys: Option<&KeySet>) -> Result<(), String> {
             "  log: no proof in this document (issued before the game was logged); ask /v1/games/{game_id}/log-proof"
         ),
     }
+    Ok(())
+}
+
+/// The document as a tournament's audit, when its `format` says it is one.
+fn tournament_document(text: &str) -> Result<Option<TournamentAudit>, String> {
+    #[derive(serde::Deserialize)]
+    struct Format {
+        format: Option<String>,
+    }
+    match serde_json::from_str::<Format>(text) {
+        Ok(Format {
+            format: Some(format),
+        }) if format == verify::FORMAT => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| format!("not a tournament audit document: {e}")),
+        _ => Ok(None),
+    }
+}
+
+/// Verifies a tournament's audit and says what was established.
+fn verify_tournament(doc: &TournamentAudit) -> Result<(), String> {
+    let v = verify::verify(doc).map_err(|why| format!("verification FAILED: {why}"))?;
+    if v.cancelled {
+        println!(
+            "verified: tournament {} cancelled with too few players, {} events; chain and seed commitment match",
+            doc.tournament_id, v.events
+        );
+        return Ok(());
+    }
+    println!(
+        "verified: tournament {}, {} events, {} entrants, {} rounds; chain, seed commitment, seeding, every pairing, points and standings all match",
+        doc.tournament_id, v.events, v.entrants, v.rounds
+    );
+    println!(
+        "  games: {} tables' audits verified ({} commands replayed); {} deals drawn again from the seed and found at their tables",
+        v.tables, v.commands, v.deals
+    );
     Ok(())
 }
 

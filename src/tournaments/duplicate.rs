@@ -90,6 +90,16 @@ pub fn deals(
     drawn.map_err(|e| NoDeals::Options(e.to_string()))
 }
 
+/// How many deals each table of a round plays (for the matchpoint
+/// comparison): the length of [`deals`], which does not depend on the seed.
+///
+/// # Errors
+/// As [`deals`].
+pub fn count(kind: GameKind, options: &Value, players: usize) -> Result<usize, NoDeals> {
+    let drawn = deals(kind, options, players, &round_seed("", 0))?;
+    Ok(drawn.as_array().map_or(1, Vec::len))
+}
+
 /// `options` with `deals` as their explicit deals (any given before replaced).
 #[must_use]
 pub fn with_deals(options: &Value, deals: Value) -> Value {

@@ -15,17 +15,22 @@
 //!   worker's and `verify`'s one function);
 //! - [`results`]: a finished table's places and deal results, and a
 //!   round's points;
-//! - [`replay`]: a tournament as its record tells it.
+//! - [`replay`]: a tournament as its record tells it;
+//! - [`seeding`]: the field's order at the start, by rating;
+//! - [`verify`]: a tournament's audit checked offline, every step
+//!   recomputed.
 //!
 //! Those are pure. The use cases, which read and write the store:
 //! [`create`], [`registration`] (register, withdraw), [`read`] (one
 //! tournament, the lists, the record), [`progress`] (rounds, tables and
-//! standings as a viewer may see them) and [`rounds`] (the worker that
+//! standings as a viewer may see them), [`audit`] (the record, seed and
+//! games in one document, once over) and [`rounds`] (the worker that
 //! starts, pairs, scores and finishes).
 //!
 //! Players are *entrants*: numbers `0..n` in seed order (the order the
 //! field is seeded in when the tournament starts; entrant 0 is the top seed).
 
+pub mod audit;
 pub mod create;
 pub mod duplicate;
 pub mod elimination;
@@ -41,9 +46,11 @@ pub mod results;
 pub mod round_robin;
 pub mod rounds;
 pub mod schedule;
+pub mod seeding;
 pub mod settings;
 pub mod standings;
 pub mod swiss;
+pub mod verify;
 
 /// An entrant: a player's number in seed order (0 is the top seed).
 pub type Entrant = usize;

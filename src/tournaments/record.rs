@@ -9,7 +9,8 @@
 //! - `tournament_created`: the organiser's settings and the seed's
 //!   commitment (never the seed);
 //! - `registered`, `withdrew`: a player joining or leaving before the start;
-//! - `started`: the field in seed order (entrant `i` is `entrants[i]`);
+//! - `started`: the field in seed order (entrant `i` is `entrants[i]`) and
+//!   the ratings it was seeded by;
 //! - `round_paired`: a round's tables (seat order) and byes, by entrant;
 //! - `table_created`: a table's game id;
 //! - `table_finished`: a table's game result (null for a game abandoned
@@ -52,6 +53,11 @@ pub enum TournamentEvent {
     },
     Started {
         entrants: Vec<Uuid>,
+        /// Each entrant's rating when the field was seeded (the ruleset's
+        /// at the table size, or the starting rating), in seed order: the
+        /// field is seeded by rating, highest first, then by registration.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ratings: Vec<f64>,
     },
     RoundPaired {
         round: u32,

@@ -160,7 +160,7 @@ pub fn replay(events: &[TournamentEvent]) -> Result<Replayed, Broken> {
                     return Err(broken(at, "a withdrawal of someone not registered"));
                 }
             }
-            TournamentEvent::Started { entrants } if !started => {
+            TournamentEvent::Started { entrants, .. } if !started => {
                 t.entrants = Some(entrants.clone());
             }
             TournamentEvent::Cancelled { seed, .. } if !started => {
@@ -273,6 +273,7 @@ mod tests {
             TournamentEvent::Registered { user_id: b },
             TournamentEvent::Started {
                 entrants: vec![a, b],
+                ratings: vec![],
             },
             TournamentEvent::RoundPaired {
                 round: 0,
@@ -316,6 +317,7 @@ mod tests {
             created(),
             TournamentEvent::Started {
                 entrants: vec![Uuid::nil()],
+                ratings: vec![],
             },
             pair.clone(),
             pair,
@@ -325,6 +327,9 @@ mod tests {
 
     #[test]
     fn given_no_creation_then_the_record_is_broken() {
-        assert!(replay(&[TournamentEvent::Started { entrants: vec![] }]).is_err());
+        assert!(replay(&[TournamentEvent::Started {
+            entrants: vec![],
+            ratings: vec![],
+        }]).is_err());
     }
 }

@@ -209,13 +209,16 @@ async fn start(
             })
             .map_or(method.start().rating, |r| r.rating)
     };
-    let mut field: Vec<(usize, Uuid)> = t.registered.iter().copied().enumerate().collect();
-    field.sort_by(|(ia, a), (ib, b)| rating(b).total_cmp(&rating(a)).then(ia.cmp(ib)));
-    let entrants: Vec<Uuid> = field.into_iter().map(|(_, u)| u).collect();
+    let ratings: Vec<f64> = t.registered.iter().map(rating).collect();
+    let entrants = super::seeding::seed(&t.registered, &ratings);
+    let ratings: Vec<f64> = entrants
+        .iter()
+        .map(|u| ratings[t.registered.iter().position(|r| r == u).unwrap_or(0)])
+        .collect();
     tournaments::set_entrants(conn, row.id, &entrants).await?;
     tournaments::set_status(conn, row.id, "running").await?;
     row.status = "running".to_owned();
-    Ok(vec![TournamentEvent::Started { entrants }])
+    Ok(vec![TournamentEvent::Started { entrants, ratings }])
 }
 
 /// The server options of every tournament table: a turn clock of
@@ -425,7 +428,5 @@ fn deals_per_table(kind: GameKind, row: &TournamentRow) -> Result<usize, Failure
         return Ok(1);
     }
     let k = usize::try_from(row.table_size).unwrap_or(2);
-    let drawn = duplicate::deals(kind, &row.options, k, &duplicate::round_seed(&row.seed, 0))
-        .map_err(|e| Failure::internal(format!("{e:?}")))?;
-    Ok(drawn.as_array().map_or(1, Vec::len))
+    duplicate::count(kind, &row.options, k).map_err(|e| Failure::internal(format!("{e:?}")))
 }

@@ -246,6 +246,9 @@ async fn given_eight_players_in_a_duplicate_swiss_of_three_rounds_when_every_tab
             "the deals in the events feed"
         );
         deals_by_round.push(deals[0].clone());
+        app.get(&format!("/v1/tournaments/{id}/audit"), None)
+            .await
+            .assert_problem(409, "tournament_not_over");
 
         // Three tables over and one still playing: nothing is scored, and
         // the finished tables stay hidden from the others.
@@ -326,6 +329,8 @@ async fn given_eight_players_in_a_duplicate_swiss_of_three_rounds_when_every_tab
         (1, 3, 12, 12, 3, 1)
     );
     assert_eq!(tick(&app).await, 0, "a finished tournament has nothing due");
+    // Verified offline, and every forgery refused.
+    crate::tournament_audit::verified_offline(&app, &id, 8, 3, 12).await;
 }
 
 #[actix_web::test]
@@ -393,6 +398,9 @@ async fn given_too_few_players_when_the_start_comes_then_the_tournament_is_cance
     );
     assert_eq!(app.count("games").await, 0);
     assert_eq!(tick(&app).await, 0);
+    let doc = crate::tournament_audit::audit(&app, &id).await;
+    let (ok, said) = crate::tournament_audit::verify_offline(&doc).await;
+    assert!(ok && said.contains("cancelled with too few players"), "{said}");
 }
 
 #[actix_web::test]
@@ -400,7 +408,7 @@ async fn given_an_unknown_or_malformed_tournament_when_reading_rounds_or_standin
  {
     let app = TestApp::spawn().await;
     let before = app.footprint().await;
-    for what in ["rounds", "standings"] {
+    for what in ["rounds", "standings", "audit"] {
         let unknown = uuid::Uuid::new_v4();
         app.get(&format!("/v1/tournaments/{unknown}/{what}"), None)
             .await

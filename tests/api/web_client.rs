@@ -73,10 +73,20 @@ async fn every_board_the_page_imports_is_served() {
 /// The static imports of a served module, as absolute paths.
 fn static_imports(path: &str, source: &str) -> Vec<String> {
     let dir = &path[..path.rfind('/').unwrap()];
-    source
-        .lines()
-        .filter(|line| line.starts_with("import "))
-        .filter_map(|line| line.split(['\'', '"']).nth(1))
+    // A statement may span lines (`import {\n …\n} from './cards.js';`):
+    // the module is the last quoted string before its `;`.
+    let mut at = 0;
+    let mut statements = Vec::new();
+    for line in source.split_inclusive('\n') {
+        if line.starts_with("import ") || line.starts_with("import{") {
+            let end = source[at..].find(';').map_or(source.len(), |i| at + i);
+            statements.push(&source[at..end]);
+        }
+        at += line.len();
+    }
+    statements
+        .into_iter()
+        .filter_map(|statement| statement.rsplit(['\'', '"']).nth(1))
         .map(|relative| {
             let mut parts: Vec<&str> = dir.split('/').collect();
             for part in relative.split('/') {
