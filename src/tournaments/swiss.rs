@@ -13,9 +13,13 @@
 //!   exists, players are paired in standings order, 1–2, 3–4, …;
 //! - **seat 0 of a two-player table** goes to the player who has held seat
 //!   0 less often; on equal counts, to the higher-ranked;
-//! - **tables of `k > 2`**: seated by standings, the top `k` at the first
-//!   table, the next `k` at the second, and so on, in rank order of seats.
-//!   (Repeat meetings are not avoided at tables of more than two.)
+//! - **tables of `k > 2`**: the highest-ranked unseated player sits with
+//!   the highest-ranked players who have met nobody at the table yet, table
+//!   after table, provided the rest can still be seated without a repeat (a
+//!   search that backs up, within the same [`SEARCH_BUDGET`]); with no such
+//!   seating, each table takes the top unseated player and then, one by
+//!   one, the player who has met the fewest of those already seated (the
+//!   higher-ranked on equal counts). A table's seats are in rank order.
 
 use std::collections::BTreeSet;
 
@@ -96,9 +100,87 @@ pub fn pair(table_size: usize, standings: &[Standing], history: &History) -> Pai
             })
             .collect()
     } else {
-        playing.chunks(k).map(<[Entrant]>::to_vec).collect()
+        let mut tables = groups_without_repeats(&playing, k, history, &mut SEARCH_BUDGET.clone())
+            .unwrap_or_else(|| fewest_repeats(&playing, k, history));
+        for table in &mut tables {
+            table.sort_by_key(|e| playing.iter().position(|p| p == e));
+        }
+        tables
     };
     Pairing { tables, byes }
+}
+
+/// Tables of `k` from `order` (rank order, a multiple of `k` long) where no
+/// two players at a table have met: the top player with the highest-ranked
+/// companions that allow the rest to be seated; `None` when there is no
+/// such seating, or the budget ran out.
+fn groups_without_repeats(
+    order: &[Entrant],
+    k: usize,
+    history: &History,
+    budget: &mut usize,
+) -> Option<Vec<Vec<Entrant>>> {
+    let Some((&top, rest)) = order.split_first() else {
+        return Some(Vec::new());
+    };
+    let mut table = vec![top];
+    complete(&mut table, rest, 0, k, history, budget)
+}
+
+/// Completes `table` with players of `rest` from index `from` on (so each
+/// set of companions is tried once, best ranks first), then seats the
+/// others.
+fn complete(
+    table: &mut Vec<Entrant>,
+    rest: &[Entrant],
+    from: usize,
+    k: usize,
+    history: &History,
+    budget: &mut usize,
+) -> Option<Vec<Vec<Entrant>>> {
+    if table.len() == k {
+        let others: Vec<Entrant> = rest.iter().copied().filter(|e| !table.contains(e)).collect();
+        let mut tables = groups_without_repeats(&others, k, history, budget)?;
+        tables.insert(0, table.clone());
+        return Some(tables);
+    }
+    for (i, &candidate) in rest.iter().enumerate().skip(from) {
+        if table.iter().any(|&seated| history.have_met(seated, candidate)) {
+            continue;
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        table.push(candidate);
+        let found = complete(table, rest, i + 1, k, history, budget);
+        table.pop();
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// Tables of `k` from `order` (rank order) with few repeats, greedily: each
+/// table takes the top unseated player, then one by one the unseated
+/// player who has met the fewest of those at the table (the higher-ranked
+/// on equal counts).
+fn fewest_repeats(order: &[Entrant], k: usize, history: &History) -> Vec<Vec<Entrant>> {
+    let mut unseated: Vec<Entrant> = order.to_vec();
+    let mut tables = Vec::new();
+    while !unseated.is_empty() {
+        let mut table = vec![unseated.remove(0)];
+        while table.len() < k && !unseated.is_empty() {
+            let met = |e: Entrant| table.iter().filter(|&&s| history.have_met(s, e)).count();
+            let best = (0..unseated.len())
+                .min_by_key(|&i| (met(unseated[i]), i))
+                .unwrap_or(0);
+            table.push(unseated.remove(best));
+        }
+        tables.push(table);
+    }
+    tables
 }
 
 /// The `count` players to sit out, lowest-ranked first among those with the
@@ -312,6 +394,65 @@ mod tests {
         assert_eq!(p.tables[0][0], 5);
         assert_eq!(p.tables.len(), 2);
         assert!(p.tables.iter().all(|t| t.len() == 4));
+    }
+
+    /// Given round 1 at tables of three: 0 1 2, 3 4 5 and 6 7 8 (placed in
+    /// that order), then round 2 seats no two who met: each table takes one
+    /// player of each old table, the leaders together.
+    #[test]
+    fn given_tables_of_three_then_no_one_meets_a_tablemate_again_while_avoidable() {
+        let r1 = played(
+            &[
+                (&[0, 1, 2], &[1000, 500, 0]),
+                (&[3, 4, 5], &[1000, 500, 0]),
+                (&[6, 7, 8], &[1000, 500, 0]),
+            ],
+            &[],
+        );
+        let s = standings(9, std::slice::from_ref(&r1));
+        let p = pair(3, &s, &History::of(&[pairing_of(&r1)]));
+        assert_eq!(p.tables, vec![vec![0, 3, 6], vec![1, 4, 7], vec![2, 5, 8]]);
+        // Six players at two tables of three cannot avoid it: one repeat
+        // at each table, the least there can be.
+        let r1 = played(
+            &[(&[0, 1, 2], &[1000, 500, 0]), (&[3, 4, 5], &[1000, 500, 0])],
+            &[],
+        );
+        let history = History::of(&[pairing_of(&r1)]);
+        let p = pair(3, &standings(6, std::slice::from_ref(&r1)), &history);
+        for t in &p.tables {
+            let met = (0..3)
+                .flat_map(|i| (i + 1..3).map(move |j| (i, j)))
+                .filter(|&(i, j)| history.have_met(t[i], t[j]))
+                .count();
+            assert_eq!(met, 1, "{:?}", p.tables);
+        }
+    }
+
+    #[test]
+    fn given_no_seating_without_repeats_then_tables_of_three_repeat_the_fewest_meetings() {
+        // Six players at tables of three, and 0 has met all the others:
+        // 0's table must hold two repeats; the other table need hold none.
+        let r1 = played(&[(&[0, 1, 2], &[1000, 0, 0])], &[]);
+        let r2 = played(&[(&[0, 3, 4], &[1000, 0, 0])], &[]);
+        let r3 = played(&[(&[0, 5, 1], &[1000, 0, 0])], &[]);
+        let rounds = [r1, r2, r3];
+        let pairings: Vec<Pairing> = rounds.iter().map(pairing_of).collect();
+        let history = History::of(&pairings);
+        let p = pair(3, &standings(6, &rounds), &history);
+        assert_eq!(p.tables.len(), 2);
+        let repeats = |t: &Vec<Entrant>| {
+            let mut n = 0;
+            for (i, &a) in t.iter().enumerate() {
+                for &b in &t[i + 1..] {
+                    n += usize::from(history.have_met(a, b));
+                }
+            }
+            n
+        };
+        let total: usize = p.tables.iter().map(repeats).sum();
+        assert_eq!(total, 2, "{:?}", p.tables);
+        assert_eq!(p.tables[0][0], 0, "the leader still heads the top table");
     }
 
     #[test]
