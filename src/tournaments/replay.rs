@@ -327,9 +327,12 @@ mod tests {
 
     #[test]
     fn given_no_creation_then_the_record_is_broken() {
-        assert!(replay(&[TournamentEvent::Started {
-            entrants: vec![],
-            ratings: vec![],
-        }]).is_err());
+        assert!(
+            replay(&[TournamentEvent::Started {
+                entrants: vec![],
+                ratings: vec![],
+            }])
+            .is_err()
+        );
     }
 }

@@ -139,13 +139,20 @@ fn complete(
     budget: &mut usize,
 ) -> Option<Vec<Vec<Entrant>>> {
     if table.len() == k {
-        let others: Vec<Entrant> = rest.iter().copied().filter(|e| !table.contains(e)).collect();
+        let others: Vec<Entrant> = rest
+            .iter()
+            .copied()
+            .filter(|e| !table.contains(e))
+            .collect();
         let mut tables = groups_without_repeats(&others, k, history, budget)?;
         tables.insert(0, table.clone());
         return Some(tables);
     }
     for (i, &candidate) in rest.iter().enumerate().skip(from) {
-        if table.iter().any(|&seated| history.have_met(seated, candidate)) {
+        if table
+            .iter()
+            .any(|&seated| history.have_met(seated, candidate))
+        {
             continue;
         }
         if *budget == 0 {

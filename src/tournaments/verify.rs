@@ -97,7 +97,8 @@ pub fn verify(doc: &TournamentAudit) -> Result<Verified, String> {
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            TournamentEvent::from_parts(&e.kind, &e.data).map_err(|why| format!("event {}: {why}", i + 1))
+            TournamentEvent::from_parts(&e.kind, &e.data)
+                .map_err(|why| format!("event {}: {why}", i + 1))
         })
         .collect::<Result<_, _>>()?;
     let t = replay(&events).map_err(|broken| broken.0)?;
@@ -154,13 +155,17 @@ pub fn verify(doc: &TournamentAudit) -> Result<Verified, String> {
 /// record revealed.
 fn check_seed(doc: &TournamentAudit, t: &Replayed) -> Result<(), String> {
     if t.created.seed_commitment != doc.seed_commitment {
-        return Err("event 1: the commitment published at creation is not the document's".to_owned());
+        return Err(
+            "event 1: the commitment published at creation is not the document's".to_owned(),
+        );
     }
     if !duplicate::opens(&doc.seed_commitment, &doc.seed) {
         return Err("the seed does not match the seed commitment".to_owned());
     }
     match &t.seed {
-        None => Err("the tournament is not over: its record ends before the seed is revealed".to_owned()),
+        None => Err(
+            "the tournament is not over: its record ends before the seed is revealed".to_owned(),
+        ),
         Some(seed) if *seed != doc.seed => {
             Err("the seed the record revealed is not the document's".to_owned())
         }
@@ -237,16 +242,19 @@ fn check_round(
             .ok_or_else(|| format!("{at}: its game's audit is missing"))?
             .audit;
         if audit.game_id != game_id {
-            return Err(format!("{at}: the audit is of another game than the table's"));
+            return Err(format!(
+                "{at}: the audit is of another game than the table's"
+            ));
         }
-        let game =
-            record::verify(audit).map_err(|why| format!("{at}: game {game_id}: {why}"))?;
+        let game = record::verify(audit).map_err(|why| format!("{at}: game {game_id}: {why}"))?;
         verified.commands += game.commands;
         verified.tables += 1;
         let (options, players) = opening(audit).map_err(|why| format!("{at}: {why}"))?;
         let seated: Vec<Uuid> = seats.iter().map(|&e| entrants[e]).collect();
         if players != seated {
-            return Err(format!("{at}: the game seats other players than the pairing"));
+            return Err(format!(
+                "{at}: the game seats other players than the pairing"
+            ));
         }
         let expected = if c.duplicate {
             let deals = duplicate::deals(kind, &c.options, seats.len(), &round_seed)
@@ -259,7 +267,11 @@ fn check_round(
         if options != expected {
             return Err(format!(
                 "{at}: the game's options are not the tournament's{}",
-                if c.duplicate { " with the round's deals" } else { "" }
+                if c.duplicate {
+                    " with the round's deals"
+                } else {
+                    ""
+                }
             ));
         }
         let result = match audit.status.as_str() {
@@ -330,4 +342,73 @@ fn opening(audit: &AuditDocument) -> Result<(Value, Vec<Uuid>), String> {
         .collect::<Option<Vec<_>>>()
         .ok_or("a seat nobody joined")?;
     Ok((created.options, players))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::chain::{Actor, Chain, GENESIS_HASH, now};
+
+    /// A tournament of `players` registered, cancelled at its start.
+    fn cancelled(players: u128) -> TournamentAudit {
+        let seed = "ab".repeat(32);
+        let mut chain = Chain::after(0, GENESIS_HASH, now());
+        let mut events = vec![TournamentEvent::TournamentCreated {
+            organiser: Uuid::nil(),
+            name: "t".to_owned(),
+            ruleset: "hats".to_owned(),
+            options: serde_json::json!({}),
+            table_size: 2,
+            format: "swiss".to_owned(),
+            rounds: 1,
+            duplicate: true,
+            seed_commitment: duplicate::commitment(&seed),
+        }];
+        events.extend((1..=players).map(|u| TournamentEvent::Registered {
+            user_id: Uuid::from_u128(u),
+        }));
+        events.push(TournamentEvent::Cancelled {
+            registered: u32::try_from(players).unwrap(),
+            seed: seed.clone(),
+        });
+        for event in &events {
+            event.push_to(&mut chain, Actor::SYSTEM).unwrap();
+        }
+        TournamentAudit {
+            format: FORMAT.to_owned(),
+            tournament_id: Uuid::nil(),
+            status: "cancelled".to_owned(),
+            seed_commitment: duplicate::commitment(&seed),
+            seed,
+            events: chain.events.iter().map(AuditEvent::from).collect(),
+            games: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn given_a_tournament_cancelled_with_one_player_then_it_verifies() {
+        let verified = verify(&cancelled(1)).unwrap();
+        assert!(verified.cancelled);
+        assert_eq!(verified.events, 3);
+    }
+
+    #[test]
+    fn given_a_cancellation_with_enough_players_to_start_then_it_is_refused() {
+        let said = verify(&cancelled(2)).unwrap_err();
+        assert!(said.contains("enough players"), "{said}");
+    }
+
+    #[test]
+    fn given_another_format_or_seed_then_it_is_refused() {
+        let mut doc = cancelled(1);
+        doc.format = "hatstand-audit/1".to_owned();
+        assert!(
+            verify(&doc)
+                .unwrap_err()
+                .contains("not a hatstand-tournament-audit/1")
+        );
+        let mut doc = cancelled(1);
+        doc.seed = "cd".repeat(32);
+        assert!(verify(&doc).unwrap_err().contains("seed does not match"));
+    }
 }

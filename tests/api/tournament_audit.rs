@@ -64,7 +64,13 @@ fn refused(doc: &TournamentAudit, why: &str) {
 /// The finished tournament `id` of `entrants` over `rounds` rounds of
 /// `tables` tables in all verifies offline, and every kind of forgery of
 /// its document is refused, saying where.
-pub async fn verified_offline(app: &TestApp, id: &str, entrants: usize, rounds: usize, tables: usize) {
+pub async fn verified_offline(
+    app: &TestApp,
+    id: &str,
+    entrants: usize,
+    rounds: usize,
+    tables: usize,
+) {
     let doc = audit(app, id).await;
     assert_eq!(doc.format, "hatstand-tournament-audit/1");
     assert_eq!(doc.games.len(), tables);
@@ -75,11 +81,18 @@ pub async fn verified_offline(app: &TestApp, id: &str, entrants: usize, rounds: 
     );
     let (ok, said) = verify_offline(&doc).await;
     assert!(ok, "{said}");
-    assert!(said.contains(&format!("{tables} tables' audits verified")), "{said}");
+    assert!(
+        said.contains(&format!("{tables} tables' audits verified")),
+        "{said}"
+    );
 
     // An altered event breaks the chain.
     let mut altered = doc.clone();
-    let scored = altered.events.iter().position(|e| e.kind == "table_finished").unwrap();
+    let scored = altered
+        .events
+        .iter()
+        .position(|e| e.kind == "table_finished")
+        .unwrap();
     altered.events[scored].data["points"][0] = serde_json::json!(1000);
     refused(&altered, "hash mismatch");
     let (ok, said) = verify_offline(&altered).await;
@@ -132,7 +145,10 @@ pub async fn verified_offline(app: &TestApp, id: &str, entrants: usize, rounds: 
 
     // The tables' games: swapped, missing, or not the round's deals.
     let mut swapped = doc.clone();
-    let (a, b) = (swapped.games[0].audit.clone(), swapped.games[1].audit.clone());
+    let (a, b) = (
+        swapped.games[0].audit.clone(),
+        swapped.games[1].audit.clone(),
+    );
     swapped.games[0].audit = b;
     swapped.games[1].audit = a;
     refused(&swapped, "the audit is of another game");

@@ -400,7 +400,10 @@ async fn given_too_few_players_when_the_start_comes_then_the_tournament_is_cance
     assert_eq!(tick(&app).await, 0);
     let doc = crate::tournament_audit::audit(&app, &id).await;
     let (ok, said) = crate::tournament_audit::verify_offline(&doc).await;
-    assert!(ok && said.contains("cancelled with too few players"), "{said}");
+    assert!(
+        ok && said.contains("cancelled with too few players"),
+        "{said}"
+    );
 }
 
 #[actix_web::test]
