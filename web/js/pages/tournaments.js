@@ -113,7 +113,9 @@ async function showOne(root, id) {
             h('td', {}, s.username), h('td', {}, String(s.points)), h('td', {}, String(s.buchholz))))))
         : h('p', { 'data-standings': '' }, t('tournaments.no_standings')),
       h('p', { class: 'hint' }, t('tournaments.commitment'), ' ', h('code', { class: 'tournament-seed' }, one.seed_commitment)),
-      one.seed ? h('p', { class: 'hint' }, t('tournaments.seed'), ' ', h('code', { class: 'tournament-seed' }, one.seed)) : null);
+      one.seed ? h('p', { class: 'hint' }, t('tournaments.seed'), ' ', h('code', { class: 'tournament-seed' }, one.seed)) : null,
+      one.seed ? h('p', { class: 'hint' }, h('a', { href: `/v1/tournaments/${one.id}/audit`, download: `tournament-${one.id}.json`,
+        'data-tournament-audit': '' }, t('tournaments.audit')), ' ', t('tournaments.audit_hint')) : null);
   };
   await draw();
   return live(() => draw().catch((e) => flash(explain(e))));
