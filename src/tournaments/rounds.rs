@@ -210,11 +210,9 @@ async fn start(
             .map_or(method.start().rating, |r| r.rating)
     };
     let ratings: Vec<f64> = t.registered.iter().map(rating).collect();
-    let entrants = super::seeding::seed(&t.registered, &ratings);
-    let ratings: Vec<f64> = entrants
-        .iter()
-        .map(|u| ratings[t.registered.iter().position(|r| r == u).unwrap_or(0)])
-        .collect();
+    let order = super::seeding::order(&ratings);
+    let entrants: Vec<Uuid> = order.iter().map(|&i| t.registered[i]).collect();
+    let ratings: Vec<f64> = order.iter().map(|&i| ratings[i]).collect();
     tournaments::set_entrants(conn, row.id, &entrants).await?;
     tournaments::set_status(conn, row.id, "running").await?;
     row.status = "running".to_owned();

@@ -197,11 +197,17 @@ fn check_field(
         return Err("started: not one rating per entrant".to_owned());
     }
     // Each registered player's rating, in registration order.
-    let by_registration: Vec<f64> = registered
+    let rated: std::collections::HashMap<Uuid, f64> = entrants
         .iter()
-        .map(|u| ratings[entrants.iter().position(|e| e == u).unwrap_or(0)])
+        .copied()
+        .zip(ratings.iter().copied())
         .collect();
-    if seeding::seed(registered, &by_registration) != entrants {
+    let by_registration: Vec<f64> = registered.iter().map(|u| rated[u]).collect();
+    let seeded: Vec<Uuid> = seeding::order(&by_registration)
+        .into_iter()
+        .map(|i| registered[i])
+        .collect();
+    if seeded != entrants {
         return Err("started: the field is not seeded by rating, then registration".to_owned());
     }
     Ok(())
