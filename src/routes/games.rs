@@ -359,7 +359,11 @@ problems! {
         NoSuchSeat,
         BadSalt: "a `salt` that is not 64 lowercase hex digits, or one sent to a game that takes none (a public seed, rules from before salts)",
         RatingOutOfRange: "the table's rating range leaves the caller's rating out",
+        ReliabilityTooLow: "the caller's reliability is below the game's `min_reliability`",
         NotInvited: "a private game, without its code or an invitation",
+        SeatRefused: "the caller and a player seated (or the creator) block one another",
+        TooManyGames: "the caller holds a seat in as many games at once as the server allows",
+        HumansOnly: "a bot account at a game for humans only",
         GameFull, SeatTaken, AlreadyJoined, GameNotOpen,
     }
     /// What `decline_invitation` answers besides the common problems.
