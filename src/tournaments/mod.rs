@@ -15,7 +15,8 @@
 //!   worker's and `verify`'s one function);
 //! - [`results`]: a finished table's places and deal results, and a
 //!   round's points;
-//! - [`replay`]: a tournament as its record tells it.
+//! - [`replay`]: a tournament as its record tells it;
+//! - [`told`]: the notifications of a round started and of the end.
 //!
 //! Those are pure. The use cases, which read and write the store:
 //! [`create`], [`registration`] (register, withdraw), [`read`] (one
@@ -44,6 +45,7 @@ pub mod schedule;
 pub mod settings;
 pub mod standings;
 pub mod swiss;
+pub mod told;
 
 /// An entrant: a player's number in seed order (0 is the top seed).
 pub type Entrant = usize;
