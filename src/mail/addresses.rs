@@ -387,7 +387,10 @@ pub async fn change(
         (Kind::Talk.as_str(), change.talk),
         (Kind::SeatSubstituted.as_str(), change.seat_substituted),
         (Kind::TournamentRound.as_str(), change.tournament_round),
-        (Kind::TournamentFinished.as_str(), change.tournament_finished),
+        (
+            Kind::TournamentFinished.as_str(),
+            change.tournament_finished,
+        ),
     ];
     for (kind, mode) in changes {
         if let Some(mode) = mode {

@@ -596,7 +596,10 @@ pub fn tournament(head: &Letterhead, row: &Claimed, game: Option<&Game>) -> Draf
     ];
     let ready = Kind::parse(&row.kind) == Some(Kind::TournamentRound);
     let (about, hello) = if ready {
-        ("mail-subject-tournament-round", "mail-hello-tournament-round")
+        (
+            "mail-subject-tournament-round",
+            "mail-hello-tournament-round",
+        )
     } else if p["cancelled"] == true {
         (
             "mail-subject-tournament-cancelled",

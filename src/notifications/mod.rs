@@ -151,8 +151,8 @@ pub enum Notification {
         /// The tournament's name.
         #[schema(example = "Winter cup")]
         name: String,
-        /// The user's rank in the final standings (1 for the winner; players
-        /// level share it); null when cancelled.
+        /// The user's rank in the final standings (1 for the winner, as
+        /// `/v1/tournaments/{id}/standings` ranks); null when cancelled.
         #[schema(example = 2)]
         place: Option<u32>,
         /// How many entrants were ranked; when cancelled, how many had

@@ -193,7 +193,10 @@ mod tests {
         );
         assert_eq!((d.ttl, d.urgency), (7 * 24 * 3600, "normal"));
         let d = delivery(Kind::TournamentFinished, None, None, "Hats", Language::Fr).unwrap();
-        assert_eq!(d.message.text, "Un tournoi de Hats où vous jouiez est terminé.");
+        assert_eq!(
+            d.message.text,
+            "Un tournoi de Hats où vous jouiez est terminé."
+        );
         assert_eq!((d.topic, d.urgency), (None, "low"));
     }
 

@@ -189,8 +189,8 @@ async fn next_step(
         tournaments::set_status(conn, row.id, "finished").await?;
         row.status = "finished".to_owned();
         for (game, notes) in told::ended(about(row), entrants, &last, &t.rounds) {
-            let noted = notifications::insert(conn, game, &crate::notifications::rows(&notes)?, at)
-                .await?;
+            let noted =
+                notifications::insert(conn, game, &crate::notifications::rows(&notes)?, at).await?;
             created.told.extend(noted);
         }
         return Ok(Some(vec![TournamentEvent::TournamentFinished {

@@ -207,7 +207,11 @@ mod tests {
     #[test]
     fn given_final_standings_when_the_tournament_ends_then_each_entrant_is_told_their_place_of_the_field_by_game()
      {
-        let users = [Uuid::from_u128(10), Uuid::from_u128(11), Uuid::from_u128(12)];
+        let users = [
+            Uuid::from_u128(10),
+            Uuid::from_u128(11),
+            Uuid::from_u128(12),
+        ];
         let rounds = [
             round(vec![vec![0, 1]], vec![2], &[100]),
             round(vec![vec![2, 0]], vec![1], &[200]),
@@ -224,7 +228,10 @@ mod tests {
             .flat_map(|(_, notes)| notes)
             .map(|n| {
                 let v = serde_json::to_value(n).unwrap();
-                (n.user_id, json!([v["payload"]["place"], v["payload"]["field"]]))
+                (
+                    n.user_id,
+                    json!([v["payload"]["place"], v["payload"]["field"]]),
+                )
             })
             .collect();
         assert_eq!(
@@ -235,14 +242,11 @@ mod tests {
                 (users[1], json!([2, 3]))
             ]
         );
-        assert!(
-            grouped
-                .iter()
-                .flat_map(|(_, n)| n)
-                .all(|n| serde_json::to_value(n).unwrap()["payload"]
-                    .get("cancelled")
-                    .is_none())
-        );
+        assert!(grouped.iter().flat_map(|(_, n)| n).all(|n| {
+            serde_json::to_value(n).unwrap()["payload"]
+                .get("cancelled")
+                .is_none()
+        }));
     }
 
     #[test]

@@ -50,6 +50,7 @@ mod streams;
 mod substitutes;
 mod takeback;
 mod talk;
+mod tournament_notes;
 mod tournament_rounds;
 mod tournaments;
 mod transparency;

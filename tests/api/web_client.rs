@@ -120,7 +120,10 @@ async fn every_module_the_start_and_game_pages_import_is_preloaded() {
         next.extend(static_imports(&path, module.body.as_str().unwrap()));
     }
     let missing: Vec<_> = seen.difference(&preloaded).collect();
-    assert!(missing.is_empty(), "imported but not preloaded: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "imported but not preloaded: {missing:?}"
+    );
     let unused: Vec<_> = preloaded.difference(&seen).collect();
     assert!(unused.is_empty(), "preloaded but not imported: {unused:?}");
 }
