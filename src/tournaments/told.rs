@@ -17,7 +17,6 @@
 
 use uuid::Uuid;
 
-use super::Entrant;
 use super::replay::Round;
 use super::standings::Standing;
 use crate::notifications::{Note, Notification};
@@ -80,7 +79,7 @@ pub fn ended(
     for (e, &user_id) in entrants.iter().enumerate() {
         let place = standings
             .iter()
-            .find(|s| s.entrant == e as Entrant)
+            .find(|s| s.entrant == e)
             .and_then(|s| u32::try_from(s.rank).ok());
         let game = last[e];
         let note = Note {
@@ -129,6 +128,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::tournaments::Entrant;
     use crate::tournaments::pairing::Pairing;
     use crate::tournaments::points::Points;
     use crate::tournaments::replay::Table;
