@@ -339,3 +339,41 @@ async fn given_players_with_devices_when_their_round_starts_then_each_device_is_
         assert_eq!(pushed.1, "normal");
     }
 }
+
+#[actix_web::test]
+async fn given_a_player_with_an_address_when_the_tournament_is_cancelled_then_the_letter_says_so_without_a_game()
+ {
+    let catcher = Catcher::start().await;
+    let (app, _) = mail_app(&catcher).await;
+    let organiser = app.register("director").await;
+    let users = app.users(2).await;
+    confirmed_address(&app, &catcher, &users[1], "bruno@mail.test").await;
+    let id = with_field(
+        &app,
+        &organiser,
+        &tournament("goathead", "swiss", 3, 2, false),
+        &users,
+    )
+    .await;
+    start_round(&app, &id, 0).await;
+    assert_eq!(tick(&app).await, 1);
+    let mail = mail_about(&catcher, "bruno@mail.test", "Test cup", &mut Vec::new()).await;
+    assert_eq!(mail.subject(), "Test cup cancelled: too few players");
+    let text = crate::mail::flat(&mail.text());
+    assert!(
+        text.contains(
+            "Hello player1, Test cup was cancelled at its start: too few players had registered (2)."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("http://hatstand.test/#/tournaments/{id}")),
+        "{text}"
+    );
+    assert!(!text.contains("#/games/"), "{text}");
+    assert!(
+        mail.header("List-Unsubscribe")
+            .unwrap()
+            .contains("kind=tournament_finished")
+    );
+}
