@@ -32,7 +32,8 @@ pub const OUTBOX: &str =
                                                     n.created_at, p.reminder_before_minutes)
                     END)) k(kind, due)
      WHERE k.kind IN ('your_turn', 'reminder', 'invited', 'game_finished', 'talk',
-                      'takeback_offered')
+                      'takeback_offered', 'seat_substituted', 'tournament_round',
+                      'tournament_finished')
        AND k.due IS NOT NULL
        AND NOT (k.kind = ANY (COALESCE(p.push_off, '{}')))
     RETURNING notification_id";

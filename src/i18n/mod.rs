@@ -226,7 +226,7 @@ pub fn problem_title(language: Language, code: ErrorCode) -> &'static str {
 
 /// The kinds of push notification, by their stable names (the push's
 /// `kind`).
-pub const PUSH_KINDS: [&str; 8] = [
+pub const PUSH_KINDS: [&str; 10] = [
     "your_turn",
     "takeback_offered",
     "invited",
@@ -235,6 +235,8 @@ pub const PUSH_KINDS: [&str; 8] = [
     "deadline_soon",
     "talk",
     "seat_substituted",
+    "tournament_round",
+    "tournament_finished",
 ];
 
 /// The short text of a push of `kind` (one of [`PUSH_KINDS`]) about a game

@@ -34,12 +34,15 @@ use crate::error::{ErrorCode, Failure};
 use crate::notifications::kind::Kind;
 
 /// The kinds of mail a user chooses about, as stored in their preferences.
-pub const KINDS: [&str; 5] = [
+pub const KINDS: [&str; 8] = [
     Kind::CHOSEN[0].as_str(),
     Kind::CHOSEN[1].as_str(),
     Kind::CHOSEN[2].as_str(),
     Kind::CHOSEN[3].as_str(),
     Kind::CHOSEN[4].as_str(),
+    Kind::CHOSEN[5].as_str(),
+    Kind::CHOSEN[6].as_str(),
+    Kind::CHOSEN[7].as_str(),
 ];
 /// Tries at one code.
 pub const MAX_CODE_ATTEMPTS: i32 = 5;
@@ -84,6 +87,13 @@ pub struct Preferences {
     pub game_finished: Mode,
     /// Someone said something to you or at your table (docs/talk.md).
     pub talk: Mode,
+    /// A substitute took over a seat of a game you play (docs/seats.md).
+    pub seat_substituted: Mode,
+    /// A round of a tournament you entered started: your table is ready
+    /// (docs/tournaments.md).
+    pub tournament_round: Mode,
+    /// A tournament you entered ended (your place) or was cancelled.
+    pub tournament_finished: Mode,
 }
 
 /// The caller's address and mail preferences.
@@ -130,6 +140,9 @@ pub struct PreferenceChange {
     pub invited: Option<Mode>,
     pub game_finished: Option<Mode>,
     pub talk: Option<Mode>,
+    pub seat_substituted: Option<Mode>,
+    pub tournament_round: Option<Mode>,
+    pub tournament_finished: Option<Mode>,
     #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
     #[schema(value_type = Option<TimeZone>)]
@@ -184,6 +197,9 @@ impl From<&AddressRow> for EmailSettings {
                 invited: mode_of(p, Kind::Invited.as_str()),
                 game_finished: mode_of(p, Kind::GameFinished.as_str()),
                 talk: mode_of(p, Kind::Talk.as_str()),
+                seat_substituted: mode_of(p, Kind::SeatSubstituted.as_str()),
+                tournament_round: mode_of(p, Kind::TournamentRound.as_str()),
+                tournament_finished: mode_of(p, Kind::TournamentFinished.as_str()),
             },
             digest_hour: u8::try_from(row.digest_hour).unwrap_or(8),
             time_zone: row.time_zone.clone(),
@@ -369,6 +385,12 @@ pub async fn change(
         (Kind::Invited.as_str(), change.invited),
         (Kind::GameFinished.as_str(), change.game_finished),
         (Kind::Talk.as_str(), change.talk),
+        (Kind::SeatSubstituted.as_str(), change.seat_substituted),
+        (Kind::TournamentRound.as_str(), change.tournament_round),
+        (
+            Kind::TournamentFinished.as_str(),
+            change.tournament_finished,
+        ),
     ];
     for (kind, mode) in changes {
         if let Some(mode) = mode {

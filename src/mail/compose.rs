@@ -6,8 +6,8 @@
 //!   every retry, so a receiver can drop a copy sent twice) and
 //!   `Auto-Submitted: auto-generated` (so that auto-responders do not
 //!   answer it).
-//! - **Notifications** (turn, reminder, invitation, game over, digest)
-//!   carry a one-click unsubscribe from their kind of mail
+//! - **Notifications** (turn, reminder, invitation, game over, a
+//!   substitute, a tournament's table ready or its end, digest) carry a one-click unsubscribe from their kind of mail
 //!   (`List-Unsubscribe`, `List-Unsubscribe-Post`, RFC 8058). **Answers**
 //!   to a player's own reply ("accepted", "not accepted") are transactional:
 //!   no unsubscribe; they thread under the player's reply (`In-Reply-To`,
@@ -563,6 +563,77 @@ pub fn substituted(head: &Letterhead, row: &Claimed, game: &Game) -> Draft {
     draft
 }
 
+/// The link to a tournament's page in the web client.
+fn tournament_link(head: &Letterhead, id: &str) -> String {
+    format!("{}/#/tournaments/{id}", head.public_url)
+}
+
+/// A tournament's mail (docs/tournaments.md), from its row's payload:
+/// `tournament_round` (the reader's table is ready: the round from 1, the
+/// table's game as the reader sees it), `tournament_finished` (their place
+/// of the field, their last game) or, `cancelled`, that it did not start.
+/// Each links the tournament's page, and the game when there is one.
+#[must_use]
+pub fn tournament(head: &Letterhead, row: &Claimed, game: Option<&Game>) -> Draft {
+    let lang = language_of(row);
+    let p = &row.payload;
+    let name = p["name"].as_str().unwrap_or("?").to_owned();
+    let id = p["tournament_id"].as_str().unwrap_or_default().to_owned();
+    let number = |key: &str| p[key].as_i64().unwrap_or(0);
+    let round = number("round") + 1;
+    let (place, field) = (number("place"), number("field"));
+    let table = game.map_or_else(
+        || ruleset_name(p["ruleset"].as_str().unwrap_or("?")).to_owned(),
+        |g| title(lang, g),
+    );
+    let args = [
+        ("name", Arg::Text(&row.username)),
+        ("tournament", Arg::Text(&name)),
+        ("round", Arg::Number(round)),
+        ("place", Arg::Number(place)),
+        ("field", Arg::Number(field)),
+        ("title", Arg::Text(&table)),
+    ];
+    let ready = Kind::parse(&row.kind) == Some(Kind::TournamentRound);
+    let (about, hello) = if ready {
+        (
+            "mail-subject-tournament-round",
+            "mail-hello-tournament-round",
+        )
+    } else if p["cancelled"] == true {
+        (
+            "mail-subject-tournament-cancelled",
+            "mail-hello-tournament-cancelled",
+        )
+    } else {
+        (
+            "mail-subject-tournament-finished",
+            "mail-hello-tournament-finished",
+        )
+    };
+    let what = words(lang, about, &args);
+    let mut draft = Draft {
+        subject: match game {
+            Some(g) => format!("{what} [{}]", tag(g.id)),
+            None => what,
+        },
+        unsubscribe: Some(row.kind.clone()),
+        lang,
+        ..Draft::default()
+    };
+    draft.paragraph(&words(lang, hello, &args));
+    if let Some(g) = game {
+        let label = if ready {
+            "mail-your-table"
+        } else {
+            "mail-your-last-game"
+        };
+        draft.link(&w(lang, label), &game_link(head, g.id));
+    }
+    draft.link(&w(lang, "mail-the-tournament"), &tournament_link(head, &id));
+    draft
+}
+
 /// A talk message the reader reads (docs/talk.md): who said it, where, and
 /// the text, quoted as plain text; while the game is played, a reply
 /// address that says the answer (at the table, or to the author alone when
@@ -783,8 +854,15 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
             Some(Kind::GameFinished) => Some("mail-digest-finished"),
             Some(Kind::Talk) => Some("mail-digest-talk"),
             Some(Kind::SeatSubstituted) => Some("mail-digest-substituted"),
+            Some(Kind::TournamentRound) => Some("mail-digest-tournament-round"),
+            Some(Kind::TournamentFinished) if row.payload["cancelled"] == true => {
+                Some("mail-digest-tournament-cancelled")
+            }
+            Some(Kind::TournamentFinished) => Some("mail-digest-tournament-finished"),
             _ => None,
         };
+        let tournament = row.payload["name"].as_str().unwrap_or("?");
+        let number = |key: &str| row.payload[key].as_i64().unwrap_or(0);
         let what = id.map_or_else(
             || row.kind.clone(),
             |id| {
@@ -797,6 +875,10 @@ pub fn digest(head: &Letterhead, rows: &[&Claimed]) -> Draft {
                         ("from", Arg::Text(&from)),
                         ("name", Arg::Text(&newcomer)),
                         ("seat", Arg::Text(&seat)),
+                        ("tournament", Arg::Text(tournament)),
+                        ("round", Arg::Number(number("round") + 1)),
+                        ("place", Arg::Number(number("place"))),
+                        ("field", Arg::Number(number("field"))),
                     ],
                 )
             },

@@ -86,6 +86,18 @@ enum Plan {
 
 async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan, Failure> {
     let kind = Kind::parse(&row.kind);
+    if let Some(Kind::TournamentRound | Kind::TournamentFinished) = kind {
+        // A tournament's mail is about the tournament; its game (the
+        // reader's table, as they see it) only when there is one.
+        let game = match row.game_id {
+            Some(id) => game_as(conn, id, row.user_id).await?,
+            None => None,
+        };
+        if row.game_id.is_some() && game.is_none() {
+            return Ok(Plan::Skip("the game is gone"));
+        }
+        return Ok(Plan::Send(compose::tournament(head, row, game.as_ref())));
+    }
     let seen = match (kind, row.game_id) {
         (Some(Kind::ConfirmAddress), _) | (_, None) => None,
         (_, Some(id)) => seen(conn, id, row.user_id, compose::language_of(row)).await?,
@@ -108,6 +120,9 @@ async fn plan(conn: &mut Conn, head: &Letterhead, row: &Claimed) -> Result<Plan,
         (Some(Kind::Talk), Some(seen)) => Plan::Send(compose::talk(head, row, &seen.game)),
         (Some(Kind::SeatSubstituted), Some(seen)) => {
             Plan::Send(compose::substituted(head, row, &seen.game))
+        }
+        (Some(Kind::TournamentRound | Kind::TournamentFinished), Some(_)) => {
+            Plan::Skip("a tournament's mail is written before")
         }
         (Some(Kind::TakebackOffered), Some(_)) => {
             Plan::Skip("a takeback offer is answered in the game, not by mail")

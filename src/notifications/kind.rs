@@ -57,17 +57,27 @@ kinds! {
     TakebackOffered = "takeback_offered",
     /// A substitute took over a seat of a game the user sits at (docs/seats.md).
     SeatSubstituted = "seat_substituted",
+    /// A round of a tournament the user entered started: their table is
+    /// ready (docs/tournaments.md).
+    TournamentRound = "tournament_round",
+    /// A tournament the user entered ended (their place), or was cancelled
+    /// before it started (docs/tournaments.md).
+    TournamentFinished = "tournament_finished",
 }
 
 impl Kind {
     /// The kinds of mail a user chooses about (each `always`, `digest` or
-    /// `never`).
-    pub const CHOSEN: [Kind; 5] = [
+    /// `never`): every kind mailed with a one-click unsubscribe, whose
+    /// link turns it to `never`.
+    pub const CHOSEN: [Kind; 8] = [
         Kind::YourTurn,
         Kind::Reminder,
         Kind::Invited,
         Kind::GameFinished,
         Kind::Talk,
+        Kind::SeatSubstituted,
+        Kind::TournamentRound,
+        Kind::TournamentFinished,
     ];
 }
 
@@ -90,6 +100,11 @@ mod tests {
             Documented::YourTurn,
             Documented::GameFinished,
             Documented::Invited,
+            Documented::Talk,
+            Documented::TakebackOffered,
+            Documented::SeatSubstituted,
+            Documented::TournamentRound,
+            Documented::TournamentFinished,
         ] {
             let text = serde_json::to_value(documented).expect("serializes");
             assert!(

@@ -122,6 +122,48 @@ pub enum Notification {
         ruleset: String,
         message: talk_message::TalkMessage,
     },
+    /// A round of a tournament the user entered started and their table is
+    /// ready (docs/tournaments.md): told only to the table's players, with
+    /// their own table's game and nothing of any other table.
+    TournamentRound {
+        /// The user's table's game.
+        game_id: Uuid,
+        #[schema(value_type = crate::record::names::RulesetId)]
+        ruleset: String,
+        tournament_id: Uuid,
+        /// The tournament's name.
+        #[schema(example = "Winter cup")]
+        name: String,
+        /// The round, counted from 0 as `/v1/tournaments/{id}/rounds`
+        /// counts it (mails and pages say it from 1).
+        round: u32,
+    },
+    /// A tournament the user entered ended (docs/tournaments.md): their
+    /// place in the final standings; or it was cancelled at its start, with
+    /// too few players (`cancelled`, no place, no game).
+    TournamentFinished {
+        /// The user's last table's game in the tournament; null when it was
+        /// cancelled.
+        game_id: Option<Uuid>,
+        #[schema(value_type = crate::record::names::RulesetId)]
+        ruleset: String,
+        tournament_id: Uuid,
+        /// The tournament's name.
+        #[schema(example = "Winter cup")]
+        name: String,
+        /// The user's rank in the final standings (1 for the winner, as
+        /// `/v1/tournaments/{id}/standings` ranks); null when cancelled.
+        #[schema(example = 2)]
+        place: Option<u32>,
+        /// How many entrants were ranked; when cancelled, how many had
+        /// registered.
+        #[schema(example = 8)]
+        field: u32,
+        /// True when the tournament was cancelled at its start (too few
+        /// players); absent otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        cancelled: bool,
+    },
 }
 
 impl Notification {
@@ -155,6 +197,8 @@ pub enum NotificationKind {
     Talk,
     TakebackOffered,
     SeatSubstituted,
+    TournamentRound,
+    TournamentFinished,
 }
 
 /// A notification for one user.
@@ -205,6 +249,28 @@ mod tests {
                     invited_by: id,
                 },
                 NotificationKind::Invited,
+            ),
+            (
+                Notification::TournamentRound {
+                    game_id: id,
+                    ruleset: "hats".into(),
+                    tournament_id: id,
+                    name: "Cup".into(),
+                    round: 0,
+                },
+                NotificationKind::TournamentRound,
+            ),
+            (
+                Notification::TournamentFinished {
+                    game_id: None,
+                    ruleset: "hats".into(),
+                    tournament_id: id,
+                    name: "Cup".into(),
+                    place: None,
+                    field: 1,
+                    cancelled: true,
+                },
+                NotificationKind::TournamentFinished,
             ),
         ];
         for (notification, kind) in all {

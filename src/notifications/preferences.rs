@@ -6,7 +6,8 @@
 //! Rules:
 //! - Channels: `push` (every registered device, whatever its service),
 //!   `email`, `webhooks` (`unknown_channel` else). Kinds: `your_turn`,
-//!   `reminder`, `invited`, `game_finished`, `talk`, `takeback_offered`
+//!   `reminder`, `invited`, `game_finished`, `talk`, `takeback_offered`,
+//!   `seat_substituted`, `tournament_round`, `tournament_finished`
 //!   (`unknown_notification_kind` else). A kind left out of a channel is
 //!   not queued on it; the feed (`/v1/me/notifications`) keeps everything.
 //!   Webhooks get no `reminder` (it is no notification), so leaving it out
@@ -39,13 +40,16 @@ use crate::notifications::kind::Kind;
 pub const CHANNELS: [&str; 3] = ["push", "email", "webhooks"];
 
 /// The kinds a user may leave out.
-pub const KINDS: [Kind; 6] = [
+pub const KINDS: [Kind; 9] = [
     Kind::YourTurn,
     Kind::Reminder,
     Kind::Invited,
     Kind::GameFinished,
     Kind::Talk,
     Kind::TakebackOffered,
+    Kind::SeatSubstituted,
+    Kind::TournamentRound,
+    Kind::TournamentFinished,
 ];
 
 /// The shortest and longest reminder lead, in minutes.

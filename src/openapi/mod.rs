@@ -51,7 +51,7 @@ use wire::{DocumentOnly, Examples, NamedVariants, NotModified, StreamItems};
         (name = "games", description = "Creating, joining, reading and playing games; seating the built-in bots (`random`, `greedy`, `ismcts`)"),
         (name = "users", description = "Public profiles (`kind`: `human` or `bot`) and bot accounts: players' own programs, labelled as bots"),
         (name = "notifications", description = "Your turn, game over, invitations: notifications, their stream, and webhooks"),
-        (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
+        (name = "email", description = "Play by email: an address confirmed by a mailed code, which mails to send (turn, reminder, invitation, game over, talk, a substitute, a tournament's round and end: immediately, in a daily digest, or never), and one-click unsubscribe. A turn mail lists the legal moves with codes; replying with one on the first line plays it"),
         (name = "talk", description = "Table talk: messages to the whole table, to chosen seats (press, when the game allows it) and in the spectators' room; mutes, reports, and an operator's hiding of a reported message (docs/talk.md)"),
         (name = "audit", description = "Audits and step-through replays"),
         (name = "ratings", description = "Ratings per ruleset and table size (Glicko-2 for two seats, Weng-Lin for more and for teams), each game's changes, players' histories and the leaderboards (docs/ratings.md)"),

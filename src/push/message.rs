@@ -9,10 +9,14 @@
 //!   characters of URL-safe base64), so a newer push about a game replaces
 //!   an older one the device has not shown yet.
 //! - `TTL`: how long a push service keeps a push for a device that is
-//!   offline — a turn or an invitation a week, a reminder an hour (it is
-//!   late after that), a game's end or a message a day.
+//!   offline — a turn, an invitation or a tournament table ready a week, a
+//!   reminder an hour (it is late after that), a game's or a tournament's
+//!   end or a message a day.
 //! - `Urgency`: `high` for a reminder (a clock about to run out), `normal`
-//!   for a turn or an invitation, `low` for a game's end or a message.
+//!   for a turn, an invitation or a tournament table ready, `low` for a
+//!   game's or a tournament's end or a message.
+//! - A tournament's push names its ruleset, not the tournament (whose name
+//!   its organiser chose): the page shows the rest.
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -28,7 +32,8 @@ pub struct PushMessage {
     /// The game's version when it was queued (absent for an invitation or a message).
     pub version: Option<i64>,
     /// `your_turn`, `reminder` (a clock runs out soon), `invited`,
-    /// `game_finished`, `talk`, `takeback_offered` or `seat_substituted`.
+    /// `game_finished`, `talk`, `takeback_offered`, `seat_substituted`,
+    /// `tournament_round` or `tournament_finished`.
     #[schema(example = "your_turn")]
     pub kind: String,
     /// A short text to show, in the reader's chosen language (else English).
@@ -68,6 +73,8 @@ pub fn delivery(
         Kind::Talk => ("talk", 24 * HOUR, "low"),
         Kind::TakebackOffered => ("takeback_offered", 24 * HOUR, "normal"),
         Kind::SeatSubstituted => ("seat_substituted", 24 * HOUR, "low"),
+        Kind::TournamentRound => ("tournament_round", 7 * 24 * HOUR, "normal"),
+        Kind::TournamentFinished => ("tournament_finished", 24 * HOUR, "low"),
         Kind::MoveAccepted | Kind::MoveRefused | Kind::ConfirmAddress => return None,
     };
     let text = push_text(language, name, ruleset);
@@ -165,6 +172,32 @@ mod tests {
     fn given_a_french_reader_when_a_turn_is_pushed_then_it_reads_in_french() {
         let d = delivery(Kind::YourTurn, None, Some(1), "Top Hats", Language::Fr).unwrap();
         assert_eq!(d.message.text, "À vous de jouer dans Top Hats.");
+    }
+
+    #[test]
+    fn given_a_tournament_table_ready_or_a_tournament_over_when_pushed_then_it_names_the_ruleset_and_the_game()
+     {
+        let game = Uuid::new_v4();
+        let d = delivery(
+            Kind::TournamentRound,
+            Some(game),
+            None,
+            "Hats",
+            Language::En,
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&d.message).unwrap(),
+            serde_json::json!({"game": game, "version": null, "kind": "tournament_round",
+                               "text": "Your tournament table of Hats is ready."})
+        );
+        assert_eq!((d.ttl, d.urgency), (7 * 24 * 3600, "normal"));
+        let d = delivery(Kind::TournamentFinished, None, None, "Hats", Language::Fr).unwrap();
+        assert_eq!(
+            d.message.text,
+            "Un tournoi de Hats où vous jouiez est terminé."
+        );
+        assert_eq!((d.topic, d.urgency), (None, "low"));
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //! - [`replay`]: a tournament as its record tells it;
 //! - [`seeding`]: the field's order at the start, by rating;
 //! - [`verify`]: a tournament's audit checked offline, every step
-//!   recomputed.
+//!   recomputed;
+//! - [`told`]: the notifications of a round started and of the end.
 //!
 //! Those are pure. The use cases, which read and write the store:
 //! [`create`], [`registration`] (register, withdraw), [`read`] (one
@@ -50,6 +51,7 @@ pub mod seeding;
 pub mod settings;
 pub mod standings;
 pub mod swiss;
+pub mod told;
 pub mod verify;
 
 /// An entrant: a player's number in seed order (0 is the top seed).

@@ -21,6 +21,13 @@
 //! 4. **finish** (no next round): `tournament_finished` with the final
 //!    standings and the seed.
 //!
+//! The players are told ([`super::told`]) in the same transaction: each
+//! player of a new table `tournament_round` about that table's game; at the
+//! end each entrant `tournament_finished` with their place, about their
+//! last table's game; when cancelled each registered player
+//! `tournament_finished` marked `cancelled`. Every notification is
+//! announced after the commit.
+//!
 //! A crash anywhere rolls the whole step back; the next tick (of any
 //! process) takes it again from the record.
 
@@ -36,9 +43,9 @@ use super::record::TournamentEvent;
 use super::replay::{Broken, Replayed, replay};
 use super::results::{Outcome, round_points};
 use super::standings::{PlayedRound, PlayedTable, standings};
-use super::{duplicate, schedule};
+use super::{duplicate, schedule, told};
 use crate::db::games::LoadedGame;
-use crate::db::notifications::Noted;
+use crate::db::notifications::{self, Noted};
 use crate::db::tournaments::{self, RoundRow, TableRow, TournamentRow};
 use crate::db::{Conn, Pool};
 use crate::error::Failure;
@@ -64,10 +71,13 @@ pub async fn run(pool: Pool, announcer: Announcer, every: Duration) {
                 if !moved.is_empty() {
                     tracing::info!(stepped = moved.len(), "tournaments stepped");
                 }
-                for (game, told) in moved.into_iter().flatten() {
-                    crate::games::record_version(game.game.version);
-                    announcer.announce(game.game.id, game.game.version, game.has_bots());
-                    announcer.tell(&told);
+                for each in moved {
+                    for (game, told) in each.games {
+                        crate::games::record_version(game.game.version);
+                        announcer.announce(game.game.id, game.game.version, game.has_bots());
+                        announcer.tell(&told);
+                    }
+                    announcer.tell(&each.told);
                 }
             }
             Err(e) => tracing::warn!(error = %e.detail, "tournament worker failed; retrying"),
@@ -85,8 +95,8 @@ pub async fn tick(pool: &Pool) -> Result<usize, Failure> {
     Ok(step_due(pool).await?.len())
 }
 
-/// Each tournament that moved on, with the games its step created.
-async fn step_due(pool: &Pool) -> Result<Vec<Vec<(LoadedGame, Vec<Noted>)>>, Failure> {
+/// Each tournament that moved on, with what its step created.
+async fn step_due(pool: &Pool) -> Result<Vec<Moved>, Failure> {
     let at = now();
     let mut conn = pool.get().await?;
     let due = tournaments::due(&mut conn, at, BATCH).await?;
@@ -100,9 +110,18 @@ async fn step_due(pool: &Pool) -> Result<Vec<Vec<(LoadedGame, Vec<Noted>)>>, Fai
     Ok(moved)
 }
 
-/// The games a step created, to announce after its commit; `None` when
-/// nothing was due (or another process holds the tournament).
-type Created = Option<Vec<(LoadedGame, Vec<Noted>)>>;
+/// What a step wrote, to announce after its commit: the games it created
+/// (each with its notifications) and the notifications about no new game
+/// (the end, a cancellation).
+#[derive(Default)]
+struct Moved {
+    games: Vec<(LoadedGame, Vec<Noted>)>,
+    told: Vec<Noted>,
+}
+
+/// What a step wrote; `None` when nothing was due (or another process
+/// holds the tournament).
+type Created = Option<Moved>;
 
 fn broken(e: Broken) -> Failure {
     Failure::internal(format!("tournament record: {}", e.0))
@@ -116,7 +135,7 @@ async fn step(conn: &mut Conn, id: Uuid, at: DateTime<Utc>) -> Result<Created, F
     let rounds = tournaments::rounds(conn, id).await?;
     let mut events = super::read::events(conn, id).await?;
     let mut chain = Chain::after(row.version, &hex::encode(&row.last_hash), at);
-    let mut created = Vec::new();
+    let mut created = Moved::default();
     loop {
         let t = replay(&events).map_err(broken)?;
         let next = next_step(conn, &mut row, &rounds, &t, at, &mut created).await?;
@@ -144,7 +163,7 @@ async fn next_step(
     rounds: &[RoundRow],
     t: &Replayed,
     at: DateTime<Utc>,
-    created: &mut Vec<(LoadedGame, Vec<Noted>)>,
+    created: &mut Moved,
 ) -> Result<Option<Vec<TournamentEvent>>, Failure> {
     if t.seed.is_some() {
         return Ok(None);
@@ -153,7 +172,7 @@ async fn next_step(
         if rounds.first().is_none_or(|r| r.starts_at > at) {
             return Ok(None);
         }
-        return start(conn, row, t).await.map(Some);
+        return start(conn, row, t, at, &mut created.told).await.map(Some);
     };
     let n = entrants.len();
     let c = &t.created;
@@ -169,6 +188,11 @@ async fn next_step(
             .unwrap_or_else(|| standings(n, &played));
         tournaments::set_status(conn, row.id, "finished").await?;
         row.status = "finished".to_owned();
+        for (game, notes) in told::ended(about(row), entrants, &last, &t.rounds) {
+            let noted =
+                notifications::insert(conn, game, &crate::notifications::rows(&notes)?, at).await?;
+            created.told.extend(noted);
+        }
         return Ok(Some(vec![TournamentEvent::TournamentFinished {
             standings: last,
             seed: row.seed.clone(),
@@ -178,9 +202,18 @@ async fn next_step(
     if rounds.get(r).is_none_or(|times| times.starts_at > at) {
         return Ok(None);
     }
-    pair(conn, row, entrants, r, &pairing, at, created)
+    pair(conn, row, entrants, r, &pairing, at, &mut created.games)
         .await
         .map(Some)
+}
+
+/// What every notification of tournament `row` names.
+fn about(row: &TournamentRow) -> told::About<'_> {
+    told::About {
+        tournament: row.id,
+        name: &row.name,
+        ruleset: &row.ruleset,
+    }
 }
 
 /// Starts (or cancels) a tournament whose first round is due.
@@ -188,10 +221,16 @@ async fn start(
     conn: &mut Conn,
     row: &mut TournamentRow,
     t: &Replayed,
+    at: DateTime<Utc>,
+    told: &mut Vec<Noted>,
 ) -> Result<Vec<TournamentEvent>, Failure> {
     if t.registered.len() < t.created.table_size.max(2) {
         tournaments::set_status(conn, row.id, "cancelled").await?;
         row.status = "cancelled".to_owned();
+        let notes = told::cancelled(about(row), &t.registered);
+        told.extend(
+            notifications::insert(conn, None, &crate::notifications::rows(&notes)?, at).await?,
+        );
         return Ok(vec![TournamentEvent::Cancelled {
             registered: u32::try_from(t.registered.len()).unwrap_or(u32::MAX),
             seed: row.seed.clone(),
@@ -280,6 +319,7 @@ async fn pair(
         } else {
             row.options.clone()
         };
+        let users: Vec<Uuid> = seats.iter().map(|&e| entrants[e]).collect();
         let players: Vec<Player> = seats
             .iter()
             .map(|&e| Player {
@@ -297,7 +337,17 @@ async fn pair(
             created_by: players[0].user_id,
             players,
         };
-        let (game, told) = crate::games::seated::create(conn, seated, at).await?;
+        let (game, mut told) = crate::games::seated::create(conn, seated, at).await?;
+        let notes = told::table_ready(about(row), round, game.game.id, &users);
+        told.extend(
+            notifications::insert(
+                conn,
+                Some(game.game.id),
+                &crate::notifications::rows(&notes)?,
+                at,
+            )
+            .await?,
+        );
         let table = u32::try_from(table).map_err(Failure::internal)?;
         events.push(TournamentEvent::TableCreated {
             round,

@@ -51,6 +51,7 @@ mod substitutes;
 mod takeback;
 mod talk;
 mod tournament_audit;
+mod tournament_notes;
 mod tournament_rounds;
 mod tournaments;
 mod transparency;

@@ -217,7 +217,7 @@ pub async fn server_key(app: &TestApp) -> String {
     key["public_key"].as_str().unwrap().to_owned()
 }
 
-async fn subscribe(app: &TestApp, user: &User, body: &Value) -> crate::support::Reply {
+pub(crate) async fn subscribe(app: &TestApp, user: &User, body: &Value) -> crate::support::Reply {
     app.post("/v1/me/push-subscriptions", Some(&user.token), body)
         .await
 }

@@ -586,3 +586,90 @@ async fn a_seat_out_for_inactivity_is_listed_and_taken_over() {
     let taken = take(app, &id, seat, sub).await.ok(200);
     assert_eq!(taken["my_seat"], seat);
 }
+
+/// A player's devices are pushed `seat_substituted` (it was queued on no
+/// channel but the feed, mail and webhooks).
+#[actix_web::test]
+async fn given_a_player_with_a_device_when_a_substitute_takes_a_seat_then_it_is_pushed() {
+    use crate::push::{Device, push_service, server_key, subscribe};
+    let app = &TestApp::spawn().await;
+    let service = push_service(&server_key(app).await);
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    let device = Device::new();
+    subscribe(
+        app,
+        &users[0],
+        &device.subscription(&service.endpoint("d0")),
+    )
+    .await
+    .ok(201);
+    let id = vacated(app, &users, json!({})).await;
+    take(app, &id, 2, sub).await.ok(200);
+    let pushed = app
+        .eventually(20, || async {
+            service
+                .of("d0")
+                .into_iter()
+                .map(|p| device.read(&p))
+                .find(|m| m["kind"] == "seat_substituted")
+        })
+        .await;
+    assert_eq!(pushed["game"], json!(id));
+    assert_eq!(pushed["text"], "A new player took over a seat in Hats.");
+    assert_eq!(
+        app.count("push_outbox WHERE kind = 'seat_substituted'")
+            .await,
+        1,
+        "only the device of the player told"
+    );
+}
+
+/// The one-click unsubscribe link of a `seat_substituted` mail turns those
+/// mails off (it answered 404: the kind was not one a user chooses about).
+#[actix_web::test]
+async fn given_a_substitution_mail_when_its_unsubscribe_link_is_posted_then_those_mails_stop() {
+    use crate::mail::{Catcher, confirmed_address, mail_app};
+    let catcher = Catcher::start().await;
+    let (app, _) = mail_app(&catcher).await;
+    let app = &app;
+    let users = app.users(3).await;
+    let sub = &app.register("sub").await;
+    confirmed_address(app, &catcher, &users[0], "ada@mail.test").await;
+    let id = vacated(app, &users, json!({})).await;
+    take(app, &id, 2, sub).await.ok(200);
+    let mut kept = Vec::new();
+    let mail = loop {
+        let mail = catcher.next_to("ada@mail.test", &mut kept).await;
+        if mail.subject().contains("takes over seat 3") {
+            break mail;
+        }
+    };
+    let header = mail.header("List-Unsubscribe").unwrap();
+    let url = header.trim_start_matches('<').trim_end_matches('>');
+    let path = url.trim_start_matches("http://hatstand.test");
+    assert!(path.contains("kind=seat_substituted"), "{path}");
+    assert_eq!(app.get(path, None).await.status.as_u16(), 200);
+    let done = app.post(path, None, &Value::Null).await;
+    assert_eq!(done.status.as_u16(), 200, "{:?}", done.body);
+    let settings = app.get("/v1/me/email", Some(&users[0].token)).await.ok(200);
+    assert_eq!(settings["preferences"]["seat_substituted"], "never");
+    assert_eq!(settings["preferences"]["your_turn"], "immediately");
+    // The next takeover, in another game, is told but not mailed.
+    let before = app
+        .count("mail_outbox WHERE kind = 'seat_substituted'")
+        .await;
+    let again = vacated(app, &users, json!({})).await;
+    let other = app.register("other").await;
+    take(app, &again, 2, &other).await.ok(200);
+    assert_eq!(
+        app.count("notifications WHERE kind = 'seat_substituted'")
+            .await,
+        4
+    );
+    assert_eq!(
+        app.count("mail_outbox WHERE kind = 'seat_substituted'")
+            .await,
+        before
+    );
+}

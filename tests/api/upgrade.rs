@@ -674,3 +674,86 @@ async fn games_written_before_tournaments_play_on_and_a_tournament_runs_beside_t
     play_out(&app, id.clone(), seats, 5).await;
     verified_audit(&app, &id).await;
 }
+
+#[actix_web::test]
+async fn notifications_of_every_kind_written_before_tournament_notifications_stay_and_tournaments_notify_after()
+ {
+    // Given a database of the release before tournament notifications, with
+    // a game in progress and a notification of every kind that release
+    // wrote for each of its players …
+    let db = TestDb::before("2026-12-11-000100_tournament_notifications").await;
+    let doc = legacy("hats-2p.json");
+    let upto = doc.events.len() / 2;
+    let id = doc.game_id.to_string();
+    let mut sql = "ALTER TABLE games ALTER COLUMN rules_version SET DEFAULT 1;\n".to_owned()
+        + &rows_as_written_before(&doc, upto)
+        + "ALTER TABLE games ALTER COLUMN rules_version DROP DEFAULT;\n";
+    let kinds = [
+        "your_turn",
+        "game_finished",
+        "invited",
+        "talk",
+        "takeback_offered",
+        "seat_substituted",
+    ];
+    for kind in kinds {
+        sql += &format!(
+            "INSERT INTO notifications (user_id, game_id, kind, payload, created_at)
+             SELECT user_id, game_id, '{kind}', '{{\"ruleset\": \"hats\"}}', now()
+               FROM seats WHERE game_id = '{id}';\n"
+        );
+    }
+    {
+        use diesel_async::SimpleAsyncConnection;
+        let mut conn = hatstand::db::locate::connect(&db.url).await.unwrap();
+        conn.batch_execute(&sql).await.unwrap();
+    }
+    // … when this release migrates it …
+    let app = TestApp::spawn_on(db, |s| s.background.deadline_tick_ms = 0).await;
+    // … the check admits the new kinds and holds for every row (validated) …
+    assert_eq!(
+        app.count(
+            "pg_constraint WHERE conname = 'notifications_kind_check' AND convalidated
+               AND pg_get_constraintdef(oid) LIKE '%tournament_round%tournament_finished%'"
+        )
+        .await,
+        1
+    );
+    // … every notification written before is listed as it was …
+    let seat0 = login(&app, &doc, 0).await;
+    let feed = app
+        .get("/v1/me/notifications", Some(&seat0.token))
+        .await
+        .ok(200);
+    let listed: Vec<&str> = feed["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, kinds);
+    // … and a tournament's players are told of their table and of the end.
+    let organiser = app.register("director").await;
+    let users = app.users(2).await;
+    let t = crate::tournament_rounds::with_field(
+        &app,
+        &organiser,
+        &crate::tournament_rounds::tournament("hats", "swiss", 2, 1, false),
+        &users,
+    )
+    .await;
+    crate::tournament_rounds::start_round(&app, &t, 0).await;
+    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    crate::tournament_rounds::play_round(&app, &t, 0, &users, 3).await;
+    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    assert_eq!(
+        app.count("notifications WHERE kind = 'tournament_round'")
+            .await,
+        2
+    );
+    assert_eq!(
+        app.count("notifications WHERE kind = 'tournament_finished'")
+            .await,
+        2
+    );
+}

@@ -1,6 +1,7 @@
 // Notifications wherever the user is: the bar's "your turn" count, and a
-// note when a game newly waits for them, finishes or invites them, from the
-// notification stream (`/v1/me/stream`). Notifications older than the page
+// note when a game newly waits for them, finishes or invites them, or a
+// tournament's table is ready or the tournament ended (linking the
+// tournament's page), from the notification stream (`/v1/me/stream`). Notifications older than the page
 // are counted, not announced. Pages say `hatstand:moved` (a window event)
 // after the user acts, and the count is taken again. The tab's title carries
 // the count; a player who opted in (#/settings) also gets a browser
@@ -16,6 +17,14 @@ const WORDS = {
   your_turn: () => t('notes.your_turn'),
   game_finished: () => t('notes.game_finished'),
   invited: () => t('notes.invited'),
+};
+
+// A tournament's notes say it all themselves, and open the tournament.
+const TOURNAMENT = {
+  tournament_round: (d) => t('notes.tournament_round', { round: d.round + 1, name: d.name }),
+  tournament_finished: (d) => (d.cancelled
+    ? t('notes.tournament_cancelled', { name: d.name })
+    : t('notes.tournament_finished', { name: d.name, place: d.place, field: d.field })),
 };
 
 let stop = null;
@@ -55,8 +64,9 @@ export function startNotifier() {
     } catch {
       return;
     }
-    if (Date.parse(note.created_at) < since || !note.game_id) return;
-    if (location.hash.startsWith(`#/games/${note.game_id}`)) return;
+    if (Date.parse(note.created_at) < since) return;
+    if (!note.game_id && !TOURNAMENT[note.type]) return;
+    if (note.game_id && location.hash.startsWith(`#/games/${note.game_id}`)) return;
     announce(note);
   });
   stop = () => {
@@ -81,18 +91,22 @@ export function drawBadge(waiting) {
 
 function announce(note) {
   const box = document.getElementById('toasts');
-  const text = `${WORDS[note.type]?.() || note.type}: ${rulesetName(note.data?.ruleset || '')}`;
+  const tournament = TOURNAMENT[note.type];
+  const text = tournament
+    ? tournament(note.data || {})
+    : `${WORDS[note.type]?.() || note.type}: ${rulesetName(note.data?.ruleset || '')}`;
+  const href = tournament ? `#/tournaments/${note.data?.tournament_id}` : `#/games/${note.game_id}`;
   const toast = h('div', { class: 'toast', role: 'status', 'data-note': note.type },
-    h('a', { href: `#/games/${note.game_id}` }, text, t('notes.open')),
+    h('a', { href }, text, t('notes.open')),
     h('button', { type: 'button', class: 'quiet', 'aria-label': t('common.dismiss'), onClick: () => toast.remove() }, '×'));
   box.append(toast);
   setTimeout(() => toast.remove(), 15_000);
   // Opted in on #/settings, and looking at another tab: the browser says it too.
   if (document.hidden && preferences().notify && notificationsAllowed()) {
-    const shown = new Notification(text, { tag: `hatstand-${note.game_id}`, icon: '/img/hat.svg' });
+    const shown = new Notification(text, { tag: `hatstand-${note.game_id || note.data?.tournament_id}`, icon: '/img/hat.svg' });
     shown.onclick = () => {
       window.focus();
-      location.hash = `#/games/${note.game_id}`;
+      location.hash = href;
     };
   }
 }

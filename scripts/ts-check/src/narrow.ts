@@ -348,6 +348,12 @@ export function narrowNotification(note: Schemas["WebhookPayload"]): string {
       return `${note.type}: seat ${note.data.seat} asks to go back to version ${note.data.to_version}`;
     case "seat_substituted":
       return `${note.type}: ${note.data.username} takes seat ${note.data.seat}`;
+    case "tournament_round":
+      return `${note.type}: round ${note.data.round + 1} of ${note.data.name}, table ${note.data.game_id}`;
+    case "tournament_finished":
+      return note.data.cancelled
+        ? `${note.type}: ${note.data.name} cancelled (${note.data.field} registered)`
+        : `${note.type}: ${note.data.name}, place ${note.data.place ?? "none"} of ${note.data.field}`;
   }
   return unknown(note);
 }

@@ -21,6 +21,9 @@ const KINDS = [
   ['reminder', ['immediately', 'never']],
   ['invited', ['immediately', 'digest', 'never']],
   ['game_finished', ['immediately', 'digest', 'never']],
+  ['seat_substituted', ['immediately', 'digest', 'never']],
+  ['tournament_round', ['immediately', 'digest', 'never']],
+  ['tournament_finished', ['immediately', 'digest', 'never']],
 ];
 
 export async function show(root) {
