@@ -93,7 +93,7 @@ pub async fn verified_offline(
         .iter()
         .position(|e| e.kind == "table_finished")
         .unwrap();
-    altered.events[scored].data["points"][0] = serde_json::json!(1000);
+    altered.events[scored].data["points"][0] = serde_json::json!(999_999);
     refused(&altered, "hash mismatch");
     let (ok, said) = verify_offline(&altered).await;
     assert!(!ok && said.contains("verification FAILED"), "{said}");
