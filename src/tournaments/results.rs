@@ -28,8 +28,8 @@ use hatstand_engine::hat_trick::HatTrickOptions;
 use hatstand_engine::hat_trick::options::Mode;
 use serde_json::Value;
 
-use super::{duplicate, matchpoints};
 use super::points::{Points, by_places};
+use super::{duplicate, matchpoints};
 
 /// Why a result cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +99,11 @@ pub fn deal_results(
         GameKind::HatTrick => {
             let options: HatTrickOptions = serde_json::from_value(options.clone())
                 .map_err(|e| Unreadable(format!("options: {e}")))?;
-            let sign = if options.mode == Mode::Negative { -1 } else { 1 };
+            let sign = if options.mode == Mode::Negative {
+                -1
+            } else {
+                1
+            };
             result["rounds"]
                 .as_array()
                 .ok_or_else(|| Unreadable("rounds is not a list".to_owned()))?
@@ -260,7 +264,8 @@ mod tests {
             seats: 2,
             result: Some(json!({"scores": [3, 1], "winners": [0], "rounds": []})),
         };
-        let points = round_points(GameKind::Hats, &json!({}), true, &[abandoned.clone(), won]).unwrap();
+        let points =
+            round_points(GameKind::Hats, &json!({}), true, &[abandoned.clone(), won]).unwrap();
         assert_eq!(points[0], vec![Points(0), Points(0)]);
         assert_eq!(points[1], vec![Points::ROUND, Points::ROUND]);
         let points = round_points(GameKind::Hats, &json!({}), false, &[abandoned]).unwrap();
