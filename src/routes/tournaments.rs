@@ -44,8 +44,8 @@ pub struct ListQuery {
 /// Creates a tournament, organised by the caller: the ruleset and its
 /// options for every table, the table size, the format, one schedule entry
 /// (start, deadline) per round, the registration window, the player cap,
-/// optional minimum rating and reliability, duplicate mode (Hats and
-/// Goathead: every table of a round plays the same deals, scored by
+/// optional minimum rating and reliability, duplicate mode (Hats, Goathead
+/// and Hat Trick: every table of a round plays the same deals, scored by
 /// matchpoints) and whether bots may substitute. A secret seed is drawn and
 /// its SHA-256 published as `seed_commitment`; the seed is shown once the
 /// tournament is over.

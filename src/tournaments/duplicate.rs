@@ -10,16 +10,18 @@
 //! - the round's **deals** are those a game without explicit deals would deal
 //!   from the round seed (the engine's `Deal::drawn`: the `deal` stream of
 //!   each of the game's rounds): Hats one deal, Goathead one per round of the
-//!   match (`rounds` of the options, 15 by default);
+//!   match (`rounds` of the options, 15 by default), Hat Trick one per deal
+//!   of the match (`rounds` of the options, one per player by default), each
+//!   drawn for the table's size and options (deck, `no_joker`, the dealer of
+//!   that deal, the trump indicator or none by the cycle);
 //! - every table of the round gets those deals as its options' explicit
 //!   `deals`, the same hand in the same seat, so that [`super::matchpoints`]
 //!   compares like with like; games show only their count.
 //!
-//! Hat Trick and Top Hats have no duplicate mode yet (Top Hats is not a card
-//! game; Hat Trick's deal depends on its table and is not drawn here yet).
+//! Top Hats has no duplicate mode (it is not a card game).
 
 use hatstand_engine::random::Randomness;
-use hatstand_engine::{GameKind, goathead, hats};
+use hatstand_engine::{GameKind, goathead, hat_trick, hats};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -59,7 +61,10 @@ pub fn round_seed(seed: &str, round: u32) -> String {
 /// Whether `kind` has a duplicate mode.
 #[must_use]
 pub fn supports(kind: GameKind) -> bool {
-    matches!(kind, GameKind::Hats | GameKind::Goathead)
+    matches!(
+        kind,
+        GameKind::Hats | GameKind::Goathead | GameKind::HatTrick
+    )
 }
 
 /// The deals of a round (as the options' `deals` list) for a `players`-seat
@@ -85,19 +90,42 @@ pub fn deals(
                     .collect::<Vec<_>>(),
             )
         }
+        GameKind::HatTrick => {
+            let options: hat_trick::HatTrickOptions = serde_json::from_value(options.clone())
+                .map_err(|e| NoDeals::Options(e.to_string()))?;
+            serde_json::to_value(
+                (0..options.round_count(players))
+                    .map(|r| hat_trick::options::Deal::drawn(&options, players, r, &rng))
+                    .collect::<Vec<_>>(),
+            )
+        }
         other => return Err(NoDeals::Ruleset(other)),
     };
     drawn.map_err(|e| NoDeals::Options(e.to_string()))
 }
 
-/// How many deals each table of a round plays (for the matchpoint
-/// comparison): the length of [`deals`], which does not depend on the seed.
+/// How many deals a `players`-seat table of `kind` with `options` is given
+/// in duplicate mode (what [`deals`] draws): Hats 1, Goathead `rounds`,
+/// Hat Trick `rounds` (one per player by default).
 ///
 /// # Errors
-/// As [`deals`].
-pub fn count(kind: GameKind, options: &Value, players: usize) -> Result<usize, NoDeals> {
-    let drawn = deals(kind, options, players, &round_seed("", 0))?;
-    Ok(drawn.as_array().map_or(1, Vec::len))
+/// [`NoDeals`] for a ruleset without duplicate mode, or options it cannot read.
+pub fn deal_count(kind: GameKind, options: &Value, players: usize) -> Result<usize, NoDeals> {
+    let read = |e: serde_json::Error| NoDeals::Options(e.to_string());
+    match kind {
+        GameKind::Hats => Ok(1),
+        GameKind::Goathead => {
+            let options: goathead::GoatheadOptions =
+                serde_json::from_value(options.clone()).map_err(read)?;
+            Ok(usize::from(options.rounds))
+        }
+        GameKind::HatTrick => {
+            let options: hat_trick::HatTrickOptions =
+                serde_json::from_value(options.clone()).map_err(read)?;
+            Ok(usize::from(options.round_count(players)))
+        }
+        other => Err(NoDeals::Ruleset(other)),
+    }
 }
 
 /// `options` with `deals` as their explicit deals (any given before replaced).
@@ -116,6 +144,8 @@ mod tests {
     use super::*;
     use hatstand_engine::Ruleset;
     use hatstand_engine::goathead::{Goathead, GoatheadEvent};
+    use hatstand_engine::hat_trick::HatTrick;
+    use hatstand_engine::hat_trick::events::HatTrickEvent;
     use hatstand_engine::hats::{Hats, HatsEvent};
     use serde_json::json;
 
@@ -186,6 +216,43 @@ mod tests {
         // Default options: fifteen deals.
         let fifteen = super::deals(GameKind::Goathead, &json!({}), 3, &seed).unwrap();
         assert_eq!(fifteen.as_array().unwrap().len(), 15);
+        assert_eq!(deal_count(GameKind::Goathead, &json!({}), 3), Ok(15));
+        assert_eq!(deal_count(GameKind::Hats, &json!({}), 3), Ok(1));
+    }
+
+    #[test]
+    fn given_a_round_seed_then_hat_trick_tables_get_one_deal_per_deal_of_the_match() {
+        let seed = round_seed("t", 1);
+        let settings = json!({"rounds": 3, "no_joker": true});
+        let deals = deals(GameKind::HatTrick, &settings, 4, &seed).unwrap();
+        assert_eq!(deals.as_array().unwrap().len(), 3);
+        let options: hat_trick::HatTrickOptions =
+            serde_json::from_value(with_deals(&settings, deals.clone())).unwrap();
+        let table = HatTrick::new_game(4, options).unwrap();
+        let shuffled = HatTrick::new_game(
+            4,
+            hat_trick::HatTrickOptions {
+                rounds: Some(3),
+                no_joker: true,
+                ..hat_trick::HatTrickOptions::default()
+            },
+        )
+        .unwrap();
+        // The table given these deals opens as a game dealt from the round seed.
+        let opened = HatTrick::start(&table, &Randomness::from_seed("another"));
+        let dealt = HatTrick::start(&shuffled, &Randomness::from_seed(&seed));
+        assert_eq!(opened, dealt);
+        assert!(matches!(opened[0], HatTrickEvent::Dealt(_)));
+        // Default options: one deal per player, drawn for the table's size.
+        let five = super::deals(GameKind::HatTrick, &json!({}), 5, &seed).unwrap();
+        assert_eq!(five.as_array().unwrap().len(), 5);
+        assert_eq!(deal_count(GameKind::HatTrick, &json!({}), 5), Ok(5));
+        assert_eq!(deal_count(GameKind::HatTrick, &settings, 4), Ok(3));
+        assert_eq!(five[0]["hands"].as_array().unwrap().len(), 5);
+        // Another round deals other cards.
+        let other = super::deals(GameKind::HatTrick, &settings, 4, &round_seed("t", 2));
+        assert_ne!(other.unwrap(), deals);
+        assert!(supports(GameKind::HatTrick));
     }
 
     #[test]
@@ -197,6 +264,10 @@ mod tests {
         );
         assert!(matches!(
             deals(GameKind::Goathead, &json!({"rounds": "many"}), 4, "s"),
+            Err(NoDeals::Options(_))
+        ));
+        assert!(matches!(
+            deals(GameKind::HatTrick, &json!({"trumps": "cut"}), 4, "s"),
             Err(NoDeals::Options(_))
         ));
     }

@@ -410,8 +410,7 @@ async fn score(
     }
     let kind = GameKind::from_id(&row.ruleset)
         .ok_or_else(|| Failure::internal(format!("unknown ruleset {}", row.ruleset)))?;
-    let deals = deals_per_table(kind, row)?;
-    let points = round_points(kind, row.duplicate, deals, &ended)
+    let points = round_points(kind, &row.options, row.duplicate, &ended)
         .map_err(|e| Failure::internal(format!("scoring: {}", e.0)))?;
     let round = u32::try_from(r).map_err(Failure::internal)?;
     let mut events = Vec::new();
@@ -467,14 +466,4 @@ async fn score(
     )
     .await?;
     Ok(Some(events))
-}
-
-/// How many deals each table of a duplicate round is given (for the
-/// matchpoint comparison); 1 when not duplicate.
-fn deals_per_table(kind: GameKind, row: &TournamentRow) -> Result<usize, Failure> {
-    if !row.duplicate {
-        return Ok(1);
-    }
-    let k = usize::try_from(row.table_size).unwrap_or(2);
-    duplicate::count(kind, &row.options, k).map_err(|e| Failure::internal(format!("{e:?}")))
 }

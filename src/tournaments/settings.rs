@@ -173,7 +173,7 @@ impl NewTournament {
         }
         if self.duplicate && !duplicate_supported {
             return Err(invalid(format!(
-                "{} has no duplicate mode (Hats and Goathead have)",
+                "{} has no duplicate mode (Hats, Goathead and Hat Trick have)",
                 self.ruleset
             )));
         }

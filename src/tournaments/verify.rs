@@ -302,13 +302,7 @@ fn check_round(
             result,
         });
     }
-    let per_table = if c.duplicate {
-        duplicate::count(kind, &c.options, c.table_size)
-            .map_err(|e| format!("round {shown}: {e:?}"))?
-    } else {
-        1
-    };
-    let points = round_points(kind, c.duplicate, per_table, &outcomes)
+    let points = round_points(kind, &c.options, c.duplicate, &outcomes)
         .map_err(|e| format!("round {shown}: the results cannot be scored: {}", e.0))?;
     for (i, (table, points)) in round.tables.iter().zip(points).enumerate() {
         if table.finished.as_ref().map(|(_, p)| p) != Some(&points) {

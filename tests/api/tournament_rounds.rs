@@ -156,7 +156,7 @@ pub async fn play_tables(
 }
 
 /// Each table's explicit deals in the database, by game.
-async fn deals_of(app: &TestApp, games: &[String]) -> Vec<Value> {
+pub async fn deals_of(app: &TestApp, games: &[String]) -> Vec<Value> {
     use diesel::prelude::*;
     use diesel_async::RunQueryDsl;
     use hatstand::db::schema::games;
@@ -331,6 +331,90 @@ async fn given_eight_players_in_a_duplicate_swiss_of_three_rounds_when_every_tab
     assert_eq!(tick(&app).await, 0, "a finished tournament has nothing due");
     // Verified offline, and every forgery refused.
     crate::tournament_audit::verified_offline(&app, &id, 8, 3, 12).await;
+}
+
+#[actix_web::test]
+async fn given_four_players_in_a_duplicate_hat_trick_swiss_of_two_rounds_when_played_then_each_round_deals_alike_and_is_scored()
+ {
+    let app = TestApp::spawn().await;
+    let organiser = app.register("director").await;
+    let users = app.users(4).await;
+    // Duplicate Hat Trick is accepted at creation.
+    let id = with_field(
+        &app,
+        &organiser,
+        &tournament("hat-trick", "swiss", 2, 2, true),
+        &users,
+    )
+    .await;
+    let mut deals_by_round = Vec::new();
+    for round in 0..2 {
+        start_round(&app, &id, round).await;
+        assert_eq!(tick(&app).await, 1);
+        let tables = rounds(&app, &id, None).await[round]["tables"]
+            .as_array()
+            .unwrap()
+            .clone();
+        assert_eq!(tables.len(), 2);
+        let mut games = Vec::new();
+        for (n, table) in tables.iter().enumerate() {
+            let player = by_id(&users, &table["players"][0]["user_id"]);
+            let theirs = rounds(&app, &id, Some(player)).await;
+            games.push(
+                theirs[round]["tables"][n]["game_id"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            );
+        }
+        // Both tables hold the same deals: one per deal of the match (by
+        // default one per player, so two at tables of two).
+        let deals = deals_of(&app, &games).await;
+        assert_eq!(deals[0].as_array().map(Vec::len), Some(2), "{}", deals[0]);
+        assert_eq!(deals[0], deals[1], "a duplicate round deals the same cards");
+        deals_by_round.push(deals[0].clone());
+        play_round(&app, &id, round, &users, 470 + 10 * round as u64).await;
+        assert_eq!(tick(&app).await, 1, "the round is scored");
+        let after = rounds(&app, &id, None).await;
+        assert_eq!(after[round]["status"], "scored");
+        // Each deal and seat: the better table takes 1, a tie halves; every
+        // seat's share is in [0, 1] and the two tables' shares sum to 1.
+        let points: Vec<Vec<f64>> = after[round]["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                t["points"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_f64().unwrap())
+                    .collect()
+            })
+            .collect();
+        for seat in 0..2 {
+            let sum = points[0][seat] + points[1][seat];
+            assert!((sum - 1.0).abs() < 0.01, "seat {seat}: {points:?}");
+        }
+    }
+    assert_ne!(deals_by_round[0], deals_by_round[1]);
+    // The revealed seed draws exactly the deals the tables were given.
+    let shown = app
+        .get(&format!("/v1/tournaments/{id}"), None)
+        .await
+        .ok(200);
+    assert_eq!(shown["status"], "finished");
+    let seed = shown["seed"].as_str().unwrap();
+    for (round, dealt) in deals_by_round.iter().enumerate() {
+        let drawn = hatstand::tournaments::duplicate::deals(
+            hatstand_engine::GameKind::HatTrick,
+            &json!({}),
+            2,
+            &hatstand::tournaments::duplicate::round_seed(seed, round as u32),
+        )
+        .unwrap();
+        assert_eq!(&drawn, dealt);
+    }
 }
 
 #[actix_web::test]

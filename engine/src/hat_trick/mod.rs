@@ -74,6 +74,8 @@
 //!   taken out at `below(len)` of the same stream; hands are dealt in one
 //!   block each from forehand round to the dealer (packets of 2 and 3 do not
 //!   change the distribution); the rest is left over, top first.
+//!   `options::Deal::drawn` is that shuffle, as an explicit deal (a duplicate
+//!   tournament gives every table of a round the deals it draws).
 //! - After the last card of a deal the same command records the trick, the
 //!   deal's score and the next deal (or the end of the match).
 //! - A trick of jokers only (impossible with these decks) would go to its leader.

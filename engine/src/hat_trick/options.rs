@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, Hand, deck};
+use crate::random::{Randomness, below, shuffle};
 use crate::ruleset::OptionsError;
 
 /// How trump is chosen.
@@ -61,6 +62,69 @@ pub struct Deal {
     /// The trump indicator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indicator: Option<Card>,
+}
+
+impl Deal {
+    /// Deal `round` (0-based) drawn from `rng` for `players` seats with
+    /// `options`, exactly as a game without an explicit deal for that round
+    /// deals it (the game's own dealing calls this).
+    ///
+    /// What it depends on: the deck (`players`, `no_joker`), the dealer
+    /// (seat `round mod players`: hands are dealt from forehand round to the
+    /// dealer, the 5-player dealer getting one card fewer) and where the
+    /// indicator comes from (`trump_mode`/`mode`: none by the cycle, the top
+    /// left-over card, or the cut card). Trump itself is not part of the deal:
+    /// each table derives it from the indicator and the deal number.
+    ///
+    /// The shuffle: the deck in its fixed order (♥ ♦ ♣ ♠, low to high,
+    /// jokers last) is shuffled (Fisher–Yates) with `rng.stream("deal", round)`;
+    /// when the indicator is the cut card, a uniformly random card
+    /// (`below(len)` on the same stream) is taken out as the cut card and given
+    /// to the dealer. Then, from the top, each seat from forehand round to the
+    /// dealer takes its hand (the dealer's includes the cut card); the rest is
+    /// left over, top first, and with the indicator `TopLeft` its first card is
+    /// the indicator. A duplicate tournament gives every table of a round the
+    /// deals drawn from the round's seed. Hands are listed in card order.
+    #[must_use]
+    pub fn drawn(options: &HatTrickOptions, players: usize, round: u8, rng: &Randomness) -> Deal {
+        let n = players.max(1);
+        let dealer = usize::from(round) % n;
+        let table = options.table(players);
+        let mut stream = rng.stream("deal", u64::from(round));
+        let mut cards: Vec<Card> = table.deck.cards().collect();
+        shuffle(&mut cards, &mut stream);
+        let cut = (table.indicator == IndicatorKind::Cut)
+            .then(|| cards.remove(below(&mut stream, cards.len())));
+        let mut hands = vec![Hand::default(); players];
+        let mut rest = cards.into_iter();
+        for k in 1..=players {
+            let s = (dealer + k) % n;
+            let mut size = table.hand_size;
+            if s == dealer && players == 5 {
+                size -= 1;
+            }
+            if s == dealer
+                && let Some(c) = cut
+            {
+                hands[s].0 |= c.bit();
+                size -= 1;
+            }
+            for c in rest.by_ref().take(size) {
+                hands[s].0 |= c.bit();
+            }
+        }
+        let left: Vec<Card> = rest.collect();
+        let indicator = match table.indicator {
+            IndicatorKind::None => None,
+            IndicatorKind::TopLeft => left.first().copied(),
+            IndicatorKind::Cut => cut,
+        };
+        Deal {
+            hands: hands.into_iter().map(|h| h.cards().collect()).collect(),
+            left,
+            indicator,
+        }
+    }
 }
 
 /// The options of a game.

@@ -5,7 +5,7 @@ use super::cards::{Card, Hand, JACK, JOKERS, KING, QUEEN, Suit, highest};
 use super::events::Dealt;
 use super::options::{Deal, HatTrickOptions, IndicatorKind, Mode, PlayRule};
 use super::state::{HatTrickState, Play, Trump};
-use crate::random::{Randomness, below, shuffle};
+use crate::random::Randomness;
 use crate::ruleset::{Seat, seat};
 
 /// Trump and negativity of deal `round` with this indicator.
@@ -35,75 +35,32 @@ pub fn trump_of(options: &HatTrickOptions, round: u8, indicator: Option<Card>) -
     }
 }
 
-/// The deal of round `round`: the explicit `deals[round]` if given, else a
-/// shuffle drawn from `rng.stream("deal", round)`.
-///
-/// The shuffle: the deck in its fixed order (♥ ♦ ♣ ♠, low to high, jokers
-/// last) is shuffled (Fisher–Yates); when the indicator is the cut card, a
-/// uniformly random card (`below(len)` on the same stream) is taken out as
-/// the cut card and given to the dealer. Then, from the top, each seat from
-/// forehand round to the dealer takes its hand (11, or 10 with 6 players,
-/// 10 for the 5-player dealer; the dealer's includes the cut card); the rest
-/// is left over, top first, and the top left-over card is the indicator
-/// (2, 4 and 6 players with the joker).
+/// The deal of round `round`: the explicit `deals[round]` if given, else
+/// [`Deal::drawn`] from `rng` (the shuffle is described there).
 #[must_use]
 pub fn deal(state: &HatTrickState, round: u8, rng: &Randomness) -> Dealt {
     let n = state.n();
     let dealer = seat(usize::from(round) % n);
     let table = state.table();
-    let (hands, left, indicator) = if let Some(deal) = state.options.deals.get(usize::from(round)) {
-        explicit(deal)
-    } else {
-        let mut stream = rng.stream("deal", u64::from(round));
-        let mut cards: Vec<Card> = table.deck.cards().collect();
-        shuffle(&mut cards, &mut stream);
-        let cut = (table.indicator == IndicatorKind::Cut)
-            .then(|| cards.remove(below(&mut stream, cards.len())));
-        let mut hands = vec![Hand::default(); n];
-        let mut rest = cards.into_iter();
-        for k in 1..=n {
-            let s = (dealer.index() + k) % n;
-            let mut size = table.hand_size;
-            if s == dealer.index() && n == 5 {
-                size -= 1;
-            }
-            if s == dealer.index()
-                && let Some(c) = cut
-            {
-                hands[s].0 |= c.bit();
-                size -= 1;
-            }
-            for c in rest.by_ref().take(size) {
-                hands[s].0 |= c.bit();
-            }
+    let drawn;
+    let given = match state.options.deals.get(usize::from(round)) {
+        Some(deal) => deal,
+        None => {
+            drawn = Deal::drawn(&state.options, n, round, rng);
+            &drawn
         }
-        let left: Vec<Card> = rest.collect();
-        let indicator = match table.indicator {
-            IndicatorKind::None => None,
-            IndicatorKind::TopLeft => left.first().copied(),
-            IndicatorKind::Cut => cut,
-        };
-        (hands, left, indicator)
     };
-    let (trump, negative) = trump_of(&state.options, round, indicator);
+    let (trump, negative) = trump_of(&state.options, round, given.indicator);
     Dealt {
         round,
         dealer,
-        hands,
-        left,
-        indicator,
+        hands: given.hands.iter().map(|h| Hand::of(h)).collect(),
+        left: given.left.clone(),
+        indicator: given.indicator,
         indicator_is_cut: table.indicator == IndicatorKind::Cut,
         trump,
         negative,
     }
-}
-
-fn explicit(deal: &Deal) -> (Vec<Hand>, Vec<Card>, Option<Card>) {
-    (
-        deal.hands.iter().map(|h| Hand::of(h)).collect(),
-        deal.left.clone(),
-        deal.indicator,
-    )
 }
 
 /// The suit to follow: that of the first card of the trick that is not a joker.

@@ -565,3 +565,113 @@ fn given_the_same_seed_and_the_same_play_then_the_same_whole_match() {
     assert_eq!(log("match"), log("match"));
     assert_ne!(log("match"), log("other match"));
 }
+
+/// The `Dealt` events of a whole match played to the end by always playing
+/// the first legal card (every deal of the match, not only the first).
+fn dealt_events(players: usize, options: HatTrickOptions, rng: &Randomness) -> Vec<HatTrickEvent> {
+    let mut state = HatTrick::new_game(players, options).unwrap();
+    let mut events = HatTrick::start(&state, rng);
+    let mut dealt = Vec::new();
+    loop {
+        for e in &events {
+            HatTrick::evolve(&mut state, e);
+            if matches!(e, HatTrickEvent::Dealt(_)) {
+                dealt.push(e.clone());
+            }
+        }
+        let Some(&s) = HatTrick::to_act(&state).first() else {
+            return dealt;
+        };
+        let command = HatTrick::legal_commands(&state, s).remove(0);
+        events = HatTrick::decide(&state, s, &command, rng).unwrap();
+    }
+}
+
+#[test]
+fn given_the_drawn_deals_when_a_game_is_given_them_then_it_deals_as_a_game_from_that_seed() {
+    let cases = [
+        (2, HatTrickOptions::default()),
+        (3, HatTrickOptions::default()),
+        (4, HatTrickOptions::default()),
+        (
+            4,
+            HatTrickOptions {
+                no_joker: true,
+                ..opts()
+            },
+        ),
+        (5, HatTrickOptions::default()),
+        (
+            6,
+            HatTrickOptions {
+                trump_mode: TrumpMode::Cycle,
+                rounds: Some(7),
+                ..opts()
+            },
+        ),
+        (
+            3,
+            HatTrickOptions {
+                mode: Mode::JackNegative,
+                rounds: Some(4),
+                ..opts()
+            },
+        ),
+    ];
+    for (players, options) in cases {
+        // Given the deals drawn from a round seed for every deal of the match,
+        let seed = Randomness::from_seed("round seed");
+        let rounds = options.round_count(players);
+        let drawn: Vec<Deal> = (0..rounds)
+            .map(|r| Deal::drawn(&options, players, r, &seed))
+            .collect();
+        // when a game is given them (and another seed),
+        let given = HatTrickOptions {
+            deals: drawn,
+            ..options.clone()
+        };
+        let table = dealt_events(players, given, &Randomness::from_seed("a table's own seed"));
+        // then every deal opens as in a game dealt from the round seed.
+        let shuffled = dealt_events(players, options, &seed);
+        assert_eq!(table.len(), usize::from(rounds), "{players} players");
+        assert_eq!(table, shuffled, "{players} players");
+    }
+}
+
+#[test]
+fn given_drawn_deals_then_they_are_valid_deals_and_another_seed_draws_other_cards() {
+    for players in 2..=6 {
+        let options = opts();
+        let a = Randomness::from_seed("round 0");
+        let deals: Vec<Deal> = (0..options.round_count(players))
+            .map(|r| Deal::drawn(&options, players, r, &a))
+            .collect();
+        // Each deal passes the validation of explicit deals (the dealer rotates).
+        let given = HatTrickOptions {
+            deals: deals.clone(),
+            ..opts()
+        };
+        assert_eq!(given.validate(players), Ok(()), "{players} players");
+        // The same seed draws the same; another draws other cards.
+        assert_eq!(Deal::drawn(&options, players, 0, &a), deals[0]);
+        let b = Randomness::from_seed("round 1");
+        assert_ne!(Deal::drawn(&options, players, 0, &b), deals[0]);
+        // Deal 1 is not deal 0 again.
+        assert_ne!(deals[1], deals[0]);
+    }
+}
+
+#[test]
+fn given_trump_by_the_cycle_then_the_drawn_deal_has_no_indicator() {
+    let options = HatTrickOptions {
+        trump_mode: TrumpMode::Cycle,
+        ..opts()
+    };
+    let d = Deal::drawn(&options, 4, 0, &rng());
+    assert_eq!(d.indicator, None);
+    assert_eq!(d.left.len(), 1);
+    // With the cut card by the indicator, the 5-player dealer of deal 2 holds it.
+    let d = Deal::drawn(&opts(), 5, 2, &rng());
+    assert_eq!(d.hands[2].len(), 10);
+    assert!(d.hands[2].contains(&d.indicator.unwrap()));
+}
