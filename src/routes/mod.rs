@@ -79,6 +79,12 @@ pub fn configure(cfg: &mut ServiceConfig) {
                         .add((header::CACHE_CONTROL, tags::Privacy::Hidden.cache_control()))
                         .add((header::VARY, "Authorization")),
                 )
+                // The two requests of every move first: actix tries the
+                // routes in this order, each pattern with a path parameter
+                // by a regular expression, and no route above them could
+                // match their paths (see docs/performance.md).
+                .service(commands::submit)
+                .service(games::get)
                 .service(auth::register)
                 .service(auth::login)
                 .service(auth::refresh)
@@ -88,7 +94,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(rulesets::list)
                 .service(games::create)
                 .service(games::list)
-                .service(games::get)
                 .service(games::log)
                 .service(games::join)
                 .service(games::add_bot)
@@ -100,7 +105,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
                 .service(pause::vote)
                 .service(pause::resume)
                 .service(games::stream)
-                .service(commands::submit)
                 .service(events::list)
                 .service(audit::audit)
                 .service(audit::state_at)
