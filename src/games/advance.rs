@@ -20,6 +20,7 @@
 use hatstand_engine::Ruleset;
 use hatstand_engine::bots::BotRules;
 use hatstand_engine::with_ruleset;
+use serde::Deserialize;
 use uuid::Uuid;
 
 use super::command_wire::{CommandRequest, CommandResponse, Precondition};
@@ -201,7 +202,8 @@ pub fn decide<R: Ruleset>(
             "the game is not waiting for your seat",
         ));
     }
-    let command: R::Command = serde_json::from_value(request.command.clone())
+    // Read from the request's value in place (no copy of its tree).
+    let command = R::Command::deserialize(&request.command)
         .map_err(|e| Failure::bad_request(format!("not a {} command: {e}", R::ID)))?;
     step.command(my_seat, &command, Some(caller.user_id))?;
     step.settle()?;

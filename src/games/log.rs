@@ -100,11 +100,9 @@ pub async fn log(state: &Context, user: Option<Uuid>, id: Uuid) -> Result<GameLo
             .count();
         u32::try_from(ends).unwrap_or(u32::MAX)
     });
-    let view: serde_json::Value =
-        serde_json::from_str(game.view.get()).unwrap_or(serde_json::Value::Null);
     Ok(GameLog {
         version,
-        counters: narration::counters(&game.ruleset, &view, play_turns),
+        counters: narration::counters(&game.ruleset, game.view.get(), play_turns),
         my_last_move,
         lines: narration::narrate_in(
             crate::i18n::request_language(),

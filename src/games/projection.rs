@@ -332,9 +332,7 @@ pub fn project<R: Ruleset>(
             (raw_json(&R::view(state, viewer))?, to_act, legal, result)
         }
     };
-    let counters = serde_json::from_str(view.get())
-        .map(|shown| crate::games::narration::counters(&game.ruleset, &shown, None))
-        .unwrap_or_default();
+    let counters = crate::games::narration::counters(&game.ruleset, view.get(), None);
     Ok(Game {
         id: game.id,
         ruleset: game.ruleset.clone(),

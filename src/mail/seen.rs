@@ -99,9 +99,7 @@ pub async fn seen(
     } else {
         None
     };
-    let view: serde_json::Value =
-        serde_json::from_str(projected.view.get()).unwrap_or(serde_json::Value::Null);
-    let counters = narration::counters(&projected.ruleset, &view, play_turns);
+    let counters = narration::counters(&projected.ruleset, projected.view.get(), play_turns);
     Ok(Some(Seen {
         game: projected,
         story,

@@ -18,6 +18,7 @@
 //! Endpoints that take no body (`resign`, `cancel`, `decline`) accept an
 //! empty body, `{}` or `null`, and refuse anything else.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -217,17 +218,60 @@ impl<'de> Visitor<'de> for Strict {
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
+        // Keys are borrowed from the body when they hold no escape: a
+        // command's object of three keys costs no allocation but this list.
+        let mut seen: Vec<Cow<'de, str>> = Vec::new();
+        let mut many: Option<HashSet<Cow<'de, str>>> = None;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             no_nul(&key)?;
-            if !seen.insert(key.clone()) {
+            let repeated = match &mut many {
+                Some(set) => set.contains(&key),
+                None => seen.contains(&key),
+            };
+            if repeated {
                 return Err(de::Error::custom(format!(
                     "the key {key:?} appears twice in one object"
                 )));
             }
+            match &mut many {
+                Some(set) => {
+                    set.insert(key);
+                }
+                None if seen.len() < FEW_KEYS => seen.push(key),
+                None => many = Some(seen.drain(..).chain([key]).collect()),
+            }
             map.next_value_seed(Strict)?;
         }
         Ok(())
+    }
+}
+
+/// Up to this many keys an object's are compared one by one; beyond, they
+/// go into a hash set (a body of thousands of keys stays linear).
+const FEW_KEYS: usize = 16;
+
+/// An object's key, borrowed from the body unless it holds an escape.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(s.to_owned())))
     }
 }
 
@@ -252,6 +296,18 @@ mod tests {
     fn given_an_array_where_an_object_belongs_then_it_is_refused() {
         let refused = parse::<Seat>(b"[2, 1.5]").unwrap_err();
         assert_eq!(refused.detail, "the body must be a JSON object");
+    }
+
+    #[test]
+    fn given_a_key_repeated_escaped_or_among_many_then_it_is_refused() {
+        assert!(check(br#"{"a": 1, "\u0061": 2}"#).is_err());
+        let many = |last: &str| {
+            let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+            format!("{{{}, \"{last}\": 0}}", keys.join(", "))
+        };
+        assert!(check(many("k3").as_bytes()).is_err());
+        assert!(check(many("k39").as_bytes()).is_err());
+        assert!(check(many("other").as_bytes()).is_ok());
     }
 
     #[test]
