@@ -17,7 +17,8 @@
 # asked and accepted, and a conditional line written on the copy of a Top
 # Hats board, stored and fired (turn_conveniences.py); before them, the
 # editor's copy of the board played against the server's engine
-# (scripts/top-hats-copy-check.mjs).
+# (scripts/top-hats-copy-check.mjs). A vacant seat offered from the game
+# page to a named player, who is invited and takes it (seat_offer.py).
 # Needs python3 and PostgreSQL on 127.0.0.1:5432 (or BROWSER_SERVER=postgres://…);
 # installs chromium and chromium-driver (and nodejs) with apt-get when they
 # are missing, and selenium and aiosmtpd into target/browser-venv on first use.
@@ -66,6 +67,8 @@ PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/tal
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/ratings_pages.py "$base" \
   --failures target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/tournaments.py "$base" \
+  --failures target/browser-failures
+PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/seat_offer.py "$base" \
   --failures target/browser-failures
 PYTHONDONTWRITEBYTECODE=1 SE_OFFLINE=true "$venv/bin/python" scripts/browser/installable_app.py "$base" \
   --failures target/browser-failures

@@ -42,6 +42,8 @@ export async function show(root, { id, code }) {
   let game = first;
   const board = boardFor(game.ruleset);
   let busy = false;
+  // Vacant seats this page offered, seat → username (docs/seats.md).
+  const offers = new Map();
   let stream = 'connecting…';
   // Table talk (docs/talk.md): one panel kept across redraws.
   const talk = talkPanel(id);
@@ -196,6 +198,7 @@ export async function show(root, { id, code }) {
       h('div', { id: 'story-now' }, storyNow()),
       game.status === 'open' ? openTable(game, code, act) : null,
       game.status === 'active' ? vacantSeats(game, code, act, names) : null,
+      game.status === 'active' ? seatsToOffer(game, act, names, offers) : null,
       game.view ? h('div', { id: 'board' }, h('h2', { class: 'sr-only' }, t('game.table')), board.render(game, ctx)) : null,
       game.legal_commands.length ? movesList(game, board, send) : null,
       conditional.el,
@@ -554,6 +557,37 @@ function vacantSeats(game, code, act, names) {
         ? h('button', { type: 'button', 'data-action': 'take', onClick: () => act(t('seats.cannot_take'),
           () => post(`/v1/games/${game.id}/seats/${s.seat}/take`, code ? { code } : {})) }, t('seats.take'))
         : h('button', { type: 'button', onClick: () => requireSignIn(location.hash) }, t('game.sign_in_to_join'))))));
+}
+
+/**
+ * For a player still in a game that takes substitutes, each vacant seat
+ * with a form offering it to a named player
+ * (`POST …/seats/{seat}/offer`), who is invited and told.
+ */
+function seatsToOffer(game, act, names, offers) {
+  const mine = game.seats.find((s) => s.seat === game.my_seat);
+  const vacant = game.seats.filter((s) => s.resigned);
+  if (!mine || mine.resigned || !vacant.length || !takesSubstitutes(game)) return null;
+  return h('section', { id: 'seats-to-offer', class: 'panel' },
+    h('h2', {}, t('seats.offer_title')),
+    h('p', { class: 'hint' }, t('seats.offer_hint')),
+    h('ul', {}, vacant.map((s) => {
+      const input = h('input', { type: 'text', id: `offer-${s.seat}`, autocomplete: 'off', required: true,
+        maxlength: 32, 'data-offer-name': s.seat });
+      const offered = offers.get(s.seat);
+      return h('li', { 'data-seat': s.seat },
+        h('form', { class: 'inline', onSubmit: (e) => {
+          e.preventDefault();
+          const username = input.value.trim();
+          if (!username) return;
+          act(t('seats.cannot_offer'), () => post(`/v1/games/${game.id}/seats/${s.seat}/offer`, { username })
+            .then((answer) => { offers.set(s.seat, username); return answer; }));
+        } },
+        h('label', { for: `offer-${s.seat}` }, t('seats.offer_label', { seat: s.seat + 1, name: names[s.seat] })), ' ',
+        input, ' ',
+        h('button', { type: 'submit', 'data-action': 'offer' }, t('seats.offer'))),
+        offered ? h('p', { class: 'hint', 'data-offered': offered }, t('seats.offered', { name: offered })) : null);
+    })));
 }
 
 function footer(game, act) {
