@@ -33,7 +33,7 @@ pub async fn audit(ctx: &Context, id: Uuid) -> Result<TournamentAudit, Failure> 
         ));
     }
     let record = tournaments::record(&mut conn, id).await?;
-    let events = read::events(&mut conn, id).await?;
+    let events = read::parsed(&record)?;
     let t = replay(&events).map_err(|broken| Failure::internal(broken.0))?;
     let mut games = Vec::new();
     for (r, round) in t.rounds.iter().enumerate() {

@@ -205,18 +205,6 @@ fn parse_cursor(text: &str) -> Result<(DateTime<Utc>, Uuid), Failure> {
     Ok((at, id.parse().map_err(|_| bad())?))
 }
 
-/// The record of tournament `id`, as its chain holds it.
-///
-/// # Errors
-/// `not_found`; database errors.
-pub async fn record(ctx: &Context, id: Uuid) -> Result<Vec<LoggedEvent>, Failure> {
-    let mut conn = ctx.pool.get().await?;
-    tournaments::find(&mut conn, id)
-        .await?
-        .ok_or_else(no_such_tournament)?;
-    Ok(tournaments::record(&mut conn, id).await?)
-}
-
 /// The record of tournament `id` as its events, in order (what
 /// [`super::replay::replay`] folds).
 ///
@@ -226,8 +214,15 @@ pub async fn events(
     conn: &mut crate::db::Conn,
     id: Uuid,
 ) -> Result<Vec<super::record::TournamentEvent>, Failure> {
-    tournaments::record(conn, id)
-        .await?
+    parsed(&tournaments::record(conn, id).await?)
+}
+
+/// The events of a record as read from the store.
+///
+/// # Errors
+/// An event that is not a tournament's.
+pub fn parsed(record: &[LoggedEvent]) -> Result<Vec<super::record::TournamentEvent>, Failure> {
+    record
         .iter()
         .map(|e| super::record::TournamentEvent::from_parts(&e.kind, &e.data))
         .collect::<Result<_, _>>()
