@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 
 use crate::mail::{Catcher, Caught, confirmed_address, mail_app};
 use crate::support::{TestApp, User};
-use crate::tournament_rounds::{play_round, rounds, start_round, tick, tournament, with_field};
+use crate::tournament_rounds::{
+    field_of, play_round, rounds, start_round, tick, tournament, with_field,
+};
 
 /// Every notification of `user`, oldest first.
 async fn feed(app: &TestApp, user: &User) -> Vec<Value> {
@@ -75,15 +77,7 @@ async fn all_tables(app: &TestApp, id: &str, round: usize, users: &[User]) -> Ve
 async fn given_a_swiss_of_four_when_each_round_starts_and_it_ends_then_each_player_is_told_of_their_own_table_and_their_place()
  {
     let app = TestApp::spawn().await;
-    let organiser = app.register("director").await;
-    let users = app.users(4).await;
-    let id = with_field(
-        &app,
-        &organiser,
-        &tournament("hats", "swiss", 2, 2, true),
-        &users,
-    )
-    .await;
+    let (users, id) = field_of(&app, &tournament("hats", "swiss", 2, 2, true), 4).await;
     for round in 0..2 {
         // When the round starts (round 1 once round 0 is played: one step
         // scores it and pairs the next)
@@ -160,13 +154,8 @@ async fn given_too_few_players_when_the_start_comes_then_each_registered_player_
     let app = TestApp::spawn().await;
     let organiser = app.register("director").await;
     let users = app.users(2).await;
-    let id = with_field(
-        &app,
-        &organiser,
-        &tournament("goathead", "swiss", 3, 2, false),
-        &users,
-    )
-    .await;
+    let body = tournament("goathead", "swiss", 3, 2, false);
+    let id = with_field(&app, &organiser, &body, &users).await;
     start_round(&app, &id, 0).await;
     assert_eq!(tick(&app).await, 1);
     for user in &users {

@@ -54,6 +54,15 @@ pub async fn with_field(app: &TestApp, organiser: &User, body: &Value, players: 
     id
 }
 
+/// Tournament `body`, organised by a new user, with `n` new players
+/// registered: the players and the tournament's id.
+pub async fn field_of(app: &TestApp, body: &Value, n: usize) -> (Vec<User>, String) {
+    let organiser = app.register("director").await;
+    let users = app.users(n).await;
+    let id = with_field(app, &organiser, body, &users).await;
+    (users, id)
+}
+
 /// Moves round `round` of tournament `id` (and registration, for round 0)
 /// into the past, as if its start had come.
 pub async fn start_round(app: &TestApp, id: &str, round: usize) {
@@ -178,15 +187,7 @@ pub async fn deals_of(app: &TestApp, games: &[String]) -> Vec<Value> {
 async fn given_eight_players_in_a_duplicate_swiss_of_three_rounds_when_every_table_is_played_then_it_finishes_with_matchpoints()
  {
     let app = TestApp::spawn().await;
-    let organiser = app.register("director").await;
-    let users = app.users(8).await;
-    let id = with_field(
-        &app,
-        &organiser,
-        &tournament("hats", "swiss", 2, 3, true),
-        &users,
-    )
-    .await;
+    let (users, id) = field_of(&app, &tournament("hats", "swiss", 2, 3, true), 8).await;
     assert_eq!(tick(&app).await, 0, "nothing is due before the start");
 
     let mut deals_by_round = Vec::new();
@@ -421,15 +422,7 @@ async fn given_four_players_in_a_duplicate_hat_trick_swiss_of_two_rounds_when_pl
 async fn given_two_workers_racing_when_a_round_is_due_then_its_tables_are_created_once_and_a_restarted_server_goes_on()
  {
     let app = TestApp::spawn().await;
-    let organiser = app.register("director").await;
-    let users = app.users(4).await;
-    let id = with_field(
-        &app,
-        &organiser,
-        &tournament("hats", "round_robin", 2, 3, false),
-        &users,
-    )
-    .await;
+    let (users, id) = field_of(&app, &tournament("hats", "round_robin", 2, 3, false), 4).await;
     start_round(&app, &id, 0).await;
     let a = hatstand::db::pool(&app.db.url, 2).unwrap();
     let b = hatstand::db::pool(&app.db.url, 2).unwrap();
@@ -460,15 +453,7 @@ async fn given_two_workers_racing_when_a_round_is_due_then_its_tables_are_create
 async fn given_too_few_players_when_the_start_comes_then_the_tournament_is_cancelled_and_its_seed_shown()
  {
     let app = TestApp::spawn().await;
-    let organiser = app.register("director").await;
-    let users = app.users(2).await;
-    let id = with_field(
-        &app,
-        &organiser,
-        &tournament("goathead", "swiss", 3, 2, true),
-        &users,
-    )
-    .await;
+    let (_, id) = field_of(&app, &tournament("goathead", "swiss", 3, 2, true), 2).await;
     start_round(&app, &id, 0).await;
     assert_eq!(tick(&app).await, 1);
     let shown = app
