@@ -20,11 +20,16 @@ pub async fn audit(app: &TestApp, id: &str) -> TournamentAudit {
     serde_json::from_value(body).unwrap()
 }
 
-/// Runs `hatstand verify` on `doc` written to a file: (success, stdout).
+/// Runs `hatstand verify` on `doc` written to a file: (success, what it said).
 pub async fn verify_offline(doc: &TournamentAudit) -> (bool, String) {
+    verify_file(&serde_json::to_string_pretty(doc).unwrap()).await
+}
+
+/// Runs `hatstand verify` on a file holding `text`: (success, stdout then stderr).
+async fn verify_file(text: &str) -> (bool, String) {
     let file =
         std::env::temp_dir().join(format!("hatstand-tournament-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&file, serde_json::to_string_pretty(doc).unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
     let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_hatstand"))
         .arg("verify")
         .arg(&file)
@@ -83,6 +88,13 @@ pub async fn verified_offline(
     assert!(ok, "{said}");
     assert!(
         said.contains(&format!("{tables} tables' audits verified")),
+        "{said}"
+    );
+
+    // A document that says it is a tournament's audit and is not one.
+    let (ok, said) = verify_file(r#"{"format": "hatstand-tournament-audit/1"}"#).await;
+    assert!(
+        !ok && said.contains("not a tournament audit document"),
         "{said}"
     );
 
