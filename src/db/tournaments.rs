@@ -174,6 +174,37 @@ pub async fn rounds(conn: &mut AsyncPgConnection, id: Uuid) -> QueryResult<Vec<R
         .await
 }
 
+/// The rounds of the tournaments `ids` (a page of a list), by tournament,
+/// then round.
+///
+/// # Errors
+/// Database errors.
+pub async fn rounds_of(conn: &mut AsyncPgConnection, ids: &[Uuid]) -> QueryResult<Vec<RoundRow>> {
+    tournament_rounds::table
+        .filter(tournament_rounds::tournament_id.eq_any(ids))
+        .order((tournament_rounds::tournament_id, tournament_rounds::round))
+        .select(RoundRow::as_select())
+        .load(conn)
+        .await
+}
+
+/// How many players are registered for each of the tournaments `ids` (a
+/// page of a list); a tournament nobody registered for is absent.
+///
+/// # Errors
+/// Database errors.
+pub async fn registered_counts(
+    conn: &mut AsyncPgConnection,
+    ids: &[Uuid],
+) -> QueryResult<Vec<(Uuid, i64)>> {
+    tournament_entries::table
+        .filter(tournament_entries::tournament_id.eq_any(ids))
+        .group_by(tournament_entries::tournament_id)
+        .select((tournament_entries::tournament_id, diesel::dsl::count_star()))
+        .load(conn)
+        .await
+}
+
 /// The registrations of tournament `id`, earliest first.
 ///
 /// # Errors

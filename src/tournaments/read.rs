@@ -178,12 +178,26 @@ pub async fn list(
     let mut conn = ctx.pool.get().await?;
     let rows = tournaments::list(&mut conn, listing.statuses(), cursor, PAGE + 1).await?;
     let more = rows.len() > usize::try_from(PAGE).unwrap_or(usize::MAX);
-    let mut shown_rows = Vec::new();
-    for row in rows.iter().take(usize::try_from(PAGE).unwrap_or(0)) {
-        let rounds = tournaments::rounds(&mut conn, row.id).await?;
-        let registered = tournaments::entries(&mut conn, row.id).await?.len();
-        shown_rows.push(shown(row, &rounds, registered));
-    }
+    let page = &rows[..rows.len().min(usize::try_from(PAGE).unwrap_or(0))];
+    let ids: Vec<Uuid> = page.iter().map(|row| row.id).collect();
+    // Two statements for the whole page, not two a tournament.
+    let rounds = tournaments::rounds_of(&mut conn, &ids).await?;
+    let counts = tournaments::registered_counts(&mut conn, &ids).await?;
+    let shown_rows: Vec<Tournament> = page
+        .iter()
+        .map(|row| {
+            let own: Vec<RoundRow> = rounds
+                .iter()
+                .filter(|r| r.tournament_id == row.id)
+                .cloned()
+                .collect();
+            let registered = counts
+                .iter()
+                .find(|(id, _)| *id == row.id)
+                .map_or(0, |(_, n)| usize::try_from(*n).unwrap_or(0));
+            shown(row, &own, registered)
+        })
+        .collect();
     let next = more
         .then(|| {
             shown_rows

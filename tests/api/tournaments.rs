@@ -233,6 +233,25 @@ async fn given_a_tournament_of_two_when_players_register_and_withdraw_then_the_r
     let after = withdraw(&app, &id, ada).await.ok(200);
     assert_eq!(after["registered"], 1);
     register(&app, &id, cleo).await.ok(200);
+    // The list shows the field's size and the schedule, as the tournament does.
+    let listed = app
+        .get("/v1/tournaments?status=upcoming", None)
+        .await
+        .ok(200);
+    let shown = listed["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .unwrap()
+        .clone();
+    let one = app
+        .get(&format!("/v1/tournaments/{id}"), None)
+        .await
+        .ok(200);
+    assert_eq!(shown["registered"], 2);
+    assert_eq!(shown["schedule"], one["schedule"]);
+    assert!(!shown["schedule"].as_array().unwrap().is_empty());
 
     let missing = "00000000-0000-4000-8000-000000000000";
     register(&app, missing, ada)
