@@ -106,12 +106,12 @@ pub async fn between(
     if others.is_empty() {
         return Ok((false, false));
     }
-    let both: Both = diesel::sql_query(
+    let both: Both = crate::db::prepared::Prepared(diesel::sql_query(
         "SELECT EXISTS (SELECT 1 FROM user_blocks WHERE user_id = $1 AND blocked = ANY ($2)) AS blocks,
                 EXISTS (SELECT 1 FROM user_blocks WHERE blocked = $1 AND user_id = ANY ($2)) AS blocked",
     )
     .bind::<SqlUuid, _>(user)
-    .bind::<Array<SqlUuid>, _>(others)
+    .bind::<Array<SqlUuid>, _>(others))
     .get_result(conn)
     .await?;
     Ok((both.blocks, both.blocked))

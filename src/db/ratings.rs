@@ -21,6 +21,25 @@ pub async fn lock(conn: &mut AsyncPgConnection) -> diesel::QueryResult<()> {
     diesel::sql_query(LOCK).execute(conn).await.map(|_| ())
 }
 
+/// Takes the ratings' lock until the end of the transaction if no other
+/// transaction holds it; whether it did.
+///
+/// # Errors
+/// Database errors.
+pub async fn try_lock(conn: &mut AsyncPgConnection) -> diesel::QueryResult<bool> {
+    #[derive(QueryableByName)]
+    struct Locked {
+        #[diesel(sql_type = Bool)]
+        locked: bool,
+    }
+    let row: Locked = super::prepared::Prepared(diesel::sql_query(
+        "SELECT pg_try_advisory_xact_lock(7215682) AS locked",
+    ))
+    .get_result(conn)
+    .await?;
+    Ok(row.locked)
+}
+
 /// Numbers up to `limit` finished games that have no finish number (games
 /// finished before ratings existed), in `(finished_at, id)` order, below
 /// every number the trigger hands out (from -2^62 up). Returns how many.
@@ -33,8 +52,9 @@ pub async fn number_legacy(conn: &mut AsyncPgConnection, limit: i64) -> diesel::
         #[diesel(sql_type = BigInt)]
         n: i64,
     }
-    let counted: Count = diesel::sql_query(
-        "WITH base AS (
+    let counted: Count = super::prepared::Prepared(
+        diesel::sql_query(
+            "WITH base AS (
             SELECT COALESCE(max(finish_seq), -4611686018427387904) AS at
               FROM games WHERE finish_seq < 0
          ), next AS (
@@ -50,8 +70,9 @@ pub async fn number_legacy(conn: &mut AsyncPgConnection, limit: i64) -> diesel::
             RETURNING 1
          )
          SELECT count(*) AS n FROM numbered",
+        )
+        .bind::<BigInt, _>(limit),
     )
-    .bind::<BigInt, _>(limit)
     .get_result(conn)
     .await?;
     Ok(counted.n)
@@ -67,9 +88,10 @@ pub async fn cursor(conn: &mut AsyncPgConnection) -> diesel::QueryResult<i64> {
         #[diesel(sql_type = BigInt)]
         last_seq: i64,
     }
-    let c: Cursor = diesel::sql_query("SELECT last_seq FROM ratings_cursor")
-        .get_result(conn)
-        .await?;
+    let c: Cursor =
+        super::prepared::Prepared(diesel::sql_query("SELECT last_seq FROM ratings_cursor"))
+            .get_result(conn)
+            .await?;
     Ok(c.last_seq)
 }
 
@@ -115,7 +137,8 @@ pub async fn pending(
     up_to: i64,
     limit: i64,
 ) -> diesel::QueryResult<Vec<Pending>> {
-    diesel::sql_query(
+    super::prepared::Prepared(
+        diesel::sql_query(
         "SELECT g.id, g.ruleset, g.players, g.private, g.server_options, g.result, g.finish_seq,
                 g.archived_at IS NOT NULL AS archived,
                 COALESCE((SELECT jsonb_agg(jsonb_build_array(h.user_id, u.kind <> 'human')
@@ -142,7 +165,7 @@ pub async fn pending(
     )
     .bind::<BigInt, _>(after)
     .bind::<BigInt, _>(up_to)
-    .bind::<BigInt, _>(limit)
+    .bind::<BigInt, _>(limit))
     .load(conn)
     .await
 }
@@ -176,11 +199,13 @@ pub async fn of_users(
     conn: &mut AsyncPgConnection,
     users: &[Uuid],
 ) -> diesel::QueryResult<Vec<Stored>> {
-    diesel::sql_query(
-        "SELECT user_id, ruleset, players, rating, deviation, volatility, games, last_seq
+    super::prepared::Prepared(
+        diesel::sql_query(
+            "SELECT user_id, ruleset, players, rating, deviation, volatility, games, last_seq
            FROM ratings WHERE user_id = ANY($1)",
+        )
+        .bind::<diesel::sql_types::Array<SqlUuid>, _>(users),
     )
-    .bind::<diesel::sql_types::Array<SqlUuid>, _>(users)
     .load(conn)
     .await
 }
@@ -197,7 +222,8 @@ pub async fn write(
     ratings: &str,
     cursor: i64,
 ) -> diesel::QueryResult<()> {
-    diesel::sql_query(
+    super::prepared::Prepared(
+        diesel::sql_query(
         "WITH changed AS (
             INSERT INTO rating_changes (game_id, seat, user_id, finish_seq, ruleset, players, place,
                                         rating_before, deviation_before, volatility_before,
@@ -224,7 +250,7 @@ pub async fn write(
     )
     .bind::<Text, _>(changes)
     .bind::<Text, _>(ratings)
-    .bind::<BigInt, _>(cursor)
+    .bind::<BigInt, _>(cursor))
     .execute(conn)
     .await
     .map(|_| ())

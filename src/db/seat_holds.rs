@@ -38,12 +38,13 @@ pub async fn lock_and_count(
         #[diesel(sql_type = Bool)]
         bot: bool,
     }
-    let kind: Option<Kind> =
+    let kind: Option<Kind> = crate::db::prepared::Prepared(
         diesel::sql_query("SELECT kind = 'bot' AS bot FROM users WHERE id = $1 FOR NO KEY UPDATE")
-            .bind::<SqlUuid, _>(user)
-            .get_result(conn)
-            .await
-            .optional()?;
+            .bind::<SqlUuid, _>(user),
+    )
+    .get_result(conn)
+    .await
+    .optional()?;
     let Some(Kind { bot }) = kind else {
         return Ok(None);
     };
@@ -52,11 +53,13 @@ pub async fn lock_and_count(
         #[diesel(sql_type = BigInt)]
         seats: i64,
     }
-    let Count { seats } = diesel::sql_query(
-        "SELECT count(*) AS seats FROM seats
+    let Count { seats } = crate::db::prepared::Prepared(
+        diesel::sql_query(
+            "SELECT count(*) AS seats FROM seats
           WHERE user_id = $1 AND game_status IN ('open', 'active') AND resigned_at IS NULL",
+        )
+        .bind::<SqlUuid, _>(user),
     )
-    .bind::<SqlUuid, _>(user)
     .get_result(conn)
     .await?;
     Ok(Some(Holds { bot, seats }))

@@ -48,20 +48,24 @@ async fn lock(
     keys: &[&str],
     now: DateTime<Utc>,
 ) -> diesel::QueryResult<Vec<Row>> {
-    diesel::sql_query(
-        "INSERT INTO limit_windows (key, window_start, used, last_at)
+    crate::db::prepared::Prepared(
+        diesel::sql_query(
+            "INSERT INTO limit_windows (key, window_start, used, last_at)
          SELECT k, $2, 0, $2 FROM unnest($1::text[]) AS k ORDER BY k
          ON CONFLICT (key) DO NOTHING",
+        )
+        .bind::<Array<Text>, _>(keys)
+        .bind::<Timestamptz, _>(now),
     )
-    .bind::<Array<Text>, _>(keys)
-    .bind::<Timestamptz, _>(now)
     .execute(conn)
     .await?;
-    diesel::sql_query(
-        "SELECT key, window_start, used, last_at FROM limit_windows
+    crate::db::prepared::Prepared(
+        diesel::sql_query(
+            "SELECT key, window_start, used, last_at FROM limit_windows
           WHERE key = ANY($1) ORDER BY key FOR UPDATE",
+        )
+        .bind::<Array<Text>, _>(keys),
     )
-    .bind::<Array<Text>, _>(keys)
     .load(conn)
     .await
 }
@@ -75,16 +79,18 @@ async fn store(
     let starts: Vec<DateTime<Utc>> = windows.iter().map(|(_, w)| w.start).collect();
     let used: Vec<i32> = windows.iter().map(|(_, w)| w.used).collect();
     let lasts: Vec<DateTime<Utc>> = windows.iter().map(|(_, w)| w.last).collect();
-    diesel::sql_query(
-        "UPDATE limit_windows AS l SET window_start = u.s, used = u.n, last_at = u.t
+    crate::db::prepared::Prepared(
+        diesel::sql_query(
+            "UPDATE limit_windows AS l SET window_start = u.s, used = u.n, last_at = u.t
            FROM unnest($1::text[], $2::timestamptz[], $3::int4[], $4::timestamptz[])
                 AS u(k, s, n, t)
           WHERE l.key = u.k",
+        )
+        .bind::<Array<Text>, _>(&keys)
+        .bind::<Array<Timestamptz>, _>(&starts)
+        .bind::<Array<Int4>, _>(&used)
+        .bind::<Array<Timestamptz>, _>(&lasts),
     )
-    .bind::<Array<Text>, _>(&keys)
-    .bind::<Array<Timestamptz>, _>(&starts)
-    .bind::<Array<Int4>, _>(&used)
-    .bind::<Array<Timestamptz>, _>(&lasts)
     .execute(conn)
     .await
     .map(|_| ())
@@ -291,8 +297,9 @@ pub async fn games_at_once(
         #[diesel(sql_type = BigInt)]
         strong: i64,
     }
-    let counts: Counts = diesel::sql_query(
-        "SELECT count(*) AS games,
+    let counts: Counts = crate::db::prepared::Prepared(
+        diesel::sql_query(
+            "SELECT count(*) AS games,
                 count(*) FILTER (WHERE g.humans = 0 AND g.bots > 0) AS bots_only,
                 coalesce(sum(g.strong), 0)::int8 AS strong
            FROM (SELECT (SELECT count(*) FROM seats s JOIN users u ON u.id = s.user_id
@@ -303,9 +310,10 @@ pub async fn games_at_once(
                           WHERE s.game_id = games.id AND u.bot_level = $2) AS strong
                    FROM games
                   WHERE created_by = $1 AND status IN ('open', 'active')) AS g",
+        )
+        .bind::<SqlUuid, _>(user)
+        .bind::<Text, _>(strong_level),
     )
-    .bind::<SqlUuid, _>(user)
-    .bind::<Text, _>(strong_level)
     .get_result(conn)
     .await?;
     Ok((counts.games, counts.bots_only, counts.strong))

@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use diesel_async::AsyncConnection;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -70,7 +72,36 @@ pub async fn rebuild(conn: &mut Conn) -> Result<u64, Failure> {
     catch_up(conn).await
 }
 
-/// Catches up on start, then every [`SWEEP`] (logging failures).
+/// Rates, in a loop of batches like [`catch_up`], unless another
+/// transaction holds the ratings' lock: then it returns `Ok(false)` at
+/// once, having waited for nothing.
+///
+/// # Errors
+/// As [`catch_up`].
+pub async fn try_catch_up(conn: &mut Conn) -> Result<bool, Failure> {
+    loop {
+        let taken = conn
+            .transaction::<_, Failure, _>(async |conn| {
+                if !db::ratings::try_lock(conn).await? {
+                    return Ok(None);
+                }
+                batch_locked(conn).await.map(Some)
+            })
+            .await?;
+        match taken {
+            None => return Ok(false),
+            Some(n) if n < u64::try_from(BATCH).unwrap_or(u64::MAX) => return Ok(true),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Wakes this process's sweeper: a finishing command found the ratings'
+/// lock taken and left its game to it.
+static BEHIND: Notify = Notify::const_new();
+
+/// Catches up on start, then every [`SWEEP`] and whenever a finishing
+/// command of this process left its game behind (logging failures).
 pub async fn sweep_forever(pool: Pool) {
     loop {
         match pool.get().await {
@@ -81,7 +112,10 @@ pub async fn sweep_forever(pool: Pool) {
             }
             Err(e) => tracing::warn!(error = %e, "ratings: no connection"),
         }
-        tokio::time::sleep(SWEEP).await;
+        tokio::select! {
+            () = tokio::time::sleep(SWEEP) => {}
+            () = BEHIND.notified() => {}
+        }
     }
 }
 
@@ -98,14 +132,20 @@ pub fn rate_on_finish(on: bool) {
 }
 
 /// After a game finished (its append committed): rate it now, and whatever
-/// else is waiting. A failure is logged, not returned: the game is over
-/// either way, and the next sweep rates it.
+/// else is waiting, when no other transaction is rating; else leave it to
+/// this process's sweeper, woken at once, so that finishing commands never
+/// queue on the ratings' lock (under load that queue was the slowest
+/// hundredth of all commands). The batch running meanwhile may take the
+/// game already; the sweeper then finds nothing to do. A failure is logged,
+/// not returned: the game is over either way, and the next sweep rates it.
 pub async fn after_finish(conn: &mut Conn) {
     if !RATE_ON_FINISH.load(Ordering::Relaxed) {
         return;
     }
-    if let Err(e) = catch_up(conn).await {
-        tracing::warn!(error = %e, "ratings: rating a finished game failed");
+    match try_catch_up(conn).await {
+        Ok(true) => {}
+        Ok(false) => BEHIND.notify_one(),
+        Err(e) => tracing::warn!(error = %e, "ratings: rating a finished game failed"),
     }
 }
 
@@ -113,6 +153,11 @@ pub async fn after_finish(conn: &mut Conn) {
 /// numbered).
 async fn batch(conn: &mut Conn) -> Result<u64, Failure> {
     db::ratings::lock(conn).await?;
+    batch_locked(conn).await
+}
+
+/// One batch, under the lock the caller's transaction holds.
+async fn batch_locked(conn: &mut Conn) -> Result<u64, Failure> {
     // Unnumbered games (finished before ratings existed) come first: newer
     // games wait until every older one has its number. Once they are all
     // numbered this reads an empty partial index.
