@@ -263,7 +263,8 @@ pub async fn append_finished(
         pause: row.pause.as_ref(),
     };
     let appended = games::append(conn, &update, remember).await?;
-    // Ratings: a game that just finished is rated at once (docs/ratings.md).
+    // Ratings: a game that just finished is rated at once, or by the
+    // sweeper when another batch is running (docs/ratings.md).
     if appended.is_some() && row.status == super::status::FINISHED {
         crate::ratings::projection::after_finish(conn).await;
     }

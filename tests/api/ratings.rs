@@ -349,6 +349,65 @@ async fn a_public_game_between_people_is_rated_and_a_private_one_is_casual() {
     );
 }
 
+/// A finishing command whose ratings' lock is held by another transaction
+/// answers without waiting for it; its process's sweeper rates the game
+/// once the lock is free.
+#[actix_web::test]
+async fn a_finishing_command_does_not_wait_for_a_rating_batch_and_its_game_is_rated_after() {
+    let app = TestApp::spawn().await;
+    let users = vec![app.register("quick0").await, app.register("quick1").await];
+    let id = app.started_game(&users, "hats", json!({})).await;
+    // One move each, so that the forfeit below is rated.
+    for _ in 0..2 {
+        let game = app.game(&id, None).await;
+        let seat = game["to_act"][0].as_u64().unwrap() as usize;
+        let mine = app.game(&id, Some(&users[seat])).await;
+        let command = mine["legal_commands"][0].clone();
+        app.command(
+            &id,
+            &users[seat],
+            mine["version"].as_i64().unwrap(),
+            &command,
+        )
+        .await
+        .ok(200);
+    }
+    // Another transaction holds the ratings' lock, as a batch running
+    // elsewhere would.
+    let mut holder = locate::connect(&app.db.url).await.unwrap();
+    holder
+        .batch_execute("BEGIN; SELECT pg_advisory_xact_lock(7215682);")
+        .await
+        .unwrap();
+    let resigned = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        app.post(
+            &format!("/v1/games/{id}/resign"),
+            Some(&users[1].token),
+            &json!({}),
+        ),
+    )
+    .await
+    .expect("the finishing command waited for the ratings' lock");
+    assert_eq!(resigned.ok(200)["status"], "finished");
+    let rated = format!("SELECT count(*) AS n FROM rating_changes WHERE game_id = '{id}'");
+    assert_eq!(
+        count(&app.db.url, &rated).await,
+        0,
+        "rated under another's lock"
+    );
+    holder.batch_execute("COMMIT").await.unwrap();
+    let mut waited = 0;
+    while count(&app.db.url, &rated).await != 2 {
+        waited += 1;
+        assert!(
+            waited < 100,
+            "the game was never rated once the lock was free"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 #[actix_web::test]
 async fn the_first_start_rates_games_finished_before_ratings_existed_in_finish_order() {
     let db = TestDb::before("2026-12-07-000120_ratings").await;
