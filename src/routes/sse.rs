@@ -10,7 +10,8 @@
 //!
 //! A wake-up that brings a viewer nothing (a message others read) leaves
 //! its stream as it was: nothing is sent, and the keep-alive comes when it
-//! would have come anyway.
+//! would have come anyway. A stream reads once per wake-up (and again only
+//! when a page came back full): what it sent, it does not look for again.
 //!
 //! A stream opened with a token ends once the token's session has ended
 //! (logout, password change, deleted user): its session is checked again at
@@ -61,6 +62,9 @@ struct Feed {
     /// A game's stream with its talk: the talk position reached.
     talk: Option<String>,
     changed: watch::Receiver<i64>,
+    /// Whether something may be waiting that was not read: a wake-up came,
+    /// or the last read's page was full.
+    stale: bool,
     pending: VecDeque<Bytes>,
     /// When a keep-alive is due if nothing is sent before.
     quiet_until: tokio::time::Instant,
@@ -85,14 +89,18 @@ impl Feed {
         crate::auth::caller::still_live(&self.state.pool, session, user).await
     }
 
-    /// Reads what is new after `self.after` into `pending`.
-    async fn read(&mut self) -> Result<(), Failure> {
-        match self.source {
+    /// Reads what is new after `self.after` into `pending`; whether the
+    /// page came back full (so that more may be waiting).
+    async fn read(&mut self) -> Result<bool, Failure> {
+        let full = |n: usize, limit: i64| i64::try_from(n).unwrap_or(i64::MAX) >= limit;
+        Ok(match self.source {
             Source::Game { id, user } => match self.talk.clone() {
                 None => {
                     let page = events::list(&self.state, user, id, self.after, events::MAX_PAGE, 0)
                         .await?;
+                    let more = full(page.events.len(), events::MAX_PAGE);
                     self.push_events(page.events);
+                    more
                 }
                 Some(talk) => {
                     let window = Window {
@@ -101,19 +109,24 @@ impl Feed {
                         wait: 0,
                     };
                     let page = feed::events(&self.state, user, id, window, &talk).await?;
+                    // Talk comes a page at a time too: read again after any.
+                    let more = full(page.events.len(), events::MAX_PAGE)
+                        || page.talk.as_ref().is_some_and(|t| !t.messages.is_empty());
                     self.push_feed(page);
+                    more
                 }
             },
             Source::User { id } => {
                 let notes =
                     inbox::notifications(&self.state, id, self.after, MAX_NOTIFICATIONS).await?;
+                let more = full(notes.len(), MAX_NOTIFICATIONS);
                 for note in notes {
                     self.after = note.id;
                     self.pending.push_back(message(note.id, &note.kind, &note));
                 }
+                more
             }
-        }
-        Ok(())
+        })
     }
 
     fn push_events(&mut self, page: Vec<EventOut>) {
@@ -150,17 +163,23 @@ async fn next(mut feed: Feed) -> Option<(Result<Bytes, Infallible>, Feed)> {
             feed.quiet_until = tokio::time::Instant::now() + KEEP_ALIVE;
             return Some((Ok(bytes), feed));
         }
-        if let Err(e) = feed.read().await {
-            tracing::warn!(error = %e, "a stream ends");
-            return None;
-        }
-        if !feed.pending.is_empty() {
-            continue;
+        if feed.stale {
+            match feed.read().await {
+                Ok(more) => feed.stale = more,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a stream ends");
+                    return None;
+                }
+            }
+            if !feed.pending.is_empty() {
+                continue;
+            }
         }
         // Woken for nothing new to this viewer, it waits on for the same
-        // keep-alive.
+        // keep-alive. A change after the last read is not missed: the
+        // receiver has not seen it, so `changed` returns at once.
         match tokio::time::timeout_at(feed.quiet_until, feed.changed.changed()).await {
-            Ok(Ok(())) => {}
+            Ok(Ok(())) => feed.stale = true,
             Ok(Err(_)) => return None,
             Err(_) if !feed.session_holds(true).await => return None,
             Err(_) => {
@@ -192,13 +211,14 @@ pub async fn game(
         after,
         talk,
         changed,
+        stale: false,
         pending: VecDeque::new(),
         quiet_until: tokio::time::Instant::now() + KEEP_ALIVE,
         session: viewer.map(|c| (c.session, c.user_id)),
         checked_at: Instant::now(),
         _open: state.metrics.stream(),
     };
-    feed.read().await?;
+    feed.stale = feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))
 }
 
@@ -222,12 +242,13 @@ pub async fn user(
         after,
         talk: None,
         changed,
+        stale: false,
         pending: VecDeque::new(),
         quiet_until: tokio::time::Instant::now() + KEEP_ALIVE,
         session: Some((caller.session, caller.user_id)),
         checked_at: Instant::now(),
         _open: state.metrics.stream(),
     };
-    feed.read().await?;
+    feed.stale = feed.read().await?;
     Ok(futures_util::stream::unfold(feed, next))
 }
