@@ -68,6 +68,17 @@ def sign_up(browser, username, password):
     )
 
 
+def sign_in(browser, username):
+    """Signs `username` in on `#/signin` (with the checks' password); the
+    app then shows the username in the navigation bar."""
+    browser.open("#/signin")
+    browser.type_into("#username", username)
+    browser.type_into("#password", PASSWORD)
+    browser.wait("form button[type=submit]").click()
+    wait_for(lambda: browser.run("return document.querySelector('#nav .who')?.textContent") == username,
+             f"the navigation bar to show {username}")
+
+
 def create_game(browser, table, seed):
     """Creates `table`'s game on `#/new` (reached from the navigation bar),
     every other seat for a person; returns the new game's id."""

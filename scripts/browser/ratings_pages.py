@@ -16,13 +16,12 @@ import uuid
 from pathlib import Path
 
 from browser import DESKTOP, Browser, CheckFailed, wait_for
-from pages import api, player
+from pages import api, player, sign_in
 
 # Games played at least, and at most: a Glicko-2 deviation falls below the
 # provisional bound after about 16 games, sooner or later with the results.
 GAMES = 16
 MOST_GAMES = 48
-PASSWORD = "browser-check-password"
 
 
 def settled(base, name):
@@ -91,12 +90,7 @@ def check_rematch(browser, base, names, tokens, last_game):
     """Signed in as the first player, a Rematch button on the finished game
     offers one; the other accepts (over the API); the page then links the
     new game, which says what it is a rematch of."""
-    browser.open("#/signin")
-    browser.type_into("#username", names[0])
-    browser.type_into("#password", PASSWORD)
-    browser.wait("form button[type=submit]").click()
-    wait_for(lambda: browser.run("return document.querySelector('#nav .who')?.textContent") == names[0],
-             "the navigation bar to show the first player")
+    sign_in(browser, names[0])
     browser.open(f"#/games/{last_game}")
     browser.wait('[data-action="rematch"]', "the Rematch button on a finished game").click()
     browser.wait('[data-rematch="offered"]', "the offer shown after offering")

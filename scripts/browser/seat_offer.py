@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 
 from browser import DESKTOP, Browser, CheckFailed, wait_for
-from pages import PASSWORD, api, player
+from pages import api, player, sign_in
 
 
 def check(browser, base, names, tokens):
@@ -25,12 +25,7 @@ def check(browser, base, names, tokens):
         api(base, "POST", f"/v1/games/{gid}/join", token)
     api(base, "POST", f"/v1/games/{gid}/resign", tokens[1])
 
-    browser.open("#/signin")
-    browser.type_into("#username", names[0])
-    browser.type_into("#password", PASSWORD)
-    browser.wait("form button[type=submit]").click()
-    wait_for(lambda: browser.run("return document.querySelector('#nav .who')?.textContent") == names[0],
-             "the navigation bar to show the first player")
+    sign_in(browser, names[0])
     browser.open(f"#/games/{gid}")
     seat = browser.wait('#seats-to-offer li[data-seat] input[data-offer-name]', "the seat to offer")
     if seat.get_attribute("data-offer-name") != "1":

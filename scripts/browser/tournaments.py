@@ -18,9 +18,8 @@ import uuid
 from pathlib import Path
 
 from browser import DESKTOP, Browser, CheckFailed, wait_for
-from pages import api, player
+from pages import api, player, sign_in
 
-PASSWORD = "browser-check-password"
 # Seconds from creation to the close of registration and the round's start.
 LEAD = 12
 
@@ -44,12 +43,7 @@ def check(browser, base, names, tokens):
     for token in tokens[1:]:
         api(base, "POST", f"/v1/tournaments/{tid}/registration", token)
 
-    browser.open("#/signin")
-    browser.type_into("#username", names[0])
-    browser.type_into("#password", PASSWORD)
-    browser.wait("form button[type=submit]").click()
-    wait_for(lambda: browser.run("return document.querySelector('#nav .who')?.textContent") == names[0],
-             "the navigation bar to show the first player")
+    sign_in(browser, names[0])
     browser.open("#/tournaments")
     browser.wait(f'[data-status="upcoming"] [data-tournament="{tid}"] a', "the tournament in the upcoming list").click()
     browser.wait_route(f"#/tournaments/{tid}", "the tournament's page")

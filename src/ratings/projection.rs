@@ -45,15 +45,31 @@ pub const SWEEP: Duration = Duration::from_secs(30);
 /// # Errors
 /// Database errors; `internal` for an archive that does not decode.
 pub async fn catch_up(conn: &mut Conn) -> Result<u64, Failure> {
+    Ok(batches(conn, true).await?.unwrap_or(0))
+}
+
+/// Batches, each one transaction, until one is not full (it left nothing
+/// behind it when it began); `None` when the ratings' lock was taken and
+/// `wait` was not asked.
+async fn batches(conn: &mut Conn, wait: bool) -> Result<Option<u64>, Failure> {
     let mut total = 0;
     loop {
         let taken = conn
-            .transaction::<_, Failure, _>(async |conn| batch(conn).await)
+            .transaction::<_, Failure, _>(async |conn| {
+                if wait {
+                    db::ratings::lock(conn).await?;
+                } else if !db::ratings::try_lock(conn).await? {
+                    return Ok(None);
+                }
+                batch(conn).await.map(Some)
+            })
             .await?;
+        let Some(taken) = taken else {
+            return Ok(None);
+        };
         total += taken;
-        // A batch that was not full left nothing behind it (when it began).
         if taken < u64::try_from(BATCH).unwrap_or(u64::MAX) {
-            return Ok(total);
+            return Ok(Some(total));
         }
     }
 }
@@ -72,28 +88,13 @@ pub async fn rebuild(conn: &mut Conn) -> Result<u64, Failure> {
     catch_up(conn).await
 }
 
-/// Rates, in a loop of batches like [`catch_up`], unless another
-/// transaction holds the ratings' lock: then it returns `Ok(false)` at
-/// once, having waited for nothing.
+/// Rates like [`catch_up`] unless another transaction holds the ratings'
+/// lock: then it returns `Ok(false)` at once, having waited for nothing.
 ///
 /// # Errors
 /// As [`catch_up`].
 pub async fn try_catch_up(conn: &mut Conn) -> Result<bool, Failure> {
-    loop {
-        let taken = conn
-            .transaction::<_, Failure, _>(async |conn| {
-                if !db::ratings::try_lock(conn).await? {
-                    return Ok(None);
-                }
-                batch_locked(conn).await.map(Some)
-            })
-            .await?;
-        match taken {
-            None => return Ok(false),
-            Some(n) if n < u64::try_from(BATCH).unwrap_or(u64::MAX) => return Ok(true),
-            Some(_) => {}
-        }
-    }
+    Ok(batches(conn, false).await?.is_some())
 }
 
 /// Wakes this process's sweeper: a finishing command found the ratings'
@@ -149,15 +150,9 @@ pub async fn after_finish(conn: &mut Conn) {
     }
 }
 
-/// One batch, in the caller's transaction. Returns the games taken (and
-/// numbered).
+/// One batch, under the ratings' lock the caller's transaction holds.
+/// Returns the games taken (and numbered).
 async fn batch(conn: &mut Conn) -> Result<u64, Failure> {
-    db::ratings::lock(conn).await?;
-    batch_locked(conn).await
-}
-
-/// One batch, under the lock the caller's transaction holds.
-async fn batch_locked(conn: &mut Conn) -> Result<u64, Failure> {
     // Unnumbered games (finished before ratings existed) come first: newer
     // games wait until every older one has its number. Once they are all
     // numbered this reads an empty partial index.

@@ -370,33 +370,21 @@ async fn bad_subscriptions_are_refused_and_nothing_is_stored() {
 
 /// The notifications of `user`, in order, as pushes tell them: (kind, game, version).
 pub async fn pushable_notes(app: &TestApp, user: &User) -> Vec<(String, Value, Value)> {
-    let mut out = Vec::new();
-    let mut after = 0;
-    loop {
-        let page = app
-            .get(
-                &format!("/v1/me/notifications?after={after}"),
-                Some(&user.token),
-            )
-            .await
-            .ok(200);
-        let notes = page["notifications"].as_array().unwrap().clone();
-        if notes.is_empty() {
-            return out;
-        }
-        for n in &notes {
-            after = n["id"].as_i64().unwrap();
+    app.all_notifications(user)
+        .await
+        .iter()
+        .map(|n| {
             let version = match n["type"].as_str().unwrap() {
                 "invited" | "talk" => Value::Null,
                 _ => n["data"]["version"].clone(),
             };
-            out.push((
+            (
                 n["type"].as_str().unwrap().to_owned(),
                 n["game_id"].clone(),
                 version,
-            ));
-        }
-    }
+            )
+        })
+        .collect()
 }
 
 #[actix_web::test]

@@ -520,6 +520,27 @@ impl TestApp {
         }
     }
 
+    /// Every notification of `user`, oldest first, read a page at a time.
+    pub async fn all_notifications(&self, user: &User) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self
+                .get(
+                    &format!("/v1/me/notifications?after={after}"),
+                    Some(&user.token),
+                )
+                .await
+                .ok(200);
+            let notes = page["notifications"].as_array().unwrap().clone();
+            let Some(last) = notes.last() else {
+                return out;
+            };
+            after = last["id"].as_i64().unwrap();
+            out.extend(notes);
+        }
+    }
+
     /// Registers `n` users.
     pub async fn users(&self, n: usize) -> Vec<User> {
         let mut out = Vec::new();

@@ -12,30 +12,9 @@ use crate::tournament_rounds::{
     field_of, play_round, rounds, start_round, tick, tournament, with_field,
 };
 
-/// Every notification of `user`, oldest first.
-async fn feed(app: &TestApp, user: &User) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut after = 0;
-    loop {
-        let page = app
-            .get(
-                &format!("/v1/me/notifications?after={after}"),
-                Some(&user.token),
-            )
-            .await
-            .ok(200);
-        let notes = page["notifications"].as_array().unwrap().clone();
-        let Some(last) = notes.last() else {
-            return out;
-        };
-        after = last["id"].as_i64().unwrap();
-        out.extend(notes);
-    }
-}
-
 /// `user`'s notifications of `kind`.
 async fn of_kind(app: &TestApp, user: &User, kind: &str) -> Vec<Value> {
-    feed(app, user)
+    app.all_notifications(user)
         .await
         .into_iter()
         .filter(|n| n["type"] == kind)
@@ -99,7 +78,7 @@ async fn given_a_swiss_of_four_when_each_round_starts_and_it_ends_then_each_play
                        "name": "Test cup", "round": round})
             );
             // … and nothing in their whole feed names another table.
-            let all = serde_json::to_string(&feed(&app, user).await).unwrap();
+            let all = serde_json::to_string(&app.all_notifications(user).await).unwrap();
             for other in games.iter().filter(|g| **g != mine) {
                 assert!(!all.contains(other.as_str()), "{other} told to {}", user.id);
             }

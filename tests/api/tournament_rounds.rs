@@ -63,6 +63,17 @@ pub async fn field_of(app: &TestApp, body: &Value, n: usize) -> (Vec<User>, Stri
     (users, id)
 }
 
+/// A Swiss tournament of Hats for two players and one round, registered,
+/// played and scored to its end; its id.
+pub async fn one_round_played(app: &TestApp) -> String {
+    let (users, id) = field_of(app, &tournament("hats", "swiss", 2, 1, false), 2).await;
+    start_round(app, &id, 0).await;
+    assert_eq!(tick(app).await, 1);
+    play_round(app, &id, 0, &users, 3).await;
+    assert_eq!(tick(app).await, 1);
+    id
+}
+
 /// Moves round `round` of tournament `id` (and registration, for round 0)
 /// into the past, as if its start had come.
 pub async fn start_round(app: &TestApp, id: &str, round: usize) {

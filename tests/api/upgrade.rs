@@ -651,19 +651,7 @@ async fn games_written_before_tournaments_play_on_and_a_tournament_runs_beside_t
     assert_eq!(before["version"].as_i64().unwrap(), upto as i64);
     // … a tournament runs beside it (its tables are new games; the old one
     // is no table, so it stays readable as before) …
-    let organiser = app.register("director").await;
-    let users = app.users(2).await;
-    let t = crate::tournament_rounds::with_field(
-        &app,
-        &organiser,
-        &crate::tournament_rounds::tournament("hats", "swiss", 2, 1, false),
-        &users,
-    )
-    .await;
-    crate::tournament_rounds::start_round(&app, &t, 0).await;
-    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
-    crate::tournament_rounds::play_round(&app, &t, 0, &users, 3).await;
-    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    let t = crate::tournament_rounds::one_round_played(&app).await;
     let shown = app.get(&format!("/v1/tournaments/{t}"), None).await.ok(200);
     assert_eq!(shown["status"], "finished");
     // … and the old game plays on to the end and verifies.
@@ -733,19 +721,7 @@ async fn notifications_of_every_kind_written_before_tournament_notifications_sta
         .collect();
     assert_eq!(listed, kinds);
     // … and a tournament's players are told of their table and of the end.
-    let organiser = app.register("director").await;
-    let users = app.users(2).await;
-    let t = crate::tournament_rounds::with_field(
-        &app,
-        &organiser,
-        &crate::tournament_rounds::tournament("hats", "swiss", 2, 1, false),
-        &users,
-    )
-    .await;
-    crate::tournament_rounds::start_round(&app, &t, 0).await;
-    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
-    crate::tournament_rounds::play_round(&app, &t, 0, &users, 3).await;
-    assert_eq!(crate::tournament_rounds::tick(&app).await, 1);
+    crate::tournament_rounds::one_round_played(&app).await;
     assert_eq!(
         app.count("notifications WHERE kind = 'tournament_round'")
             .await,
